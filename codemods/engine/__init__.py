@@ -1,0 +1,1 @@
+"""The engine: parse, find, ensure, edit, diff. It knows nothing about mesh."""

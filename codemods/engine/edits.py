@@ -1,0 +1,90 @@
+"""Edits as data: byte ranges of the original text and their replacement.
+
+Modelled on rustfix: edits are kept sorted, overlapping ranges are
+rejected (an identical duplicate is tolerated), and the new text is built in
+one pass over the original bytes. Nothing here does I/O.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+
+@dataclass(frozen=True, order=True)
+class Edit:
+    """Replace ``source[start:end]`` with ``text``; ``start == end`` inserts."""
+
+    start: int
+    end: int
+    text: bytes
+
+    def __post_init__(self) -> None:
+        if not 0 <= self.start <= self.end:
+            raise ValueError(f"bad edit range {self.start}..{self.end}")
+
+
+class OverlapError(ValueError):
+    """Two edits claim the same bytes with different results."""
+
+    def __init__(self, first: Edit, second: Edit) -> None:
+        super().__init__(
+            f"edits overlap: bytes {first.start}..{first.end} and "
+            f"{second.start}..{second.end}"
+        )
+        self.first = first
+        self.second = second
+
+
+class EditSet:
+    """An ordered, conflict-free collection of edits to one text.
+
+    Insertions at the same offset are kept in the order they were added, so
+    two ensure operations that both append to a list produce their items in
+    call order.
+    """
+
+    def __init__(self) -> None:
+        self._edits: list[tuple[int, int, int, Edit]] = []
+
+    def __len__(self) -> int:
+        return len(self._edits)
+
+    def __bool__(self) -> bool:
+        return bool(self._edits)
+
+    def add(self, edit: Edit) -> None:
+        for _, _, _, other in self._edits:
+            if other == edit:
+                return
+            if _overlaps(edit, other):
+                raise OverlapError(other, edit)
+        self._edits.append((edit.start, edit.end, len(self._edits), edit))
+        self._edits.sort()
+
+    def replace(self, start: int, end: int, text: str | bytes) -> None:
+        self.add(Edit(start, end, text.encode() if isinstance(text, str) else text))
+
+    def insert(self, offset: int, text: str | bytes) -> None:
+        self.replace(offset, offset, text)
+
+    def apply(self, source: bytes) -> bytes:
+        out: list[bytes] = []
+        cursor = 0
+        for start, end, _, edit in self._edits:
+            if end > len(source):
+                raise ValueError(f"edit {start}..{end} is past the end of the text")
+            out.append(source[cursor:start])
+            out.append(edit.text)
+            cursor = end
+        out.append(source[cursor:])
+        return b"".join(out)
+
+
+def _overlaps(a: Edit, b: Edit) -> bool:
+    if a.start == a.end and b.start == b.end:
+        return False  # two insertions at one point: kept in call order
+    if a.start == a.end:
+        return b.start < a.start < b.end
+    if b.start == b.end:
+        return a.start < b.start < a.end
+    return a.start < b.end and b.start < a.end

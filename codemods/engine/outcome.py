@@ -1,0 +1,71 @@
+"""The closed set of things a step can report, as values."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from enum import Enum
+
+
+class Status(str, Enum):
+    APPLIED = "applied"  # edits computed (written unless dry run / check)
+    ALREADY = "already"  # nothing to do: the result is already there
+    REFUSED = "refused"  # the step cannot run on this tree; see reason
+    SKIPPED = "skipped"  # not selected (--only)
+
+
+class Refused(Exception):
+    """Raised inside a transform; the runner turns it into a REFUSED result."""
+
+    kind = "refused"
+
+    def __init__(self, path: str, reason: str) -> None:
+        super().__init__(f"{path}: {reason}")
+        self.path = path
+        self.reason = reason
+
+
+class AnchorMissing(Refused):
+    """A function, interface, schema or other anchor the step needs is absent."""
+
+    kind = "anchor-missing"
+
+    def __init__(self, path: str, what: str) -> None:
+        super().__init__(path, f"anchor missing: {what}")
+        self.what = what
+
+
+class Conflict(Refused):
+    """The file already holds something that contradicts the edit."""
+
+    kind = "conflict"
+
+
+class SyntaxProblem(Refused):
+    """The target, or the result of editing it, does not parse."""
+
+    kind = "syntax-error"
+
+
+class TargetMissing(Refused):
+    """A file the step edits does not exist."""
+
+    kind = "file-missing"
+
+
+@dataclass
+class StepResult:
+    step: str
+    path: str
+    status: Status
+    reason: str = ""
+    kind: str = ""
+    notes: list[str] = field(default_factory=list)
+
+    def to_json(self) -> dict:
+        out = {"step": self.step, "path": self.path, "status": self.status.value}
+        if self.reason:
+            out["reason"] = self.reason
+            out["kind"] = self.kind
+        if self.notes:
+            out["notes"] = list(self.notes)
+        return out

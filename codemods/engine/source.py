@@ -1,0 +1,129 @@
+"""A parsed source file and the facts about its style that edits must match."""
+
+from __future__ import annotations
+
+import re
+from collections import Counter
+from dataclasses import dataclass, field
+from functools import cached_property
+
+from tree_sitter import Language, Node, Tree
+
+from .parsing import first_error, language_for, parse
+
+BOM = b"\xef\xbb\xbf"
+LINE_WIDTH = 80
+
+_INDENT = re.compile(rb"^([ \t]+)\S", re.MULTILINE)
+
+
+class SourceError(ValueError):
+    """The file cannot be edited: not UTF-8, or not valid TypeScript."""
+
+
+@dataclass
+class SourceFile:
+    """One file's bytes (without BOM), its syntax tree and its style.
+
+    Offsets everywhere are byte offsets into ``data``; the BOM, when present,
+    is kept aside and restored on output so edits never have to know it.
+    """
+
+    path: str
+    data: bytes
+    bom: bool = False
+    language: Language = field(init=False)
+    tree: Tree = field(init=False)
+
+    def __post_init__(self) -> None:
+        self.language = language_for(self.path)
+        self.tree = parse(self.data, self.language)
+
+    @classmethod
+    def from_bytes(cls, path: str, raw: bytes) -> "SourceFile":
+        bom = raw.startswith(BOM)
+        data = raw[len(BOM):] if bom else raw
+        try:
+            data.decode("utf-8")
+        except UnicodeDecodeError as err:
+            raise SourceError(f"{path}: not UTF-8 (byte {err.start})") from None
+        source = cls(path, data, bom)
+        error = first_error(source.tree)
+        if error:
+            raise SourceError(f"{path}:{error[0]}:{error[1]}: syntax error")
+        return source
+
+    def to_bytes(self, data: bytes | None = None) -> bytes:
+        body = self.data if data is None else data
+        return (BOM + body) if self.bom else body
+
+    @property
+    def root(self) -> Node:
+        return self.tree.root_node
+
+    def text(self, node: Node) -> str:
+        return self.data[node.start_byte:node.end_byte].decode()
+
+    # ---- style ----
+
+    @cached_property
+    def eol(self) -> str:
+        crlf = self.data.count(b"\r\n")
+        return "\r\n" if crlf and crlf * 2 >= self.data.count(b"\n") else "\n"
+
+    @cached_property
+    def indent_unit(self) -> str:
+        """The file's indentation step: a tab, or the commonest space step."""
+        indents = _INDENT.findall(self.data)
+        if not indents:
+            return "  "
+        tabs = sum(1 for i in indents if i.startswith(b"\t"))
+        if tabs * 2 > len(indents):
+            return "\t"
+        widths = sorted({len(i) for i in indents if b"\t" not in i})
+        steps = Counter(b - a for a, b in zip([0, *widths], widths) if b > a)
+        step = min((s for s, _ in steps.most_common(2)), default=2)
+        return " " * (step if step in (2, 3, 4, 8) else 2)
+
+    @cached_property
+    def quote(self) -> str:
+        """The quote character the file's string literals mostly use."""
+        counts = Counter()
+        stack = [self.root]
+        while stack:
+            node = stack.pop()
+            if node.type == "string":
+                counts[self.data[node.start_byte:node.start_byte + 1]] += 1
+            else:
+                stack.extend(node.children)
+        return "'" if counts[b"'"] > counts[b'"'] else '"'
+
+    # ---- positions ----
+
+    def line_start(self, offset: int) -> int:
+        return self.data.rfind(b"\n", 0, offset) + 1
+
+    def line_end(self, offset: int) -> int:
+        """Offset of the line break ending the line that holds ``offset``."""
+        end = self.data.find(b"\n", offset)
+        if end == -1:
+            return len(self.data)
+        return end - 1 if end > 0 and self.data[end - 1:end] == b"\r" else end
+
+    def indent_of(self, node: Node) -> str:
+        """The leading whitespace of the line on which ``node`` starts."""
+        start = self.line_start(node.start_byte)
+        line = self.data[start:node.start_byte]
+        return line[:len(line) - len(line.lstrip())].decode()
+
+    def starts_line(self, node: Node) -> bool:
+        start = self.line_start(node.start_byte)
+        return not self.data[start:node.start_byte].strip()
+
+    def line_text(self, offset: int) -> str:
+        return self.data[self.line_start(offset):self.line_end(offset)].decode()
+
+    def column_width(self, text: str) -> int:
+        """Printed width, tabs counted as the indent unit's width (Biome's view)."""
+        width = len(self.indent_unit) if self.indent_unit != "\t" else 2
+        return len(text.expandtabs(width))

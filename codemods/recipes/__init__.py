@@ -1,0 +1,1 @@
+"""Recipes: what each target file must contain after the codemod."""

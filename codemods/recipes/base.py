@@ -1,0 +1,50 @@
+"""The shape of a recipe step, shared by every target."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+from enum import Enum
+from pathlib import Path
+
+from ..engine.editor import FileEditor
+
+
+class Bridge(str, Enum):
+    """How the host hears `ui/notifications/state-changed` (SPEC section 5)."""
+
+    AUTO = "auto"
+    SDK = "sdk"
+    COMPAT = "compat"
+
+
+@dataclass(frozen=True)
+class Context:
+    """What a transform may know besides the file: the chosen bridge mode."""
+
+    repo: Path
+    bridge: Bridge
+
+
+@dataclass(frozen=True)
+class NewFile:
+    """A file the step creates; ``exports`` are the names an existing copy
+    must already define for the step to count as applied."""
+
+    render: Callable[[Context], str]
+    exports: Callable[[Context], list[str]]
+
+
+@dataclass(frozen=True)
+class Step:
+    """One logical change to one file: the unit of `--only`, status and patches."""
+
+    id: str
+    path: str
+    description: str
+    commit_subject: str
+    commit_body: str
+    transform: Callable[[FileEditor, Context], None] | None = None
+    new_file: NewFile | None = None
+    # Symbols that define this file, for finding it when it has moved.
+    defines: tuple[str, ...] = ()

@@ -1,0 +1,127 @@
+"""The Studio host (decocms/mesh): SPEC section 4, one step per file."""
+
+from __future__ import annotations
+
+from importlib.resources import files
+from pathlib import Path
+
+from ..base import Bridge, Context, NewFile, Step
+from . import bridge_store, iframe_renderer, panel_app_view, search_schema, tool_call_part
+
+MODULE_PATH = "apps/mesh/src/mcp-apps/app-state.ts"
+TESTS_PATH = "apps/mesh/src/mcp-apps/app-state.test.ts"
+# A host checkout is recognised by the bridge hook the feature builds on.
+MARKER = bridge_store.PATH
+
+_TEMPLATES = files(__package__) / "templates"
+
+
+def _template(name: str) -> str:
+    return (_TEMPLATES / name).read_text(encoding="utf-8")
+
+
+def render_module(ctx: Context) -> str:
+    compat = ctx.bridge is Bridge.COMPAT
+    return (
+        _template("app-state.ts")
+        .replace("{{compat_import}}", 'import { z } from "zod";\n\n' if compat else "")
+        .replace("{{compat_schema}}", _template("app-state.compat-schema.ts") if compat else "")
+    )
+
+
+def module_exports(ctx: Context) -> list[str]:
+    names = ["APP_STATE_PARAM", "APP_STATE_MAX_LENGTH", "encodeAppState", "decodeAppState", "toAppStateParam"]
+    return names + (["StateChangedNotificationSchema"] if ctx.bridge is Bridge.COMPAT else [])
+
+
+STEPS: tuple[Step, ...] = (
+    Step(
+        id="app-state-module",
+        path=MODULE_PATH,
+        description="new app-state.ts: the appState URL format (encode/decode, cap)",
+        commit_subject="feat(mcp-apps): add the appState deep-link format",
+        commit_body=(
+            "Apps report their view with ui/notifications/state-changed; Studio\n"
+            "keeps it in the appState search param. The value is base64url of the\n"
+            "UTF-8 JSON {v: 1, k: appKey, s: state}, scoped to one app, capped at\n"
+            "2048 characters, and decoding never throws."
+        ),
+        new_file=NewFile(render_module, module_exports),
+    ),
+    Step(
+        id="app-state-tests",
+        path=TESTS_PATH,
+        description="new app-state.test.ts: bun tests for the URL format",
+        commit_subject="test(mcp-apps): cover the appState format",
+        commit_body=(
+            "Round trip with non-ASCII text, the length cap, malformed input,\n"
+            "the legacy unscoped form and a key mismatch."
+        ),
+        new_file=NewFile(lambda ctx: _template("app-state.test.ts"), lambda ctx: []),
+    ),
+    Step(
+        id="bridge-store",
+        path=bridge_store.PATH,
+        description="use-app-bridge.ts: appState in the host context, state-changed handler, URL pushes",
+        commit_subject="feat(mcp-apps): carry appState through the app bridge",
+        commit_body=(
+            "buildHostContext puts appState into the ui/initialize host context\n"
+            "only when there is one. The store hears ui/notifications/state-changed\n"
+            "(ignored once the bridge is torn down) and pushes a state that changed\n"
+            "in the URL from outside as host-context-changed, comparing serialized\n"
+            "values and never echoing what the app just reported. Theme and\n"
+            "display-mode pushes do not resend it."
+        ),
+        transform=bridge_store.transform,
+        defines=("buildHostContext", "BridgeStore"),
+    ),
+    Step(
+        id="iframe-renderer",
+        path=iframe_renderer.PATH,
+        description="mcp-app-renderer.tsx: appState and onAppStateChange props to the bridge",
+        commit_subject="feat(mcp-apps): pass appState through MCPAppRenderer",
+        commit_body="The iframe renderer takes appState and onAppStateChange and hands\nthem to useAppBridge.",
+        transform=iframe_renderer.transform,
+        defines=("MCPAppRendererProps",),
+    ),
+    Step(
+        id="tool-call-part",
+        path=tool_call_part.PATH,
+        description="generic.tsx: the chat tool-call app reads and writes the appState param",
+        commit_subject="feat(chat): keep the tool-call app's state in the URL",
+        commit_body=(
+            "The tool-call part decodes the appState param for its app key\n"
+            "(connection:tool) and navigates with replace when the app reports a\n"
+            "new state; both values flow through the local wrapper into the\n"
+            "iframe renderer. Without a connection there is no key and no state."
+        ),
+        transform=tool_call_part.transform,
+        defines=("GenericToolCallPart",),
+    ),
+    Step(
+        id="panel-app-view",
+        path=panel_app_view.PATH,
+        description="project-app-view.tsx: the panel app reads and writes the appState param",
+        commit_subject="feat(apps): keep the panel app's state in the URL",
+        commit_body=(
+            "The app opened in the main panel (main=app:<conn>:<tool>), where a\n"
+            "shared link most often lands, restores and records its state like\n"
+            "the chat tool-call part."
+        ),
+        transform=panel_app_view.transform,
+        defines=("AppViewContent",),
+    ),
+    Step(
+        id="search-schema",
+        path=search_schema.PATH,
+        description="index.tsx: appState in unifiedChatSearchSchema (invalid values dropped)",
+        commit_subject="feat(routes): accept the appState search param",
+        commit_body="unifiedChatSearchSchema gains appState; .catch(undefined) drops an\ninvalid value instead of failing the route.",
+        transform=search_schema.transform,
+        defines=(search_schema.SCHEMA,),
+    ),
+)
+
+
+def is_host(repo: Path) -> bool:
+    return (repo / "apps/mesh/package.json").is_file() or (repo / MARKER).is_file()
