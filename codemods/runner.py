@@ -10,6 +10,7 @@ from pathlib import Path
 
 from .engine.diff import unified_diff
 from .engine.editor import FileEditor
+from .engine.edits import OverlapError
 from .engine.outcome import Conflict, Refused, Status, StepResult, TargetMissing
 from .engine.source import SourceError, SourceFile
 from .recipes import host
@@ -178,7 +179,10 @@ def _run_step(step: Step, ctx: Context, current: bytes | None) -> tuple[bytes, l
     except SourceError as err:
         raise Refused(step.path, str(err).removeprefix(f"{step.path}:").strip()) from None
     editor = FileEditor(source)
-    step.transform(editor, ctx)
+    try:
+        step.transform(editor, ctx)
+    except OverlapError as err:
+        raise Conflict(step.path, f"two edits would overlap ({err})") from None
     return editor.result(), editor.added
 
 

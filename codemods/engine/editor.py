@@ -15,7 +15,7 @@ from dataclasses import dataclass
 
 from tree_sitter import Node
 
-from .edits import EditSet, OverlapError
+from .edits import EditSet
 from .outcome import AnchorMissing, Conflict, SyntaxProblem
 from .parsing import first_error, parse
 from .source import LINE_WIDTH, SourceFile
@@ -228,8 +228,7 @@ class FileEditor:
         return None
 
     def has_statement(self, block: Node, marker: str) -> bool:
-        key = squash(marker)
-        return any(key in squash(self.text(s)) for s in self._statements(block))
+        return self._statement_with(block, marker) is not None
 
     def enclosing_statement(self, node: Node) -> Node:
         """The statement of a block (or of the file) that contains ``node``."""
@@ -555,19 +554,11 @@ class FileEditor:
         inner = indent + self.source.indent_unit
         eol = self.source.eol
         all_attrs = [self.text(a) for a in attributes] + texts
-        closing = element.children[-1]
-        closer = "/>" if element.type == "jsx_self_closing_element" else ">"
         body = "".join(f"{eol}{inner}{a}" for a in all_attrs) + eol + indent
-        start = name.end_byte
-        # Keep type arguments (`<Foo<T> ...`) where they are.
+        # From after the tag name (and type arguments) up to `/>` or `>`.
         type_args = element.child_by_field_name("type_arguments")
-        if type_args is not None:
-            start = type_args.end_byte
-        end = closing.start_byte
-        if closer == "/>":
-            slash = next(c for c in element.children if c.type == "/")
-            end = slash.start_byte
-        self.edits.replace(start, end, body)
+        start = (type_args if type_args is not None else name).end_byte
+        self.edits.replace(start, element.children[-1].start_byte, body)
 
     # ------------------------------------------------------------------
     # Ensure: statements and class members
@@ -579,19 +570,34 @@ class FileEditor:
         snippets: Sequence[tuple[str, str]],
     ) -> None:
         """Insert each ``(marker, snippet)`` after ``anchor`` unless a statement
-        of the same block already contains ``marker``."""
-        block = anchor.parent
-        missing = self._missing_statements(block, snippets)
-        if missing:
-            # An anchor set apart by blank lines on both sides (one of a list
-            # of handlers, say): the new statements get blank lines too.
-            before, after = anchor.prev_named_sibling, anchor.next_named_sibling
-            spaced = (
-                before is not None and after is not None
-                and anchor.start_point[0] - before.end_point[0] > 1
-                and after.start_point[0] - anchor.end_point[0] > 1
-            )
-            self._insert_after(anchor, missing, self.source.indent_of(anchor), spaced)
+        of the same block already contains ``marker``. In a partly applied
+        block a missing statement goes after its present predecessor, so the
+        sequence keeps its order."""
+        # An anchor set apart by blank lines on both sides (one of a list of
+        # handlers, say): the new statements get blank lines too.
+        before, after = anchor.prev_named_sibling, anchor.next_named_sibling
+        spaced = (
+            before is not None and after is not None
+            and anchor.start_point[0] - before.end_point[0] > 1
+            and after.start_point[0] - anchor.end_point[0] > 1
+        )
+        indent = self.source.indent_of(anchor)
+        cursor, pending = anchor, []
+        for marker, snippet in snippets:
+            found = self._statement_with(anchor.parent, marker)
+            if found is None:
+                pending.append(snippet)
+                self.added.append(textwrap.dedent(snippet).strip())
+                continue
+            if pending:
+                self._insert_after(cursor, pending, indent, spaced)
+            cursor, pending = found, []
+        if pending:
+            self._insert_after(cursor, pending, indent, spaced)
+
+    def _statement_with(self, block: Node, marker: str) -> Node | None:
+        key = squash(marker)
+        return next((s for s in self._statements(block) if key in squash(self.text(s))), None)
 
     def ensure_statements_at_end(self, block: Node, snippets: Sequence[tuple[str, str]]) -> None:
         missing = self._missing_statements(block, snippets)
@@ -639,10 +645,7 @@ class FileEditor:
 
     def result(self) -> bytes:
         """The edited bytes (BOM restored); refuses output that does not parse."""
-        try:
-            data = self.edits.apply(self.source.data)
-        except OverlapError as err:
-            raise Conflict(self.path, f"two edits overlap ({err})") from None
+        data = self.edits.apply(self.source.data)
         if data != self.source.data:
             tree = parse(data, self.source.language)
             error = first_error(tree)

@@ -6,6 +6,7 @@
 from __future__ import annotations
 
 from ...engine.editor import FileEditor, Item
+from ...engine.outcome import AnchorMissing
 from ..base import Context
 
 PATH = "apps/mesh/src/web/index.tsx"
@@ -13,6 +14,12 @@ SCHEMA = "unifiedChatSearchSchema"
 
 
 def transform(ed: FileEditor, ctx: Context) -> None:
+    if not ed.variables(SCHEMA):
+        raise AnchorMissing(
+            ed.path,
+            f"`const {SCHEMA} = z.object({{...}})`, the unified chat route's search schema "
+            "(mesh has it since 2026-04-21; older revisions are not supported)",
+        )
     schema = ed.variable(SCHEMA)
     shape = ed.object_argument(
         ed.expect_call(schema.child_by_field_name("value"), f"`{SCHEMA} = z.object({{...}})`")

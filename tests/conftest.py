@@ -1,0 +1,1 @@
+from .support import host_tree  # noqa: F401  (fixture)

@@ -1,0 +1,226 @@
+"""The command line through typer's test runner: outputs and exit codes."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from .support import ROOT, invoke, snapshot
+
+SDK_DTS = "apps/mesh/node_modules/@modelcontextprotocol/ext-apps/dist/src/app-bridge.d.ts"
+
+
+def _install_fake_sdk(repo: Path, version: str, setter: bool) -> None:
+    package = repo / "apps/mesh/node_modules/@modelcontextprotocol/ext-apps"
+    (package / "dist/src").mkdir(parents=True)
+    (package / "package.json").write_text(json.dumps({"name": "@modelcontextprotocol/ext-apps", "version": version}))
+    members = "set onsizechange(cb: unknown);\n" + ("set onappstatechange(cb: unknown);\n" if setter else "")
+    (package / "dist/src/app-bridge.d.ts").write_text(f"export declare class AppBridge {{\n{members}}}\n")
+
+
+def test_list_names_every_step() -> None:
+    result = invoke("list")
+    assert result.exit_code == 0
+    ids = [line.split()[0] for line in result.stdout.splitlines()]
+    assert ids == [
+        "app-state-module", "app-state-tests", "bridge-store", "iframe-renderer",
+        "tool-call-part", "panel-app-view", "search-schema",
+    ]
+
+
+def test_dry_run_prints_a_diff_and_writes_nothing(host_tree) -> None:
+    repo = host_tree()
+    before = snapshot(repo)
+    result = invoke("apply", "--repo", repo, "--dry-run")
+    assert result.exit_code == 0, result.output
+    assert snapshot(repo) == before
+    assert result.stdout.startswith("diff --git a/apps/mesh/src/mcp-apps/app-state.ts")
+    assert "\x1b[" not in result.stdout, "piped output must not be colored"
+    assert result.stdout.count("diff --git") == 7
+    assert "bridge: compat (no installed @modelcontextprotocol/ext-apps found" in result.stderr
+    assert "nothing written" in result.stderr
+
+
+def test_dry_run_diff_applies_with_git(host_tree) -> None:
+    repo = host_tree()
+    patch = invoke("apply", "--repo", repo, "--dry-run").stdout
+    subprocess.run(["git", "init", "-q"], cwd=repo, check=True)
+    subprocess.run(["git", "apply", "--check", "-"], input=patch.encode(), cwd=repo, check=True)
+    subprocess.run(["git", "apply", "-"], input=patch.encode(), cwd=repo, check=True)
+    assert invoke("apply", "--repo", repo, "--check").exit_code == 0
+
+
+def test_check_exits_1_while_pending_and_0_once_applied(host_tree) -> None:
+    repo = host_tree()
+    before = snapshot(repo)
+    pending = invoke("apply", "--repo", repo, "--check")
+    assert pending.exit_code == 1
+    assert snapshot(repo) == before
+    assert invoke("apply", "--repo", repo).exit_code == 0
+    done = invoke("apply", "--repo", repo, "--check")
+    assert done.exit_code == 0
+    assert "nothing to do" in done.stderr
+
+
+def test_apply_reports_each_step(host_tree) -> None:
+    repo = host_tree()
+    first = invoke("apply", "--repo", repo)
+    assert first.stderr.count(" applied ") == 7
+    second = invoke("apply", "--repo", repo)
+    assert second.stderr.count("already there") == 7
+
+
+def test_json_report(host_tree) -> None:
+    repo = host_tree()
+    result = invoke("apply", "--repo", repo, "--json", "--dry-run")
+    assert result.exit_code == 0
+    report = json.loads(result.stdout)
+    assert report["target"] == "host"
+    assert report["bridge"]["mode"] == "compat"
+    assert report["written"] is False
+    assert {s["status"] for s in report["steps"]} == {"applied"}
+    assert {f["change"] for f in report["files"]} == {"created", "modified"}
+    assert report["diff"].count("diff --git") == 7
+
+
+def test_only_runs_the_named_steps(host_tree) -> None:
+    repo = host_tree()
+    result = invoke("apply", "--repo", repo, "--only", "search-schema", "--only", "iframe-renderer", "--json")
+    report = json.loads(result.stdout)
+    statuses = {s["step"]: s["status"] for s in report["steps"]}
+    assert statuses["search-schema"] == "applied"
+    assert statuses["iframe-renderer"] == "applied"
+    assert statuses["bridge-store"] == "skipped"
+    assert sorted(f["path"] for f in report["files"]) == [
+        "apps/mesh/src/mcp-apps/mcp-app-renderer.tsx",
+        "apps/mesh/src/web/index.tsx",
+    ]
+
+
+def test_status_after_partial_apply(host_tree) -> None:
+    repo = host_tree()
+    invoke("apply", "--repo", repo, "--only", "search-schema")
+    result = invoke("status", "--repo", repo, "--json")
+    assert result.exit_code == 0
+    states = {s["step"]: s["status"] for s in json.loads(result.stdout)["steps"]}
+    assert states["search-schema"] == "applied"
+    assert states["bridge-store"] == "pending"
+
+
+@pytest.mark.parametrize(
+    "args",
+    [
+        ["apply", "--only", "no-such-step"],
+        ["apply", "--dry-run", "--check"],
+        ["apply", "--bridge", "magic"],
+        ["apply", "--no-such-flag"],
+        ["frobnicate"],
+    ],
+)
+def test_usage_errors_exit_2(host_tree, args) -> None:
+    repo = host_tree()
+    before = snapshot(repo)
+    result = invoke(*args, "--repo", repo) if args[0] == "apply" else invoke(*args)
+    assert result.exit_code == 2, result.output
+    assert snapshot(repo) == before
+
+
+def test_unrecognised_directory_is_refused(tmp_path: Path) -> None:
+    result = invoke("apply", "--repo", tmp_path)
+    assert result.exit_code == 3
+    assert "not a recognised target" in result.stderr
+    missing = invoke("apply", "--repo", tmp_path / "nope")
+    assert missing.exit_code == 3
+    assert "no such directory" in missing.stderr
+
+
+def test_sdk_checkout_is_recognised_but_not_edited(tmp_path: Path) -> None:
+    (tmp_path / "package.json").write_text('{"name": "@modelcontextprotocol/ext-apps"}')
+    result = invoke("apply", "--repo", tmp_path)
+    assert result.exit_code == 3
+    assert "MCP Apps SDK" in result.stderr
+
+
+def test_refusal_names_anchor_and_file_and_writes_nothing(tmp_path: Path) -> None:
+    from .support import FIXTURES
+    import shutil
+
+    repo = tmp_path / "old"
+    shutil.copytree(FIXTURES / "before-schema" / "input", repo)
+    before = snapshot(repo)
+    result = invoke("apply", "--repo", repo)
+    assert result.exit_code == 3
+    assert "apps/mesh/src/web/index.tsx" in result.stderr
+    assert "unifiedChatSearchSchema" in result.stderr
+    assert snapshot(repo) == before
+    report = json.loads(invoke("apply", "--repo", repo, "--json").stdout)
+    refused = [s for s in report["steps"] if s["status"] == "refused"]
+    assert refused == [{
+        "step": "search-schema",
+        "path": "apps/mesh/src/web/index.tsx",
+        "status": "refused",
+        "reason": refused[0]["reason"],
+        "kind": "anchor-missing",
+    }]
+
+
+def test_missing_target_file_is_refused(host_tree) -> None:
+    repo = host_tree()
+    (repo / "apps/mesh/src/web/routes/project-app-view.tsx").unlink()
+    before = snapshot(repo)
+    result = invoke("apply", "--repo", repo)
+    assert result.exit_code == 3
+    assert "project-app-view.tsx" in result.stderr and "file not found" in result.stderr
+    assert snapshot(repo) == before
+
+
+def test_syntax_error_in_target_is_refused(host_tree) -> None:
+    repo = host_tree()
+    target = repo / "apps/mesh/src/mcp-apps/mcp-app-renderer.tsx"
+    target.write_text(target.read_text().replace("interface MCPAppRendererProps {", "interface MCPAppRendererProps {{", 1))
+    before = snapshot(repo)
+    result = invoke("apply", "--repo", repo)
+    assert result.exit_code == 3
+    assert "mcp-app-renderer.tsx" in result.stderr and "syntax error" in result.stderr
+    assert snapshot(repo) == before
+
+
+@pytest.mark.parametrize(("setter", "mode"), [(True, "sdk"), (False, "compat")])
+def test_auto_bridge_follows_the_installed_sdk(host_tree, setter: bool, mode: str) -> None:
+    repo = host_tree()
+    _install_fake_sdk(repo, "9.9.9", setter)
+    result = invoke("apply", "--repo", repo, "--json", "--dry-run")
+    report = json.loads(result.stdout)
+    assert report["bridge"]["mode"] == mode
+    assert "9.9.9" in report["bridge"]["reason"]
+    wired = "onappstatechange" if setter else "setNotificationHandler("
+    assert wired in report["diff"]
+
+
+def test_explicit_bridge_overrides_detection(host_tree) -> None:
+    repo = host_tree()
+    _install_fake_sdk(repo, "9.9.9", True)
+    result = invoke("apply", "--repo", repo, "--bridge", "compat", "--dry-run")
+    assert "bridge: compat (--bridge compat was given)" in result.stderr
+    assert "StateChangedNotificationSchema" in result.stdout
+
+
+def test_switching_modes_on_an_applied_tree_is_a_conflict(host_tree) -> None:
+    repo = host_tree()
+    assert invoke("apply", "--repo", repo, "--bridge", "compat").exit_code == 0
+    before = snapshot(repo)
+    result = invoke("apply", "--repo", repo, "--bridge", "sdk")
+    assert result.exit_code == 3
+    assert "already wired in compat mode" in result.stderr
+    assert snapshot(repo) == before
+
+
+def test_module_entry_point_and_console_script() -> None:
+    for command in ([sys.executable, "-m", "codemods", "list"], [str(Path(sys.executable).parent / "mesh-codemod"), "list"]):
+        result = subprocess.run(command, capture_output=True, text=True, cwd=ROOT)
+        assert result.returncode == 0, result.stderr
+        assert "search-schema" in result.stdout

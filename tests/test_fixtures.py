@@ -1,0 +1,97 @@
+"""Every fixture tree against its expected output, in every bridge mode.
+
+The harness, not each case, checks idempotency: after a successful run a
+second run must report nothing to do and change no byte, and `--check`
+must then exit 0. Refusals must leave the tree exactly as it was.
+"""
+
+from __future__ import annotations
+
+import difflib
+import json
+import re
+import shutil
+from pathlib import Path
+
+import pytest
+
+from .support import FIXTURES, UPDATE, invoke, snapshot
+
+
+def _cases():
+    for case in sorted(p for p in FIXTURES.iterdir() if (p / "case.json").is_file()):
+        for mode, outcome in json.loads((case / "case.json").read_text()).items():
+            yield pytest.param(case, mode, outcome, id=f"{case.name}-{mode}")
+
+
+@pytest.mark.parametrize(("case", "mode", "outcome"), list(_cases()))
+def test_fixture(case: Path, mode: str, outcome: str, tmp_path: Path) -> None:
+    work = tmp_path / "repo"
+    shutil.copytree(case / "input", work)
+    before = snapshot(work)
+
+    result = invoke("apply", "--repo", work, "--bridge", mode)
+
+    if outcome == "refuse":
+        assert result.exit_code == 3, result.output
+        assert snapshot(work) == before, "a refused run must write nothing"
+        expected = case / f"refused-{mode}.txt"
+        report = "\n".join(l.strip() for l in result.stderr.splitlines() if "refused" in l or "anchor" in l or "conflict" in l.lower() or "already wired" in l)
+        if UPDATE:
+            expected.write_text(report + "\n")
+        for line in expected.read_text().splitlines():
+            assert line.strip() in result.stderr, f"missing from the report: {line}"
+        return
+
+    assert result.exit_code == 0, result.output
+    expected_dir = case / f"expected-{mode}"
+    if UPDATE:
+        shutil.rmtree(expected_dir, ignore_errors=True)
+        shutil.copytree(work, expected_dir)
+    assert snapshot(work) == snapshot(expected_dir)
+
+    after = snapshot(work)
+    again = invoke("apply", "--repo", work, "--bridge", mode)
+    assert again.exit_code == 0, again.output
+    assert "nothing to do" in again.stderr
+    assert snapshot(work) == after, "the second run changed the tree"
+    assert invoke("apply", "--repo", work, "--bridge", mode, "--check").exit_code == 0
+
+
+@pytest.mark.parametrize(("case", "mode", "outcome"), list(_cases()))
+def test_only_owned_lines_change(case: Path, mode: str, outcome: str) -> None:
+    """Outside the new files, every line of the input survives in order: the
+    recipes only add lines or extend existing ones, never drop or reorder."""
+    expected_dir = case / f"expected-{mode}"
+    if outcome != "apply" or not expected_dir.exists():
+        pytest.skip("no output tree for this case")
+    for path, old in snapshot(case / "input").items():
+        new = (expected_dir / path).read_bytes()
+        if old == new:
+            continue
+        assert old.startswith(b"\xef\xbb\xbf") == new.startswith(b"\xef\xbb\xbf"), path
+        assert (b"\r\n" in old) == (b"\r\n" in new), path
+        if b"\r\n" in old:
+            assert new.count(b"\n") == new.count(b"\r\n"), f"{path}: mixed line endings"
+        _assert_subsequence_modulo_growth(path, old.splitlines(), new.splitlines())
+
+
+def _assert_subsequence_modulo_growth(path: str, old: list[bytes], new: list[bytes]) -> None:
+    """Every changed run of input lines survives inside its replacement: its
+    characters (whitespace aside) appear there in order. Lines may be
+    extended (`, appState`) or split (a list broken one item per line), but
+    no input line is dropped, reordered or rewritten."""
+    matcher = difflib.SequenceMatcher(a=old, b=new, autojunk=False)
+    for tag, i1, i2, j1, j2 in matcher.get_opcodes():
+        if tag == "equal" or tag == "insert":
+            continue
+        before = re.sub(rb"\s+", b"", b"".join(old[i1:i2]))
+        after = re.sub(rb"\s+", b"", b"".join(new[j1:j2]))
+        assert _is_subsequence(before, after), (
+            f"{path}: input lines {i1 + 1}-{i2} were not kept: {old[i1:i2]!r}"
+        )
+
+
+def _is_subsequence(needle: bytes, haystack: bytes) -> bool:
+    it = iter(haystack)
+    return all(byte in it for byte in needle)
