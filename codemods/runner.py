@@ -3,7 +3,9 @@
 from __future__ import annotations
 
 import os
-import tempfile
+import posixpath
+import stat
+import subprocess
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -11,7 +13,7 @@ from pathlib import Path
 from .engine.diff import unified_diff
 from .engine.editor import FileEditor
 from .engine.edits import OverlapError
-from .engine.outcome import Conflict, Refused, Status, StepResult, TargetMissing
+from .engine.outcome import Conflict, Refused, Status, StepResult, SyntaxProblem, TargetMissing
 from .engine.source import SourceError, SourceFile
 from .recipes import host
 from .recipes.base import Bridge, Context, Step
@@ -118,28 +120,37 @@ def plan(
         raise ValueError(f"unknown step(s): {', '.join(unknown)} (see `mesh-codemod list`)")
     choice = choose_bridge(repo, bridge)
     ctx = Context(repo=repo, bridge=choice.mode)
+    selected = [s for s in steps if not only or s.id in only]
+    locations, failures = _locate_all(repo, selected)
 
     results: list[StepResult] = []
+    # keyed by the real path, so a file reached through a link is edited once
     contents: dict[str, tuple[bytes | None, bytes]] = {}
     touched: dict[str, list[str]] = {}
     for step in steps:
-        if only and step.id not in only:
+        if step not in selected:
             results.append(StepResult(step.id, step.path, Status.SKIPPED))
             continue
+        path, notes = step.path, []
         try:
-            old, current = contents.get(step.path) or (_read(repo, step.path, step),) * 2
-            new, notes = _run_step(step, ctx, current)
+            if step.id in failures:
+                raise failures[step.id]
+            path, notes = locations[step.id]
+            real = real_relative(repo, path)
+            if real != path:
+                notes.append(f"found {path} to be a link to {real}; editing {real}")
+            old, current = contents.get(real) or (_read(repo, real, step),) * 2
+            new, added = _run_step(step, ctx, real, current)
         except Refused as refusal:
             results.append(
-                StepResult(step.id, step.path, Status.REFUSED, refusal.reason, refusal.kind)
+                StepResult(step.id, refusal.path or path, Status.REFUSED, refusal.reason, refusal.kind, notes)
             )
             continue
-        contents[step.path] = (old, new)
-        if new == current:
-            results.append(StepResult(step.id, step.path, Status.ALREADY, notes=notes))
-        else:
-            results.append(StepResult(step.id, step.path, Status.APPLIED, notes=notes))
-            touched.setdefault(step.path, []).append(step.id)
+        contents[real] = (old, new)
+        status = Status.ALREADY if new == current else Status.APPLIED
+        results.append(StepResult(step.id, real, status, notes=notes + added))
+        if status is Status.APPLIED:
+            touched.setdefault(real, []).append(step.id)
 
     changes = [
         FileChange(path, contents[path][0], contents[path][1], ids)
@@ -147,6 +158,82 @@ def plan(
         if contents[path][0] != contents[path][1]
     ]
     return Plan(repo, target, choice, results, changes)
+
+
+def _locate_all(
+    repo: Path, steps: Sequence[Step]
+) -> tuple[dict[str, tuple[str, list[str]]], dict[str, Refused]]:
+    """Where each step's file is: its usual path, or, when that is gone, the
+    one file that defines the step's symbol; and the refusals, by step."""
+    found: dict[str, tuple[str, list[str]]] = {}
+    failures: dict[str, Refused] = {}
+    for step in steps:
+        if step.new_file is not None:
+            continue
+        try:
+            found[step.id] = _locate(repo, step)
+        except Refused as refusal:
+            failures[step.id] = refusal
+    for step in steps:
+        if step.new_file is None:
+            continue
+        # A new file goes beside the file it belongs with, wherever that is.
+        anchor = found.get(step.beside) if step.beside else None
+        if anchor is None:
+            found[step.id] = (step.path, [])
+        else:
+            path = posixpath.join(posixpath.dirname(anchor[0]), posixpath.basename(step.path))
+            found[step.id] = (path, [] if path == step.path else [f"created beside {anchor[0]}"])
+    return found, failures
+
+
+def _locate(repo: Path, step: Step) -> tuple[str, list[str]]:
+    if os.path.lexists(repo / step.path) or not step.defines:
+        return step.path, []
+    paths = find_definitions(repo, step.defines)
+    if len(paths) == 1:
+        return paths[0], [f"found {paths[0]} (not at {step.path}): it defines `{step.defines}`"]
+    if len(paths) > 1:
+        raise Conflict(
+            step.path,
+            f"file not found, and `{step.defines}` is defined in more than one file: {', '.join(paths)}",
+        )
+    raise TargetMissing(step.path, f"file not found, and no file defines `{step.defines}`")
+
+
+_SKIP_DIRS = {"node_modules", ".git", "dist", "build", ".turbo", ".next", "coverage"}
+
+
+def find_definitions(repo: Path, text: str) -> list[str]:
+    """The TypeScript files of the checkout that contain ``text``: through
+    `git grep` in a git checkout (tracked and untracked, not ignored),
+    otherwise by walking the tree without dependency and build folders."""
+    if (repo / ".git").exists():
+        result = subprocess.run(
+            ["git", "-C", str(repo), "grep", "--untracked", "-l", "-F", "-e", text, "--", "*.ts", "*.tsx"],
+            capture_output=True,
+            text=True,
+        )
+        if result.returncode in (0, 1):
+            return sorted(line for line in result.stdout.splitlines() if line)
+    needle = text.encode()
+    hits = []
+    for folder, dirs, files in os.walk(repo):
+        dirs[:] = sorted(d for d in dirs if d not in _SKIP_DIRS)
+        for name in files:
+            if name.endswith((".ts", ".tsx")):
+                path = Path(folder) / name
+                try:
+                    if needle in path.read_bytes():
+                        hits.append(path.relative_to(repo).as_posix())
+                except OSError:
+                    continue
+    return sorted(hits)
+
+
+def real_relative(repo: Path, relative: str) -> str:
+    """``relative`` with links resolved, refusing a path outside the checkout."""
+    return resolve_inside(repo, relative).relative_to(repo.resolve()).as_posix()
 
 
 def _read(repo: Path, relative: str, step: Step) -> bytes | None:
@@ -160,36 +247,65 @@ def _read(repo: Path, relative: str, step: Step) -> bytes | None:
     return path.read_bytes()
 
 
-def _run_step(step: Step, ctx: Context, current: bytes | None) -> tuple[bytes, list[str]]:
+def _run_step(step: Step, ctx: Context, path: str, current: bytes | None) -> tuple[bytes, list[str]]:
     if step.new_file is not None:
         wanted = step.new_file.render(ctx).encode()
         if current is None:
-            return wanted, [f"create {step.path}"]
+            return wanted, []
         if current == wanted:
             return current, []
         text = current.decode("utf-8", "replace")
         missing = [name for name in step.new_file.exports(ctx) if name not in text]
         if missing:
-            raise Conflict(step.path, f"exists but does not define {', '.join(missing)}")
+            raise Conflict(path, f"exists but does not define {', '.join(missing)}")
         return current, ["exists with other content; kept as it is"]
     if current is None:
-        raise TargetMissing(step.path, "file not found")
+        raise TargetMissing(path, "file not found")
     try:
-        source = SourceFile.from_bytes(step.path, current)
+        source = SourceFile.from_bytes(path, current)
     except SourceError as err:
-        raise Refused(step.path, str(err).removeprefix(f"{step.path}:").strip()) from None
+        raise SyntaxProblem(path, str(err).removeprefix(f"{path}:").strip()) from None
     editor = FileEditor(source)
     try:
         step.transform(editor, ctx)
     except OverlapError as err:
-        raise Conflict(step.path, f"two edits would overlap ({err})") from None
+        raise Conflict(path, f"two edits would overlap ({err})") from None
     return editor.result(), editor.added
+
+
+def refuse_unwritable(plan: Plan) -> None:
+    """Turn the steps whose file cannot be written into refusals, before
+    anything is written. Mode bits are read rather than tried, so the
+    answer is the same for root."""
+    for change in plan.changes:
+        reason = _unwritable(plan.repo / change.path)
+        if not reason:
+            continue
+        for index, result in enumerate(plan.results):
+            if result.step in change.steps:
+                plan.results[index] = StepResult(
+                    result.step, result.path, Status.REFUSED, reason, "read-only", result.notes
+                )
+
+
+def _unwritable(path: Path) -> str:
+    if path.exists():
+        if not path.stat().st_mode & stat.S_IWUSR:
+            return f"{path.name} is read-only (mode {stat.S_IMODE(path.stat().st_mode):o})"
+    folder = path.parent
+    while not folder.exists():
+        folder = folder.parent
+    if not folder.stat().st_mode & stat.S_IWUSR:
+        return f"its folder {folder} is read-only"
+    return ""
 
 
 def write(repo: Path, changes: Iterable[FileChange]) -> None:
     """Write every change or none: each file goes to a temporary sibling
     first, then all are renamed into place; a failure restores the files
     already replaced and removes the ones created."""
+    import tempfile
+
     staged: list[tuple[Path, Path, FileChange]] = []
     try:
         for change in changes:

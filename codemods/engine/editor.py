@@ -39,7 +39,7 @@ LIST_CONTAINERS = {
     "array",
 }
 MEMBER_CONTAINERS = {"interface_body", "object_type"}
-JSX_TAGS = {"jsx_self_closing_element", "jsx_opening_element"}
+JSX_TAGS = ("jsx_self_closing_element", "jsx_opening_element")
 
 
 def squash(text: str) -> str:
@@ -93,12 +93,22 @@ class FileEditor:
         name = node.child_by_field_name("name")
         return self.text(name) if name is not None else None
 
+    def _named(self, kinds: tuple[str, ...], scope: Node | None, name: str) -> list[Node]:
+        """Indexed nodes of ``kinds`` inside ``scope`` whose name is ``name``
+        (for a call, its squashed callee)."""
+        found = []
+        for kind in kinds:
+            for node in self.source.nodes(kind):
+                if scope is not None and not (scope.start_byte <= node.start_byte < scope.end_byte):
+                    continue
+                label = node.child_by_field_name("function" if kind == "call_expression" else "name")
+                if label is not None and squash(self.text(label)) == name:
+                    found.append(node)
+        return sorted(found, key=lambda n: n.start_byte)
+
     def function(self, name: str, scope: Node | None = None) -> Node:
         """A function declaration, or a ``const name = (...) => {}``."""
-        found = [
-            n for n in self.walk(scope)
-            if n.type == "function_declaration" and self._name(n) == name
-        ]
+        found = self._named(("function_declaration",), scope, name)
         for declarator in self.variables(name, scope):
             value = declarator.child_by_field_name("value")
             if value is not None and value.type in FUNCTION_TYPES:
@@ -106,17 +116,11 @@ class FileEditor:
         return self._only(found, f"function `{name}`")
 
     def interface(self, name: str) -> Node:
-        found = [
-            n for n in self.walk()
-            if n.type == "interface_declaration" and self._name(n) == name
-        ]
+        found = self._named(("interface_declaration",), None, name)
         return self._only(found, f"interface `{name}`")
 
     def class_(self, name: str) -> Node:
-        found = [
-            n for n in self.walk()
-            if n.type == "class_declaration" and self._name(n) == name
-        ]
+        found = self._named(("class_declaration",), None, name)
         return self._only(found, f"class `{name}`")
 
     def method(self, cls: Node, name: str) -> Node:
@@ -140,10 +144,7 @@ class FileEditor:
         return self._only(found, f"member `{name}` of class `{self._name(cls)}`")
 
     def variables(self, name: str, scope: Node | None = None) -> list[Node]:
-        return [
-            n for n in self.walk(scope)
-            if n.type == "variable_declarator" and self._name(n) == name
-        ]
+        return self._named(("variable_declarator",), scope, name)
 
     def variable(self, name: str, scope: Node | None = None) -> Node:
         """The declarator of ``const name = ...``."""
@@ -168,20 +169,13 @@ class FileEditor:
         return name or node.type
 
     def calls(self, scope: Node, callee: str) -> list[Node]:
-        return [
-            n for n in self.walk(scope)
-            if n.type == "call_expression"
-            and squash(self.text(n.child_by_field_name("function"))) == callee
-        ]
+        return self._named(("call_expression",), scope, callee)
 
     def call(self, scope: Node, callee: str, where: str) -> Node:
         return self._only(self.calls(scope, callee), f"call `{callee}(...)` in {where}")
 
     def jsx_elements(self, scope: Node, tag: str) -> list[Node]:
-        return [
-            n for n in self.walk(scope)
-            if n.type in JSX_TAGS and self._name(n) == tag
-        ]
+        return self._named(JSX_TAGS, scope, tag)
 
     def jsx_element(self, scope: Node, tag: str, where: str) -> Node:
         return self._only(self.jsx_elements(scope, tag), f"JSX element `<{tag}>` in {where}")
@@ -259,11 +253,6 @@ class FileEditor:
         if pattern is None or pattern.type != "object_pattern":
             raise AnchorMissing(self.path, f"destructured props `({{ ... }})` of `{self._label(function)}`")
         return pattern
-
-    def expect_call(self, node: Node | None, what: str) -> Node:
-        if node is None or node.type != "call_expression":
-            raise AnchorMissing(self.path, what)
-        return node
 
     def object_argument(self, call: Node) -> Node:
         """The first ``{ ... }`` argument of a call."""

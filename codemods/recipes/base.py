@@ -46,5 +46,8 @@ class Step:
     commit_body: str
     transform: Callable[[FileEditor, Context], None] | None = None
     new_file: NewFile | None = None
-    # Symbols that define this file, for finding it when it has moved.
-    defines: tuple[str, ...] = ()
+    # Text that only this file contains (a definition), to find it when it
+    # is no longer at its usual path.
+    defines: str = ""
+    # For a new file: the step whose file it is created beside.
+    beside: str = ""

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-from importlib.resources import files
 from pathlib import Path
 
 from ..base import Bridge, Context, NewFile, Step
@@ -13,7 +12,7 @@ TESTS_PATH = "apps/mesh/src/mcp-apps/app-state.test.ts"
 # A host checkout is recognised by the bridge hook the feature builds on.
 MARKER = bridge_store.PATH
 
-_TEMPLATES = files(__package__) / "templates"
+_TEMPLATES = Path(__file__).with_name("templates")
 
 
 def _template(name: str) -> str:
@@ -47,6 +46,7 @@ STEPS: tuple[Step, ...] = (
             "2048 characters, and decoding never throws."
         ),
         new_file=NewFile(render_module, module_exports),
+        beside="bridge-store",
     ),
     Step(
         id="app-state-tests",
@@ -58,6 +58,7 @@ STEPS: tuple[Step, ...] = (
             "the legacy unscoped form and a key mismatch."
         ),
         new_file=NewFile(lambda ctx: _template("app-state.test.ts"), lambda ctx: []),
+        beside="bridge-store",
     ),
     Step(
         id="bridge-store",
@@ -73,7 +74,7 @@ STEPS: tuple[Step, ...] = (
             "display-mode pushes do not resend it."
         ),
         transform=bridge_store.transform,
-        defines=("buildHostContext", "BridgeStore"),
+        defines="function buildHostContext(",
     ),
     Step(
         id="iframe-renderer",
@@ -82,7 +83,7 @@ STEPS: tuple[Step, ...] = (
         commit_subject="feat(mcp-apps): pass appState through MCPAppRenderer",
         commit_body="The iframe renderer takes appState and onAppStateChange and hands\nthem to useAppBridge.",
         transform=iframe_renderer.transform,
-        defines=("MCPAppRendererProps",),
+        defines="export function MCPAppRenderer(",
     ),
     Step(
         id="tool-call-part",
@@ -96,7 +97,7 @@ STEPS: tuple[Step, ...] = (
             "iframe renderer. Without a connection there is no key and no state."
         ),
         transform=tool_call_part.transform,
-        defines=("GenericToolCallPart",),
+        defines="export function GenericToolCallPart(",
     ),
     Step(
         id="panel-app-view",
@@ -109,7 +110,7 @@ STEPS: tuple[Step, ...] = (
             "the chat tool-call part."
         ),
         transform=panel_app_view.transform,
-        defines=("AppViewContent",),
+        defines="export function AppViewContent(",
     ),
     Step(
         id="search-schema",
@@ -118,7 +119,7 @@ STEPS: tuple[Step, ...] = (
         commit_subject="feat(routes): accept the appState search param",
         commit_body="unifiedChatSearchSchema gains appState; .catch(undefined) drops an\ninvalid value instead of failing the route.",
         transform=search_schema.transform,
-        defines=(search_schema.SCHEMA,),
+        defines=f"const {search_schema.SCHEMA} =",
     ),
 )
 

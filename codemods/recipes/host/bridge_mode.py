@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import json
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -31,6 +30,8 @@ def choose_bridge(repo: Path, requested: Bridge) -> BridgeChoice:
         manifest = package / "package.json"
         if not manifest.is_file():
             continue
+        import json
+
         try:
             version = json.loads(manifest.read_text(encoding="utf-8")).get("version", "?")
         except (OSError, ValueError):

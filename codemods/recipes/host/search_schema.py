@@ -20,8 +20,10 @@ def transform(ed: FileEditor, ctx: Context) -> None:
             f"`const {SCHEMA} = z.object({{...}})`, the unified chat route's search schema "
             "(mesh has it since 2026-04-21; older revisions are not supported)",
         )
-    schema = ed.variable(SCHEMA)
-    shape = ed.object_argument(
-        ed.expect_call(schema.child_by_field_name("value"), f"`{SCHEMA} = z.object({{...}})`")
-    )
+    value = ed.variable(SCHEMA).child_by_field_name("value")
+    callee = value.child_by_field_name("function") if value is not None and value.type == "call_expression" else None
+    if callee is None or not ed.text(callee).endswith(".object"):
+        found = ed.text(value).split("(")[0] + "(...)" if value is not None else "nothing"
+        raise AnchorMissing(ed.path, f"`{SCHEMA} = z.object({{...}})` (it is `{SCHEMA} = {found}`)")
+    shape = ed.object_argument(value)
     ed.ensure_list_items(shape, [Item("appState", "appState: z.string().optional().catch(undefined)")])

@@ -1,0 +1,80 @@
+"""A stdlib parser for the everyday command lines, so they skip typer.
+
+typer builds its parameters through pydantic, which costs more than the
+whole codemod on a repository. The spellings below are the stable ones of
+SPEC section 9; for anything else (help, an unknown or malformed option, a
+bad value) this returns None and typer handles it, with its usage errors.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from pathlib import Path
+
+from .recipes.base import Bridge
+
+_FLAGS = {"--dry-run": "dry_run", "--check": "check", "--json": "as_json"}
+_VALUES = {"--repo", "--bridge", "--only", "--lock-timeout"}
+
+
+def parse(argv: list[str]) -> Callable[[], int] | None:
+    """The command to run for ``argv``, or None to let typer decide."""
+    if not argv:
+        return None
+    command, rest = argv[0], argv[1:]
+    options = _options(rest)
+    if options is None:
+        return None
+    from . import commands
+
+    if command == "apply":
+        request = commands.ApplyRequest()
+        for name, value in options:
+            if name in _FLAGS:
+                setattr(request, _FLAGS[name], True)
+            elif name == "--repo":
+                request.repo = Path(value)
+            elif name == "--only":
+                request.only.append(value)
+            elif name == "--bridge":
+                if value not in {b.value for b in Bridge}:
+                    return None
+                request.bridge = Bridge(value)
+            elif name == "--lock-timeout":
+                try:
+                    request.lock_timeout = float(value)
+                except ValueError:
+                    return None
+        return lambda: commands.apply(request)
+    allowed = {"status": {"--repo", "--json"}, "list": {"--json"}}.get(command)
+    if allowed is None or any(name not in allowed for name, _ in options):
+        return None
+    values = dict(options)
+    if command == "status":
+        return lambda: commands.status(Path(values.get("--repo", ".")), "--json" in values)
+    return lambda: commands.list_steps("--json" in values)
+
+
+def _options(args: list[str]) -> list[tuple[str, str]] | None:
+    options: list[tuple[str, str]] = []
+    i = 0
+    while i < len(args):
+        arg = args[i]
+        name, eq, value = arg.partition("=")
+        if name in _FLAGS and not eq:
+            options.append((name, ""))
+        elif name in _VALUES:
+            if not eq:
+                i += 1
+                if i >= len(args) or args[i].startswith("--"):
+                    return None
+                value = args[i]
+            if not value:
+                return None
+            options.append((name, value))
+        else:
+            return None
+        i += 1
+    if len([n for n, _ in options if n not in {"--only"}]) != len({n for n, _ in options if n != "--only"}):
+        return None  # a repeated single-valued option: typer's rules apply
+    return options

@@ -1,0 +1,78 @@
+"""The stdlib fast path must behave exactly like the typer command line for
+every command line it accepts, and hand everything else to typer."""
+
+from __future__ import annotations
+
+import shutil
+from pathlib import Path
+
+import pytest
+
+from codemods.fastpath import parse
+
+from .support import FIXTURES, invoke
+
+ACCEPTED = [
+    ["list"],
+    ["list", "--json"],
+    ["apply", "--repo", "repo"],
+    ["apply", "--repo=repo", "--dry-run"],
+    ["apply", "--repo", "repo", "--check"],
+    ["apply", "--repo", "repo", "--json", "--dry-run", "--bridge", "sdk"],
+    ["apply", "--repo", "repo", "--only", "search-schema", "--only=iframe-renderer"],
+    ["apply", "--repo", "repo", "--dry-run", "--check"],
+    ["apply", "--repo", "repo", "--only", "nope"],
+    ["apply", "--repo", "repo", "--lock-timeout", "5", "--bridge=compat"],
+    ["apply", "--repo", "missing-dir"],
+    ["status", "--repo", "repo"],
+    ["status", "--repo", "repo", "--json"],
+]
+
+HANDED_TO_TYPER = [
+    [],
+    ["--help"],
+    ["apply", "--help"],
+    ["apply", "--bridge", "magic"],
+    ["apply", "--repo"],
+    ["apply", "--repo", "--check"],
+    ["apply", "--repo", "a", "--repo", "b"],
+    ["apply", "--lock-timeout", "soon"],
+    ["apply", "--unknown"],
+    ["apply", "positional"],
+    ["status", "--dry-run"],
+    ["list", "--repo", "x"],
+    ["patch", "--out", "x"],
+]
+
+
+def _run_in(tmp: Path, argv: list[str], runner) -> tuple[int, str, str]:
+    shutil.copytree(FIXTURES / "newest" / "input", tmp / "repo")
+    return runner(argv)
+
+
+@pytest.mark.parametrize("argv", ACCEPTED, ids=" ".join)
+def test_fast_path_matches_typer(argv: list[str], tmp_path: Path, monkeypatch, capsys) -> None:
+    command = parse(argv)
+    assert command is not None
+
+    def fast(args):
+        code = parse(args)()
+        out = capsys.readouterr()
+        return code, out.out, out.err
+
+    def typer(args):
+        result = invoke(*args)
+        return result.exit_code, result.stdout, result.stderr
+
+    outcomes = []
+    for name, runner in (("fast", fast), ("typer", typer)):
+        work = tmp_path / name
+        work.mkdir()
+        monkeypatch.chdir(work)
+        outcomes.append(_run_in(work, argv, runner))
+    assert outcomes[0] == outcomes[1]
+
+
+@pytest.mark.parametrize("argv", HANDED_TO_TYPER, ids=lambda a: " ".join(a) or "(none)")
+def test_everything_else_goes_to_typer(argv: list[str]) -> None:
+    assert parse(argv) is None
