@@ -8,9 +8,9 @@ job runs most (`apply --check`, `apply --dry-run`) start quickly.
 from __future__ import annotations
 
 import sys
-from dataclasses import dataclass, field
 from enum import IntEnum
 from pathlib import Path
+from typing import NamedTuple
 
 from .engine.outcome import Refused, Status
 from .recipes.base import Bridge
@@ -24,14 +24,13 @@ class Exit(IntEnum):
     VERIFY_FAILED = 4
 
 
-@dataclass
-class ApplyRequest:
+class ApplyRequest(NamedTuple):
     repo: Path = Path(".")
     dry_run: bool = False
     check: bool = False
     as_json: bool = False
     bridge: Bridge = Bridge.AUTO
-    only: list[str] = field(default_factory=list)
+    only: tuple[str, ...] | list[str] = ()
     lock_timeout: float = 30.0
 
 

@@ -28,23 +28,24 @@ def parse(argv: list[str]) -> Callable[[], int] | None:
     from . import commands
 
     if command == "apply":
-        request = commands.ApplyRequest()
+        fields: dict = {"only": []}
         for name, value in options:
             if name in _FLAGS:
-                setattr(request, _FLAGS[name], True)
+                fields[_FLAGS[name]] = True
             elif name == "--repo":
-                request.repo = Path(value)
+                fields["repo"] = Path(value)
             elif name == "--only":
-                request.only.append(value)
+                fields["only"].append(value)
             elif name == "--bridge":
                 if value not in {b.value for b in Bridge}:
                     return None
-                request.bridge = Bridge(value)
+                fields["bridge"] = Bridge(value)
             elif name == "--lock-timeout":
                 try:
-                    request.lock_timeout = float(value)
+                    fields["lock_timeout"] = float(value)
                 except ValueError:
                     return None
+        request = commands.ApplyRequest(**fields)
         return lambda: commands.apply(request)
     allowed = {"status": {"--repo", "--json"}, "list": {"--json"}}.get(command)
     if allowed is None or any(name not in allowed for name, _ in options):

@@ -7,8 +7,8 @@ import posixpath
 import stat
 import subprocess
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass, field
 from pathlib import Path
+from typing import NamedTuple
 
 from .engine.diff import unified_diff
 from .engine.editor import FileEditor
@@ -24,14 +24,13 @@ class TargetError(Exception):
     """The directory is not a checkout the tool knows how to edit."""
 
 
-@dataclass
-class FileChange:
+class FileChange(NamedTuple):
     """The planned content of one file; ``old is None`` for a new file."""
 
     path: str
     old: bytes | None
     new: bytes
-    steps: list[str] = field(default_factory=list)
+    steps: list[str]
 
     @property
     def kind(self) -> str:
@@ -41,8 +40,7 @@ class FileChange:
         return unified_diff(self.path, self.old, self.new)
 
 
-@dataclass
-class Plan:
+class Plan(NamedTuple):
     """Everything a run found: per-step results and the files they change."""
 
     repo: Path
@@ -98,10 +96,10 @@ def detect_target(repo: Path) -> str:
     )
 
 
-def resolve_inside(repo: Path, relative: str) -> Path:
-    """The real path of ``relative``, refusing one that leaves the checkout."""
-    root = repo.resolve()
-    candidate = (repo / relative).resolve()
+def resolve_inside(root: Path, relative: str) -> Path:
+    """The real path of ``relative`` under the resolved checkout ``root``,
+    refusing one that leaves the checkout (through a link, say)."""
+    candidate = Path(os.path.realpath(root / relative))
     if candidate != root and root not in candidate.parents:
         raise Refused(relative, f"resolves to {candidate}, outside the checkout {root}")
     return candidate
@@ -120,6 +118,7 @@ def plan(
         raise ValueError(f"unknown step(s): {', '.join(unknown)} (see `mesh-codemod list`)")
     choice = choose_bridge(repo, bridge)
     ctx = Context(repo=repo, bridge=choice.mode)
+    root = repo.resolve()
     selected = [s for s in steps if not only or s.id in only]
     locations, failures = _locate_all(repo, selected)
 
@@ -136,10 +135,10 @@ def plan(
             if step.id in failures:
                 raise failures[step.id]
             path, notes = locations[step.id]
-            real = real_relative(repo, path)
+            real = resolve_inside(root, path).relative_to(root).as_posix()
             if real != path:
                 notes.append(f"found {path} to be a link to {real}; editing {real}")
-            old, current = contents.get(real) or (_read(repo, real, step),) * 2
+            old, current = contents.get(real) or (_read(root / real, real, step),) * 2
             new, added = _run_step(step, ctx, real, current)
         except Refused as refusal:
             results.append(
@@ -148,7 +147,7 @@ def plan(
             continue
         contents[real] = (old, new)
         status = Status.ALREADY if new == current else Status.APPLIED
-        results.append(StepResult(step.id, real, status, notes=notes + added))
+        results.append(StepResult(step.id, real, status, notes=[*notes, *added]))
         if status is Status.APPLIED:
             touched.setdefault(real, []).append(step.id)
 
@@ -231,13 +230,8 @@ def find_definitions(repo: Path, text: str) -> list[str]:
     return sorted(hits)
 
 
-def real_relative(repo: Path, relative: str) -> str:
-    """``relative`` with links resolved, refusing a path outside the checkout."""
-    return resolve_inside(repo, relative).relative_to(repo.resolve()).as_posix()
-
-
-def _read(repo: Path, relative: str, step: Step) -> bytes | None:
-    path = resolve_inside(repo, relative)
+def _read(path: Path, relative: str, step: Step) -> bytes | None:
+    """The bytes of a resolved path; None for a new file not yet there."""
     if not path.exists():
         if step.new_file is not None:
             return None
@@ -306,10 +300,11 @@ def write(repo: Path, changes: Iterable[FileChange]) -> None:
     already replaced and removes the ones created."""
     import tempfile
 
+    root = repo.resolve()
     staged: list[tuple[Path, Path, FileChange]] = []
     try:
         for change in changes:
-            target = resolve_inside(repo, change.path)
+            target = resolve_inside(root, change.path)
             target.parent.mkdir(parents=True, exist_ok=True)
             fd, temp = tempfile.mkstemp(prefix=f".{target.name}.", suffix=".mesh-codemod", dir=target.parent)
             with os.fdopen(fd, "wb") as handle:

@@ -67,9 +67,9 @@ def test_edit_set_rejects_overlaps_but_tolerates_identical_duplicates() -> None:
     assert edits.apply(b"abcdefg") == b"aXenddefg"[:0] + b"aXendefg"
 
 
-def test_edit_rejects_reversed_range() -> None:
+def test_edit_set_rejects_reversed_range() -> None:
     with pytest.raises(ValueError):
-        Edit(5, 2, b"")
+        EditSet().add(Edit(5, 2, b""))
 
 
 # ---------------------------------------------------------------- source

@@ -11,7 +11,7 @@ from __future__ import annotations
 import re
 import textwrap
 from collections.abc import Callable, Iterable, Iterator, Sequence
-from dataclasses import dataclass
+from typing import NamedTuple
 
 from tree_sitter import Node
 
@@ -47,8 +47,7 @@ def squash(text: str) -> str:
     return _WS.sub("", text)
 
 
-@dataclass(frozen=True)
-class Item:
+class Item(NamedTuple):
     """One entry to ensure in a list: ``key`` identifies it, ``text`` is inserted."""
 
     key: str

@@ -7,20 +7,15 @@ one pass over the original bytes. Nothing here does I/O.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from typing import NamedTuple
 
 
-@dataclass(frozen=True, order=True)
-class Edit:
+class Edit(NamedTuple):
     """Replace ``source[start:end]`` with ``text``; ``start == end`` inserts."""
 
     start: int
     end: int
     text: bytes
-
-    def __post_init__(self) -> None:
-        if not 0 <= self.start <= self.end:
-            raise ValueError(f"bad edit range {self.start}..{self.end}")
 
 
 class OverlapError(ValueError):
@@ -53,6 +48,8 @@ class EditSet:
         return bool(self._edits)
 
     def add(self, edit: Edit) -> None:
+        if not 0 <= edit.start <= edit.end:
+            raise ValueError(f"bad edit range {edit.start}..{edit.end}")
         for _, _, _, other in self._edits:
             if other == edit:
                 return

@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
 from enum import Enum
+from typing import NamedTuple
 
 
 class Status(str, Enum):
@@ -52,14 +52,13 @@ class TargetMissing(Refused):
     kind = "file-missing"
 
 
-@dataclass
-class StepResult:
+class StepResult(NamedTuple):
     step: str
     path: str
     status: Status
     reason: str = ""
     kind: str = ""
-    notes: list[str] = field(default_factory=list)
+    notes: tuple[str, ...] | list[str] = ()
 
     def to_json(self) -> dict:
         out = {"step": self.step, "path": self.path, "status": self.status.value}

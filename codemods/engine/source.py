@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import re
 from collections import Counter
-from dataclasses import dataclass, field
 from functools import cached_property
 
 from tree_sitter import Language, Node, Tree
@@ -34,7 +33,6 @@ class SourceError(ValueError):
     """The file cannot be edited: not UTF-8, or not valid TypeScript."""
 
 
-@dataclass
 class SourceFile:
     """One file's bytes (without BOM), its syntax tree and its style.
 
@@ -42,15 +40,12 @@ class SourceFile:
     is kept aside and restored on output so edits never have to know it.
     """
 
-    path: str
-    data: bytes
-    bom: bool = False
-    language: Language = field(init=False)
-    tree: Tree = field(init=False)
-
-    def __post_init__(self) -> None:
-        self.language = language_for(self.path)
-        self.tree = parse(self.data, self.language)
+    def __init__(self, path: str, data: bytes, bom: bool = False) -> None:
+        self.path = path
+        self.data = data
+        self.bom = bom
+        self.language: Language = language_for(path)
+        self.tree: Tree = parse(data, self.language)
 
     @classmethod
     def from_bytes(cls, path: str, raw: bytes) -> "SourceFile":

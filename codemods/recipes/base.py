@@ -3,9 +3,9 @@
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass
 from enum import Enum
 from pathlib import Path
+from typing import NamedTuple
 
 from ..engine.editor import FileEditor
 
@@ -18,16 +18,14 @@ class Bridge(str, Enum):
     COMPAT = "compat"
 
 
-@dataclass(frozen=True)
-class Context:
+class Context(NamedTuple):
     """What a transform may know besides the file: the chosen bridge mode."""
 
     repo: Path
     bridge: Bridge
 
 
-@dataclass(frozen=True)
-class NewFile:
+class NewFile(NamedTuple):
     """A file the step creates; ``exports`` are the names an existing copy
     must already define for the step to count as applied."""
 
@@ -35,8 +33,7 @@ class NewFile:
     exports: Callable[[Context], list[str]]
 
 
-@dataclass(frozen=True)
-class Step:
+class Step(NamedTuple):
     """One logical change to one file: the unit of `--only`, status and patches."""
 
     id: str

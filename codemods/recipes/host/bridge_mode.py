@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from pathlib import Path
+from typing import NamedTuple
 
 from ..base import Bridge
 
@@ -14,8 +14,7 @@ SDK_LOCATIONS = (Path("apps/mesh") / SDK_PACKAGE, SDK_PACKAGE)
 SDK_SETTER = "onappstatechange"
 
 
-@dataclass(frozen=True)
-class BridgeChoice:
+class BridgeChoice(NamedTuple):
     mode: Bridge
     reason: str
 
