@@ -455,16 +455,14 @@ class FileEditor:
         has_sep = follower is not None and follower.type == separator
         end = follower.end_byte if has_sep else last.end_byte
         if not has_sep:
-            # The list's own style: no separator after its last item.
+            # The list's own style has no separator after its last item:
+            # the old last item gets one, the new last item does not.
             self.edits.insert(end, separator)
+        separators = [separator] * (len(texts) - 1) + [separator if has_sep else ""]
         point = self._end_of_line_after(end, container)
-        trailing = separator if has_sep else ""
-        lines = [f"{self.source.eol}{indent}{t}{trailing}" for t in texts]
-        if not has_sep:
-            lines = [f"{self.source.eol}{indent}{t}{separator}" for t in texts[:-1]] + [
-                f"{self.source.eol}{indent}{texts[-1]}"
-            ]
-        self.edits.insert(point, "".join(lines))
+        self.edits.insert(
+            point, "".join(f"{self.source.eol}{indent}{t}{sep}" for t, sep in zip(texts, separators))
+        )
 
     def _end_of_line_after(self, offset: int, container: Node) -> int:
         """Where a new line can start after ``offset``: after a trailing

@@ -2,9 +2,11 @@
 
 from __future__ import annotations
 
-from ...engine.editor import FileEditor, Item, module_stem
+from tree_sitter import Node
 
-APP_STATE_MODULE = "@/mcp-apps/app-state.ts"
+from ...engine.editor import FileEditor, Item, module_stem
+from ...engine.outcome import AnchorMissing
+
 APP_STATE_HELPERS = ("decodeAppState", "toAppStateParam")
 
 # What every layer between the render site and the bridge passes along.
@@ -20,6 +22,39 @@ APP_STATE_SEARCH = (
     "const appStateSearch =",
     "const appStateSearch = useSearch({ strict: false }) as { appState?: string };",
 )
+
+
+# The render site hands both values to the renderer it renders.
+RENDER_SITE_ATTRIBUTES = (
+    Item("appState", "appState={appState}"),
+    Item("onAppStateChange", "onAppStateChange={handleAppStateChange}"),
+)
+RENDERER_MODULE = "mcp-app-renderer.tsx"
+
+
+def wire_render_site(
+    ed: FileEditor, component: str, decode: tuple[str, str], key_may_be_null: bool
+) -> tuple[Node, str]:
+    """Make ``component`` (which builds ``sourceId``, the app key) read the
+    appState param and navigate when its app reports a new state. Returns
+    the component and the local name of the iframe renderer it imports."""
+    renderer = ed.imported_name(RENDERER_MODULE, "MCPAppRenderer")
+    if renderer is None:
+        raise AnchorMissing(ed.path, f"the import of `MCPAppRenderer` from `{RENDERER_MODULE}`")
+    node = ed.function(component)
+    body = ed.body(node)
+    navigate, declare_navigate = ensure_navigate(ed, body)
+    ed.ensure_import("@tanstack/react-router", (["useNavigate"] if declare_navigate else []) + ["useSearch"])
+    ed.ensure_import(
+        module_like(ed, RENDERER_MODULE, "@/mcp-apps/app-state", ".ts"),
+        list(APP_STATE_HELPERS),
+        after_module_suffix=module_stem(RENDERER_MODULE),
+    )
+    ed.ensure_statements_after(
+        ed.declaration_of(body, "sourceId"),
+        [*declare_navigate, APP_STATE_SEARCH, decode, handle_app_state_change(key_may_be_null, navigate)],
+    )
+    return node, renderer
 
 
 def handle_app_state_change(key_may_be_null: bool, navigate: str) -> tuple[str, str]:

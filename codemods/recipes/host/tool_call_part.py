@@ -7,21 +7,11 @@ renderer, so the two values are threaded through the wrapper's props.
 from __future__ import annotations
 
 from ...engine.editor import FileEditor, Item
-from ...engine.outcome import AnchorMissing
 from ..base import Context
-from .common import (
-    APP_STATE_HELPERS,
-    APP_STATE_MODULE,
-    APP_STATE_SEARCH,
-    PROP_MEMBERS,
-    PROP_NAMES,
-    ensure_navigate,
-    handle_app_state_change,
-    module_like,
-)
+from .common import PROP_MEMBERS, PROP_NAMES, RENDER_SITE_ATTRIBUTES, wire_render_site
 
 PATH = "apps/mesh/src/web/components/chat/message/parts/tool-call-part/generic.tsx"
-RENDERER_MODULE = "mcp-app-renderer.tsx"
+WRAPPER = "MCPAppRenderer"
 
 # The model-context source id is null without a connection: then there is no
 # app key, no state and no navigation.
@@ -36,33 +26,13 @@ DECODE = (
 
 
 def transform(ed: FileEditor, ctx: Context) -> None:
-    iframe_renderer = ed.imported_name(RENDERER_MODULE, "MCPAppRenderer")
-    if iframe_renderer is None:
-        raise AnchorMissing(ed.path, f"the import of `MCPAppRenderer` from `{RENDERER_MODULE}`")
+    part, iframe_renderer = wire_render_site(ed, "GenericToolCallPart", DECODE, key_may_be_null=True)
+    ed.ensure_jsx_attributes(ed.jsx_element(part, WRAPPER, "`GenericToolCallPart`"), RENDER_SITE_ATTRIBUTES)
 
-    part = ed.function("GenericToolCallPart")
-    body = ed.body(part)
-    navigate, declare_navigate = ensure_navigate(ed, body)
-    router_imports = (["useNavigate"] if declare_navigate else []) + ["useSearch"]
-    ed.ensure_import("@tanstack/react-router", router_imports)
-    ed.ensure_import(
-        module_like(ed, RENDERER_MODULE, "@/mcp-apps/app-state", ".ts"),
-        list(APP_STATE_HELPERS),
-        after_module_suffix=RENDERER_MODULE.removesuffix(".tsx"),
-    )
-    ed.ensure_statements_after(
-        ed.declaration_of(body, "sourceId"),
-        [*declare_navigate, APP_STATE_SEARCH, DECODE, handle_app_state_change(True, navigate)],
-    )
-
-    wrapper = ed.function("MCPAppRenderer")
-    ed.ensure_jsx_attributes(
-        ed.jsx_element(part, "MCPAppRenderer", "`GenericToolCallPart`"),
-        [Item("appState", "appState={appState}"), Item("onAppStateChange", "onAppStateChange={handleAppStateChange}")],
-    )
-    ed.ensure_members(ed.interface("MCPAppRendererProps"), PROP_MEMBERS)
+    wrapper = ed.function(WRAPPER)
+    ed.ensure_members(ed.interface(f"{WRAPPER}Props"), PROP_MEMBERS)
     ed.ensure_list_items(ed.props_pattern(wrapper), PROP_NAMES)
     ed.ensure_jsx_attributes(
-        ed.jsx_element(wrapper, iframe_renderer, "the local `MCPAppRenderer`"),
+        ed.jsx_element(wrapper, iframe_renderer, f"the local `{WRAPPER}`"),
         [Item("appState", "appState={appState}"), Item("onAppStateChange", "onAppStateChange={onAppStateChange}")],
     )
