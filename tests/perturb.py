@@ -20,6 +20,8 @@ CLOSERS = {")", "]", "}"}
 # Containers whose members sit one per line: a blank line or a comment line
 # may go between two of them.
 GAP_CONTAINERS = {"program", "statement_block", "class_body", "interface_body", "object_type", "object"}
+# Comma-separated lists, where the tool appends items after the last one.
+LIST_CONTAINERS = {"formal_parameters", "arguments", "object_pattern", "named_imports", "array"}
 COMMENT_LINE = b"// formatter note"
 
 
@@ -133,6 +135,32 @@ def insert_gaps(data: bytes, path: str, gaps: Mapping[int, str]) -> bytes:
         line = b"\n" if gaps[point] == "blank" else indent + COMMENT_LINE + b"\n"
         out = out[:point] + line + out[point:]
     return assert_parses(out, path, "inserting blank/comment lines")
+
+
+def trailing_comment_points(data: bytes, path: str) -> list[int]:
+    """Line ends after a member (of the containers above or of a list) that
+    only a separator follows on its line: a ``// comment`` can go there."""
+    points = set()
+    for node in walk(root(data, path)):
+        if node.type not in GAP_CONTAINERS | LIST_CONTAINERS:
+            continue
+        for member in node.named_children:
+            if member.type == "comment":
+                continue
+            end = data.find(b"\n", member.end_byte)
+            end = len(data) if end == -1 else end
+            if data[member.end_byte:end].strip() in {b"", b",", b";"}:
+                points.add(end)
+    return sorted(points)
+
+
+def add_trailing_comments(data: bytes, path: str, points: Sequence[int]) -> bytes:
+    """`` // comment`` at each line end of ``points`` (from
+    :func:`trailing_comment_points`)."""
+    out = data
+    for point in sorted(points, reverse=True):
+        out = out[:point] + b" " + COMMENT_LINE + out[point:]
+    return assert_parses(out, path, "adding trailing comments")
 
 
 # ----------------------------------------------------------------------

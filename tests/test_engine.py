@@ -222,6 +222,15 @@ def test_parameter_list_broken_one_per_line_past_80_columns() -> None:
     )
 
 
+def test_trailing_comment_does_not_count_towards_the_line_width() -> None:
+    # Biome keeps this on one line: the comment is not part of the width.
+    assert_transform(
+        'import { useNavigate } from "@tanstack/react-router"; // a note about this import\n',
+        'import { useNavigate, useSearch } from "@tanstack/react-router"; // a note about this import\n',
+        lambda ed: ed.ensure_import("@tanstack/react-router", ["useSearch"]),
+    )
+
+
 def test_empty_parameter_list() -> None:
     assert_transform("function f() {}\n", "function f(a: number) {}\n", _params("f", Item("a", "a: number")))
 
@@ -497,6 +506,19 @@ def test_statement_in_a_blank_line_separated_list_gets_blank_lines() -> None:
     assert_transform(
         "function f() {\n  b.one = 1;\n\n  b.two = 2;\n\n  b.four = 4;\n}\n",
         "function f() {\n  b.one = 1;\n\n  b.two = 2;\n\n  b.three = 3;\n\n  b.four = 4;\n}\n",
+        op,
+    )
+
+
+def test_anchor_with_a_trailing_comment_still_counts_as_set_apart() -> None:
+    def op(ed: FileEditor) -> None:
+        body = ed.body(ed.function("f"))
+        anchor = ed.statement(body, lambda s: s.startswith("b.two"), "b.two")
+        ed.ensure_statements_after(anchor, [("b.three", "b.three = 3;")])
+
+    assert_transform(
+        "function f() {\n  b.one = 1;\n\n  b.two = 2; // note\n\n  b.four = 4;\n}\n",
+        "function f() {\n  b.one = 1;\n\n  b.two = 2; // note\n\n  b.three = 3;\n\n  b.four = 4;\n}\n",
         op,
     )
 

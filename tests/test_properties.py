@@ -8,35 +8,43 @@ asserts that every perturbed file still parses):
 
 1. indentation: 4 spaces or a tab per level instead of 2;
 2. quotes: double-quoted strings single-quoted (those without ``'`` or ``\\``);
-3. trailing commas: some or all of the commas that end a line and close a
+3. trailing commas: all, or some, of the commas that end a line and close a
    multi-line list dropped;
 4. blank lines and ``// comment`` lines between members (statements, class
-   members, interface members, object entries);
+   members, interface members, object entries): before every member, or a few;
 5. member order: the members of ``BridgeStoreConfig``, ``UseAppBridgeOptions``
    and ``MCPAppRendererProps`` shuffled (multi-line members move whole).
+
+``test_perturbed_input_with_trailing_comments`` adds ``// comment`` at the end
+of member lines (of those containers and of parameter, argument, pattern and
+import lists). It found two engine bugs, now fixed: a trailing comment
+counted towards the 80 columns, and an anchor's own trailing comment hid
+the blank line that sets it apart.
 
 ``apply`` then runs in-process, in compat and in sdk mode, and we check:
 
 - it exits 0 and every ``.ts``/``.tsx`` file of the result parses;
 - a second run reports "nothing to do" and changes no byte;
 - the new files are those of the unperturbed run, byte for byte, the other
-  files are untouched, and an unperturbed file comes out as it does there;
+  files are untouched, and an unperturbed target comes out as it does there;
 - every input line survives: kept, or extended or split with its characters
   still in order (``assert_survives``);
-- the touched lines are the expected ones: the hunks of the change (each run
-  of output lines that are not input lines, with the input lines it
-  replaces, whitespace-squashed and joined) are those of the unperturbed run.
-  Joining a hunk makes the comparison blind to where its line breaks fall,
-  nothing else. The differences a perturbation legitimately causes are then
-  normalised away, each only in the files that got that perturbation:
-  quote kind (2); a trailing comma at the end of a line or before a closing
-  bracket (3, where the tool adds the comma the list lacks before its new
-  items, and 1 with 4 spaces, where a line grows past 80 columns and the
-  list is broken one item per line with trailing commas instead of after
-  the ``=``); blank lines (4: an anchor set apart by blank lines gets its
-  new statements set apart too);
-- the inserted lines follow the file's style: tab indentation with tabs,
-  multiples of 4 spaces with 4 spaces, single quotes with single quotes.
+- the touched lines are the expected ones (``assert_touched_as_unperturbed``):
+  compared with the unperturbed run, the same lines are added (multiset of
+  whitespace-squashed lines of the output that difflib does not match to
+  input lines), and the same hunks (each run of such lines with the input
+  lines it replaces, joined). With 4-space indentation only the hunks are
+  compared: a line then grows past 80 columns, and the tool (like Biome)
+  breaks the list one item per line instead of after the ``=``, which moves
+  line breaks within the hunk and nothing else. The differences a
+  perturbation legitimately causes are normalised away, each only in the
+  files that got it: quote kind (2); a trailing comma at the end of a line or
+  before a closing bracket (3: the tool adds the comma the last item lacks;
+  1 with 4 spaces: the broken list gets trailing commas); blank lines (4: an
+  anchor set apart by blank lines gets its new statements set apart too);
+  the trailing comment we added;
+- the lines of the hunks follow the file's style: tab indentation with tabs,
+  multiples of 4 spaces with 4 spaces, no double quote with single quotes.
 """
 
 from __future__ import annotations
@@ -51,7 +59,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 import pytest
-from hypothesis import HealthCheck, given, settings
+from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 
 from codemods.engine.parsing import first_error, language_for, parse
@@ -73,6 +81,7 @@ TWO_SPACES, FOUR_SPACES, TAB = "  ", "    ", "\t"
 
 _WS = re.compile(r"\s+")
 _COMMA_BEFORE_CLOSER = re.compile(r",(?=[)\]}]|$)")
+_COMMENT = _WS.sub("", perturb.COMMENT_LINE.decode())
 
 
 @dataclass(frozen=True)
@@ -83,7 +92,7 @@ class Variant:
     single_quotes: bool = False
     dropped_commas: bool = False
     gaps: bool = False
-    permuted: bool = False
+    trailing_comments: bool = False
 
 
 @dataclass(frozen=True)
@@ -96,6 +105,12 @@ class PerturbedFile:
     @property
     def perturbed(self) -> bool:
         return self.data != ORIGINAL[self.path]
+
+    def __repr__(self) -> str:
+        return f"PerturbedFile({self.path!r}, done={self.done!r})"
+
+    def _repr_pretty_(self, printer, cycle) -> None:  # how Hypothesis reports it
+        printer.text(repr(self))
 
 
 # ----------------------------------------------------------------------
@@ -112,8 +127,16 @@ def member_orders(count: int):
 
 
 def gap_insertions(points: list[int]):
-    """A few points between members, each getting a blank or a comment line."""
-    return st.dictionaries(st.sampled_from(points), st.sampled_from(["blank", "comment"]), min_size=1, max_size=6)
+    """A blank or a comment line before every member, or at a few points."""
+    return st.one_of(
+        st.sampled_from([dict.fromkeys(points, "blank"), dict.fromkeys(points, "comment")]),
+        st.dictionaries(st.sampled_from(points), st.sampled_from(["blank", "comment"]), min_size=1, max_size=6),
+    )
+
+
+def trailing_comments(points: list[int]):
+    """A comment at the end of every member's line, or of a few."""
+    return st.one_of(st.just(points), st.lists(st.sampled_from(points), min_size=1, max_size=6, unique=True))
 
 
 def comma_drops(offsets: list[int]):
@@ -125,16 +148,22 @@ def _line_of(data: bytes, offset: int) -> int:
     return data.count(b"\n", 0, offset) + 1
 
 
+def _lines_of(data: bytes, offsets) -> str:
+    return ", ".join(str(_line_of(data, o)) for o in sorted(offsets))
+
+
 @st.composite
-def perturbed_files(draw, path: str) -> PerturbedFile:
+def perturbed_files(draw, path: str, with_trailing_comments: bool = False) -> PerturbedFile:
+    """One target file with any subset of perturbations 1-5 (drawn with their
+    parameters, applied in this order; ``done`` gives line numbers as of each
+    step); trailing comments only on request."""
     data, done = ORIGINAL[path], []
-    permuted = dropped = gaps = single = False
+    dropped = gaps = trailing = single = False
     for interface in PERMUTABLE:
         blocks = perturb.member_blocks(data, path, interface)
         if blocks and draw(st.booleans()):
             order = draw(member_orders(len(blocks)))
             data = perturb.permute_members(data, path, interface, order)
-            permuted = True
             done.append(f"{interface} members in order {order}")
     if draw(st.booleans()):
         chosen = draw(gap_insertions(perturb.gap_points(data, path)))
@@ -145,8 +174,12 @@ def perturbed_files(draw, path: str) -> PerturbedFile:
     commas = perturb.trailing_commas(data, path)
     if commas and draw(st.booleans()):
         chosen = draw(comma_drops(commas))
-        done.append("trailing commas dropped on lines " + ", ".join(str(_line_of(data, o)) for o in sorted(chosen)))
+        done.append(f"trailing commas dropped on lines {_lines_of(data, chosen)}")
         data, dropped = perturb.drop_commas(data, path, chosen), True
+    if with_trailing_comments:
+        chosen = draw(trailing_comments(perturb.trailing_comment_points(data, path)))
+        done.append(f"trailing comments on lines {_lines_of(data, chosen)}")
+        data, trailing = perturb.add_trailing_comments(data, path, chosen), True
     if draw(st.booleans()):
         data, single = perturb.single_quote(data, path), True
         singles, doubles = perturb.quote_counts(data, path)
@@ -156,12 +189,12 @@ def perturbed_files(draw, path: str) -> PerturbedFile:
     if unit != TWO_SPACES:
         data = perturb.reindent(data, path, unit.encode())
         done.append(f"indent {unit!r}")
-    variant = Variant(indent=unit, single_quotes=single, dropped_commas=dropped, gaps=gaps, permuted=permuted)
+    variant = Variant(unit, single, dropped, gaps, trailing)
     return PerturbedFile(path, data, variant, tuple(done))
 
 
-def perturbed_trees():
-    return st.fixed_dictionaries({path: perturbed_files(path) for path in TARGETS})
+def perturbed_trees(with_trailing_comments: bool = False):
+    return st.fixed_dictionaries({path: perturbed_files(path, with_trailing_comments) for path in TARGETS})
 
 
 # ----------------------------------------------------------------------
@@ -187,50 +220,83 @@ def assert_survives(path: str, old: bytes, new: bytes) -> None:
         )
 
 
+def line_key(line: str, variant: Variant) -> str:
+    """A line as the diff compares it: whitespace-squashed and, where the
+    variant allows, with one kind of quote, without our trailing comment and
+    then without a trailing comma."""
+    key = _WS.sub("", line)
+    if variant.trailing_comments:
+        key = key.removesuffix(_COMMENT)
+    if variant.single_quotes:
+        key = key.replace("'", '"')
+    return key.removesuffix(",") if variant.dropped_commas else key
+
+
+def hunk_text(lines: list[str], variant: Variant) -> str:
+    """A run of lines joined, whitespace-squashed, normalised like
+    :func:`line_key`; where the layout may differ (commas dropped, or 4
+    spaces), without the commas that end the run or precede a closer."""
+    squashed = [_WS.sub("", line) for line in lines]
+    if variant.trailing_comments:
+        squashed = [line.removesuffix(_COMMENT) for line in squashed]
+    text = "".join(squashed)
+    if variant.single_quotes:
+        text = text.replace("'", '"')
+    if variant.dropped_commas or variant.indent == FOUR_SPACES:
+        text = _COMMA_BEFORE_CLOSER.sub("", text)
+    return text
+
+
 def changed_hunks(old: bytes, new: bytes, variant: Variant) -> list[tuple[list[str], list[str]]]:
-    """The non-equal runs of a line diff, as (input lines, output lines).
-    Lines are compared whitespace-squashed, and, where the variant allows,
-    with one kind of quote, without a trailing comma, ignoring blank lines."""
+    """The non-equal runs of a line diff on :func:`line_key`, as (input
+    lines, output lines); blank lines left out where the variant allows."""
     def lines(data: bytes) -> list[str]:
         found = data.decode().splitlines()
-        return [l for l in found if l.strip()] if variant.gaps else found
-
-    def key(line: str) -> str:
-        squashed = normal(line)
-        return squashed.removesuffix(",") if variant.dropped_commas else squashed
-
-    def normal(line: str) -> str:
-        squashed = _WS.sub("", line)
-        return squashed.replace("'", '"') if variant.single_quotes else squashed
+        return [line for line in found if line.strip()] if variant.gaps else found
 
     a, b = lines(old), lines(new)
-    matcher = difflib.SequenceMatcher(a=[key(l) for l in a], b=[key(l) for l in b], autojunk=False)
-    return [(a[i1:i2], b[j1:j2]) for tag, i1, i2, j1, j2 in matcher.get_opcodes() if tag != "equal"]
-
-
-def touched(old: bytes, new: bytes, variant: Variant) -> Counter[tuple[str, str]]:
-    """Each hunk as (input text, output text), whitespace-squashed, with the
-    normalisations the variant calls for."""
-    commas = variant.dropped_commas or variant.indent == FOUR_SPACES
-
-    def text(lines: list[str]) -> str:
-        joined = _WS.sub("", "".join(lines))
-        if variant.single_quotes:
-            joined = joined.replace("'", '"')
-        return _COMMA_BEFORE_CLOSER.sub("", joined) if commas else joined
-
-    return Counter((text(o), text(n)) for o, n in changed_hunks(old, new, variant))
+    keys_a, keys_b = [line_key(l, variant) for l in a], [line_key(l, variant) for l in b]
+    opcodes = difflib.SequenceMatcher(a=keys_a, b=keys_b, autojunk=False).get_opcodes()
+    hunks = []
+    for k, (tag, i1, i2, j1, j2) in enumerate(opcodes):
+        if tag == "equal":
+            continue
+        if tag == "insert" and k > 0:
+            # Where an inserted run could as well start higher (`}` + block
+            # or block + `}` after a `}`), difflib's pick depends on the rest
+            # of the file: slide it up as far as it goes within the equal run
+            # before it, the same way in the perturbed and unperturbed runs.
+            top = opcodes[k - 1][1]
+            while i1 > top and keys_a[i1 - 1] == keys_b[j2 - 1]:
+                i1, i2, j1, j2 = i1 - 1, i2 - 1, j1 - 1, j2 - 1
+        hunks.append((a[i1:i2], b[j1:j2]))
+    return hunks
 
 
 def assert_touched_as_unperturbed(path: str, variant: Variant, old: bytes, new: bytes, base_new: bytes) -> None:
-    got = touched(old, new, variant)
-    want = touched(ORIGINAL[path], base_new, variant)
-    missing, extra = want - got, got - want
-    assert not missing and not extra, (
-        f"{path}: hunks differ from the unperturbed run\n"
-        f"  expected but missing: {sorted(missing.elements())}\n"
-        f"  not expected: {sorted(extra.elements())}"
+    """The hunks, and unless a line may have grown past 80 columns (4-space
+    indentation) the added lines themselves, are those of the unperturbed run."""
+    def compare(what: str, got: Counter, want: Counter) -> None:
+        missing, extra = want - got, got - want
+        assert not missing and not extra, (
+            f"{path}: {what} differ from the unperturbed run\n"
+            f"  expected but missing: {sorted(missing.elements())}\n"
+            f"  not expected: {sorted(extra.elements())}"
+        )
+
+    hunks = changed_hunks(old, new, variant)
+    expected = changed_hunks(ORIGINAL[path], base_new, variant)
+    compare(
+        "hunks",
+        Counter((hunk_text(o, variant), hunk_text(n, variant)) for o, n in hunks),
+        Counter((hunk_text(o, variant), hunk_text(n, variant)) for o, n in expected),
     )
+    if variant.indent != FOUR_SPACES:
+        compare(
+            "added lines",
+            Counter(line_key(line, variant) for _, n in hunks for line in n),
+            Counter(line_key(line, variant) for _, n in expected for line in n),
+        )
 
 
 def assert_style(path: str, variant: Variant, old: bytes, new: bytes) -> None:
@@ -311,10 +377,7 @@ def unperturbed_output(mode: str) -> dict[str, bytes]:
 # ----------------------------------------------------------------------
 
 
-@pytest.mark.parametrize("mode", MODES)
-@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
-@given(files=perturbed_trees())
-def test_perturbed_input(mode: str, files: dict[str, PerturbedFile]) -> None:
+def check_perturbed(mode: str, files: dict[str, PerturbedFile]) -> None:
     base = unperturbed_output(mode)
     with tempfile.TemporaryDirectory() as tmp:
         repo = Path(tmp) / "repo"
@@ -324,6 +387,41 @@ def test_perturbed_input(mode: str, files: dict[str, PerturbedFile]) -> None:
         before = snapshot(repo)
         after = run_twice(repo, mode)
     check_result(files, before, after, base)
+
+
+@pytest.mark.parametrize("mode", MODES)
+@settings(max_examples=120, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(files=perturbed_trees())
+def test_perturbed_input(mode: str, files: dict[str, PerturbedFile]) -> None:
+    check_perturbed(mode, files)
+
+
+def _one_trailing_comment(path: str, line: int) -> dict[str, PerturbedFile]:
+    """The newest input with one trailing comment, at the end of ``line``."""
+    data = ORIGINAL[path]
+    end = data.split(b"\n")[:line]
+    point = sum(len(l) + 1 for l in end) - 1
+    assert point in perturb.trailing_comment_points(data, path), (path, line)
+    files = {p: PerturbedFile(p, ORIGINAL[p], Variant(), ()) for p in TARGETS}
+    files[path] = PerturbedFile(
+        path,
+        perturb.add_trailing_comments(data, path, [point]),
+        Variant(trailing_comments=True),
+        (f"trailing comment on line {line}",),
+    )
+    return files
+
+
+
+
+@pytest.mark.parametrize("mode", MODES)
+@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(files=perturbed_trees(with_trailing_comments=True))
+@example(files=_one_trailing_comment(TOOL_CALL_PART, 11))
+@example(files=_one_trailing_comment(BRIDGE, 205))
+def test_perturbed_input_with_trailing_comments(mode: str, files: dict[str, PerturbedFile]) -> None:
+    """As above, every file also getting ``// comment``s at the end of member lines."""
+    check_perturbed(mode, files)
 
 
 def test_perturbations_change_the_files_and_keep_them_valid() -> None:
@@ -340,6 +438,7 @@ def test_perturbations_change_the_files_and_keep_them_valid() -> None:
                 assert perturb.permute_members(data, path, interface, reverse) != data
         assert perturb.insert_gaps(data, path, {p: "comment" for p in perturb.gap_points(data, path)}) != data
         assert perturb.drop_commas(data, path, perturb.trailing_commas(data, path)) != data
+        assert perturb.add_trailing_comments(data, path, perturb.trailing_comment_points(data, path)) != data
         assert perturb.single_quote(data, path) != data
         for unit in (FOUR_SPACES, TAB):
             assert perturb.reindent(data, path, unit.encode()) != data
@@ -366,7 +465,7 @@ def test_checks_catch_wrong_output() -> None:
     changed = new.replace(b"appState?: unknown,", b"appState?: string,", 1)
     for wrong in (extra, missing, changed):
         assert wrong != new
-        with pytest.raises(AssertionError, match="hunks differ"):
+        with pytest.raises(AssertionError, match="differ from the unperturbed run"):
             assert_touched_as_unperturbed(BRIDGE, plain, old, wrong, new)
     # Style: spaces in a tab-indented file, double quotes in a single-quoted one.
     tabbed = perturb.reindent(old, BRIDGE, b"\t")

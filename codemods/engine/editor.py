@@ -396,7 +396,7 @@ class FileEditor:
         else:
             anchor = container.children[0].end_byte
             insertion = pad + ", ".join(texts) + pad
-        line = self.source.line_text(container.start_byte)
+        line = self.source.code_line(container.start_byte)
         start = self.source.line_start(container.start_byte)
         column = anchor - start
         grown = line[:column] + insertion + line[column:] if container.end_point[0] == container.start_point[0] else line
@@ -530,7 +530,7 @@ class FileEditor:
             return
         anchor = attributes[-1].end_byte if attributes else name.end_byte
         insertion = "".join(" " + t for t in texts)
-        line = self.source.line_text(element.start_byte)
+        line = self.source.code_line(element.start_byte)
         column = anchor - self.source.line_start(anchor)
         single_line = element.start_point[0] == element.end_point[0]
         if not single_line or self.source.column_width(line[:column] + insertion + line[column:]) <= LINE_WIDTH:
@@ -561,7 +561,7 @@ class FileEditor:
         sequence keeps its order."""
         # An anchor set apart by blank lines on both sides (one of a list of
         # handlers, say): the new statements get blank lines too.
-        before, after = anchor.prev_named_sibling, anchor.next_named_sibling
+        before, after = self._neighbours(anchor)
         spaced = (
             before is not None and after is not None
             and anchor.start_point[0] - before.end_point[0] > 1
@@ -580,6 +580,16 @@ class FileEditor:
             cursor, pending = found, []
         if pending:
             self._insert_after(cursor, pending, indent, spaced)
+
+    def _neighbours(self, anchor: Node) -> tuple[Node | None, Node | None]:
+        """The siblings before and after ``anchor``, not counting a comment
+        that shares a line with it (that comment belongs to the anchor)."""
+        before, after = anchor.prev_named_sibling, anchor.next_named_sibling
+        if before is not None and before.type == "comment" and before.end_point[0] == anchor.start_point[0]:
+            before = before.prev_named_sibling
+        if after is not None and after.type == "comment" and after.start_point[0] == anchor.end_point[0]:
+            after = after.next_named_sibling
+        return before, after
 
     def _statement_with(self, block: Node, marker: str) -> Node | None:
         key = squash(marker)

@@ -136,6 +136,20 @@ class SourceFile:
     def line_text(self, offset: int) -> str:
         return self.data[self.line_start(offset):self.line_end(offset)].decode()
 
+    def code_line(self, offset: int) -> str:
+        """The line holding ``offset`` without a comment that ends it: Biome
+        does not count a trailing comment towards the line width."""
+        start, end = self.line_start(offset), self.line_end(offset)
+        last = self.data[start:end].rstrip()
+        if not last:
+            return ""
+        node = self.root.descendant_for_byte_range(start + len(last) - 1, start + len(last))
+        if node is not None and node.type == "comment" and node.start_byte > start:
+            code = self.data[start:node.start_byte].rstrip()
+            if code.strip():
+                return code.decode()
+        return self.data[start:end].decode()
+
     def column_width(self, text: str) -> int:
         """Printed width, tabs counted as the indent unit's width (Biome's view)."""
         width = len(self.indent_unit) if self.indent_unit != "\t" else 2
