@@ -13,7 +13,7 @@ from typing import NamedTuple
 from .engine.diff import unified_diff
 from .engine.editor import FileEditor
 from .engine.edits import OverlapError
-from .engine.outcome import Conflict, Refused, Status, StepResult, SyntaxProblem, TargetMissing
+from .engine.outcome import Conflict, NotUtf8, Refused, Status, StepResult, SyntaxProblem, TargetMissing
 from .engine.source import SourceError, SourceFile
 from .recipes import host
 from .recipes.base import Bridge, Context, Step
@@ -258,7 +258,8 @@ def _run_step(step: Step, ctx: Context, path: str, current: bytes | None) -> tup
     try:
         source = SourceFile.from_bytes(path, current)
     except SourceError as err:
-        raise SyntaxProblem(path, str(err).removeprefix(f"{path}:").strip()) from None
+        refusal = SyntaxProblem if err.syntax else NotUtf8
+        raise refusal(path, str(err).removeprefix(f"{path}:").strip()) from None
     editor = FileEditor(source)
     try:
         step.transform(editor, ctx)

@@ -122,6 +122,11 @@ def test_target_that_is_not_utf8(host_tree) -> None:
     path = repo / GENERIC
     path.write_bytes(b"// caf\xe9 (Latin-1, not UTF-8)\n" + path.read_bytes())
     refused(repo, "generic.tsx", "not UTF-8")
+    import json
+
+    report = json.loads(invoke("apply", "--repo", repo, "--json").stdout)
+    kinds = {s["step"]: s.get("kind") for s in report["steps"]}
+    assert kinds["tool-call-part"] == "not-utf8"
 
 
 def test_read_only_target(host_tree) -> None:

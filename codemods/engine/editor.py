@@ -620,13 +620,8 @@ class FileEditor:
         self._insert_after(anchor, [snippet], self.source.indent_of(after))
 
     def _missing_statements(self, block: Node, snippets: Sequence[tuple[str, str]]) -> list[str]:
-        present = [squash(self.text(s)) for s in self._statements(block)]
-        missing = []
-        for marker, snippet in snippets:
-            key = squash(marker)
-            if not any(key in text for text in present):
-                missing.append(snippet)
-                self.added.append(textwrap.dedent(snippet).strip())
+        missing = [snippet for marker, snippet in snippets if self._statement_with(block, marker) is None]
+        self.added.extend(textwrap.dedent(snippet).strip() for snippet in missing)
         return missing
 
     def _insert_after(self, anchor: Node, snippets: Iterable[str], indent: str, spaced: bool = False) -> None:

@@ -46,6 +46,12 @@ class SyntaxProblem(Refused):
     kind = "syntax-error"
 
 
+class NotUtf8(Refused):
+    """The target's bytes are not UTF-8 text."""
+
+    kind = "not-utf8"
+
+
 class TargetMissing(Refused):
     """A file the step edits does not exist."""
 

@@ -32,6 +32,10 @@ _INDENT = re.compile(rb"^([ \t]+)\S", re.MULTILINE)
 class SourceError(ValueError):
     """The file cannot be edited: not UTF-8, or not valid TypeScript."""
 
+    def __init__(self, message: str, syntax: bool) -> None:
+        super().__init__(message)
+        self.syntax = syntax
+
 
 class SourceFile:
     """One file's bytes (without BOM), its syntax tree and its style.
@@ -54,11 +58,11 @@ class SourceFile:
         try:
             data.decode("utf-8")
         except UnicodeDecodeError as err:
-            raise SourceError(f"{path}: not UTF-8 (byte {err.start})") from None
+            raise SourceError(f"{path}: not UTF-8 (byte {err.start})", syntax=False) from None
         source = cls(path, data, bom)
         error = first_error(source.tree)
         if error:
-            raise SourceError(f"{path}:{error[0]}:{error[1]}: syntax error")
+            raise SourceError(f"{path}:{error[0]}:{error[1]}: syntax error", syntax=True)
         return source
 
     def to_bytes(self, data: bytes | None = None) -> bytes:
@@ -132,9 +136,6 @@ class SourceFile:
     def starts_line(self, node: Node) -> bool:
         start = self.line_start(node.start_byte)
         return not self.data[start:node.start_byte].strip()
-
-    def line_text(self, offset: int) -> str:
-        return self.data[self.line_start(offset):self.line_end(offset)].decode()
 
     def code_line(self, offset: int) -> str:
         """The line holding ``offset`` without a comment that ends it: Biome
