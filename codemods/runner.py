@@ -16,7 +16,7 @@ from .engine.edits import OverlapError
 from .engine.outcome import Conflict, NotUtf8, Refused, Status, StepResult, SyntaxProblem, TargetMissing
 from .engine.source import SourceError, SourceFile
 from .recipes import host
-from .recipes.base import Bridge, Context, Step
+from .recipes.base import Bridge, CommitGroup, Context, Step
 from .recipes.host.bridge_mode import BridgeChoice, choose_bridge
 
 
@@ -77,6 +77,13 @@ class Plan(NamedTuple):
 def steps_for(target: str) -> tuple[Step, ...]:
     if target == "host":
         return host.STEPS
+    raise TargetError(f"no recipes for target {target!r}")
+
+
+def commits_for(target: str) -> tuple[CommitGroup, ...]:
+    """The target's steps grouped into the commits of a patch series."""
+    if target == "host":
+        return host.COMMITS
     raise TargetError(f"no recipes for target {target!r}")
 
 

@@ -48,3 +48,15 @@ class Step(NamedTuple):
     defines: str = ""
     # For a new file: the step whose file it is created beside.
     beside: str = ""
+
+
+class CommitGroup(NamedTuple):
+    """One commit of a patch series: steps that build together, in order.
+
+    Each target package lists its groups in ``COMMITS``; every step belongs
+    to exactly one group, and each group builds on the ones before it."""
+
+    id: str
+    subject: str
+    body: str
+    steps: tuple[str, ...]

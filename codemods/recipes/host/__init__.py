@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from ..base import Bridge, Context, NewFile, Step
+from ..base import Bridge, CommitGroup, Context, NewFile, Step
 from . import bridge_store, iframe_renderer, panel_app_view, search_schema, tool_call_part
 
 MODULE_PATH = "apps/mesh/src/mcp-apps/app-state.ts"
@@ -120,6 +120,56 @@ STEPS: tuple[Step, ...] = (
         commit_body="unifiedChatSearchSchema gains appState; .catch(undefined) drops an\ninvalid value instead of failing the route.",
         transform=search_schema.transform,
         defines=f"const {search_schema.SCHEMA} =",
+    ),
+)
+
+# The patch series: each commit builds (and type-checks) on its own.
+COMMITS: tuple[CommitGroup, ...] = (
+    CommitGroup(
+        id="app-state-format",
+        subject="feat(mcp-apps): add the appState deep-link format",
+        body=(
+            "Apps report their view with ui/notifications/state-changed; Studio\n"
+            "keeps it in the appState search param. The value is base64url of the\n"
+            "UTF-8 JSON {v: 1, k: appKey, s: state}, scoped to one app, capped at\n"
+            "2048 characters, and decoding never throws. Bun tests cover the\n"
+            "round trip with non-ASCII text, the cap, malformed input, the legacy\n"
+            "unscoped form and a key mismatch."
+        ),
+        steps=("app-state-module", "app-state-tests"),
+    ),
+    CommitGroup(
+        id="bridge-plumbing",
+        subject="feat(mcp-apps): carry appState through the app bridge and renderer",
+        body=(
+            "buildHostContext puts appState into the ui/initialize host context\n"
+            "only when there is one. The bridge store hears\n"
+            "ui/notifications/state-changed and pushes a state that changed in\n"
+            "the URL from outside as host-context-changed, never echoing what the\n"
+            "app just reported. MCPAppRenderer takes appState and\n"
+            "onAppStateChange and hands them to useAppBridge."
+        ),
+        steps=("bridge-store", "iframe-renderer"),
+    ),
+    CommitGroup(
+        id="render-sites",
+        subject="feat(chat): keep the app's state in the URL in chat and panel",
+        body=(
+            "The chat tool-call part and the app opened in the main panel\n"
+            "(main=app:<conn>:<tool>), where a shared link most often lands, decode\n"
+            "the appState param for their app key (connection:tool) and navigate\n"
+            "with replace when the app reports a new state."
+        ),
+        steps=("tool-call-part", "panel-app-view"),
+    ),
+    CommitGroup(
+        id="search-schema",
+        subject="feat(routes): accept the appState search param",
+        body=(
+            "unifiedChatSearchSchema gains appState; .catch(undefined) drops an\n"
+            "invalid value instead of failing the route."
+        ),
+        steps=("search-schema",),
     ),
 )
 
