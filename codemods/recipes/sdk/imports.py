@@ -1,0 +1,31 @@
+"""Imports for the names that mirrored code uses, beside their size-changed twins."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable
+
+from ...engine.editor import FileEditor
+from ...engine.mirror import ensure_entry_after, entries, entry_key
+from ...engine.outcome import AnchorMissing
+from .common import STATE, rename
+
+_STATE_NAMES = re.compile(rf"\b{STATE}\w*")
+
+
+def ensure_imported_beside_twins(editor: FileEditor, texts: Iterable[str]) -> None:
+    """Every state-changed name the given code uses is imported right after
+    its size-changed twin, with the twin's `type` modifier."""
+    wanted = sorted({name for text in texts for name in _STATE_NAMES.findall(text)})
+    for name in wanted:
+        twin = name.replace("StateChanged", "SizeChanged")
+        placed = False
+        for statement in editor.imports():
+            for clause in editor.walk(statement):
+                if clause.type != "named_imports":
+                    continue
+                for spec in entries(clause):
+                    if entry_key(editor, spec) == twin:
+                        placed = ensure_entry_after(editor, clause, twin, name, rename(editor.text(spec))) or placed
+        if not placed:
+            raise AnchorMissing(editor.path, f"an import of `{twin}` to import `{name}` beside")

@@ -1,0 +1,63 @@
+"""Helpers for the SDK tests: the fixture trees and zod's own JSON Schema."""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+import subprocess
+from pathlib import Path
+
+import pytest
+
+from codemods.engine.json_layout import layout
+
+from .support import ROOT
+
+SDK_FIXTURES = ROOT / "fixtures" / "sdk"
+TOOLS = ROOT / "tools" / "node_modules"
+BUN = TOOLS / ".bin" / "bun"
+SHAPES = ("shape-a", "shape-b", "shape-c")
+
+
+def needs_tool(path: Path, what: str):
+    """Skip without the tool on a developer machine; in CI a missing tool fails."""
+    if path.exists():
+        return lambda test: test
+    if os.environ.get("CI"):
+        return lambda test: pytest.mark.xfail(reason=f"{what} missing in CI", strict=True, run=False)(test)
+    return pytest.mark.skip(reason=f"{what} not installed (scripts/setup --node)")
+
+
+_IMPORT = re.compile(r'import\s*\{([^}]*)\}\s*from\s*"(@modelcontextprotocol/[^"]+)";')
+_ZOD_IMPORT = re.compile(r'^import (?:\{ z \}|\* as z) from "zod(?:/v[34])?";$', re.MULTILINE)
+
+
+def runnable_schema_module(source: str) -> str:
+    """A generated schema.ts made runnable without the MCP SDK: its imports
+    of the SDK's own schemas become stand-in zod objects, and its zod
+    import the zod of tools/node_modules."""
+
+    def stubs(match: re.Match[str]) -> str:
+        names = [n.strip() for n in match.group(1).split(",") if n.strip()]
+        return "\n".join(f"const {n} = z.object({{ stub: z.string() }});" for n in names)
+
+    source = _ZOD_IMPORT.sub('import { z } from "zod/v4";', source, count=1)
+    return _IMPORT.sub(stubs, source)
+
+
+def zod_json_schema(schema_ts: str, header: dict, work: Path) -> str:
+    """The schema.json the generator writes for this schema.ts (through
+    zod's toJSONSchema, laid out as prettier prints it)."""
+    work.mkdir(parents=True, exist_ok=True)
+    if not (work / "node_modules").exists():
+        os.symlink(TOOLS, work / "node_modules")
+    module = work / "schema.ts"
+    module.write_text(runnable_schema_module(schema_ts))
+    script = work / "print-json.ts"
+    script.write_text((ROOT / "tests" / "sdk_schema_json.ts").read_text())
+    result = subprocess.run(
+        [str(BUN), str(script), str(module), json.dumps(header)], capture_output=True, text=True, cwd=work
+    )
+    assert result.returncode == 0, result.stderr
+    return layout(json.loads(result.stdout))
