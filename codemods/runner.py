@@ -15,7 +15,8 @@ from .engine.editor import FileEditor
 from .engine.edits import OverlapError
 from .engine.outcome import Conflict, NotUtf8, Refused, Status, StepResult, SyntaxProblem, TargetMissing
 from .engine.source import SourceError, SourceFile
-from .recipes import TARGETS, ModeChoice, Target, target_named
+from . import recipes
+from .recipes import ModeChoice, Target
 from .recipes.base import Bridge, CommitGroup, Context, Notice, Step
 
 
@@ -78,7 +79,7 @@ class Plan(NamedTuple):
 
 
 def _target(name: str) -> Target:
-    target = target_named(name)
+    target = recipes.target_named(name)
     if target is None:
         raise TargetError(f"no recipes for target {name!r}")
     return target
@@ -98,10 +99,10 @@ def detect_target(repo: Path) -> str:
     """The name of the first registered target that recognises ``repo``."""
     if not repo.is_dir():
         raise TargetError(f"{repo}: no such directory")
-    for target in TARGETS:
+    for target in recipes.TARGETS:
         if target.recognise(repo):
             return target.name
-    expected = "; or ".join(t.description for t in TARGETS)
+    expected = "; or ".join(t.description for t in recipes.TARGETS)
     raise TargetError(f"{repo}: not a recognised target (expected {expected})")
 
 

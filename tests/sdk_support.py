@@ -20,13 +20,22 @@ BUN = TOOLS / ".bin" / "bun"
 SHAPES = ("shape-a", "shape-b", "shape-c")
 
 
-def needs_tool(path: Path, what: str):
+def require_tool(path: Path, what: str) -> None:
     """Skip without the tool on a developer machine; in CI a missing tool fails."""
     if path.exists():
-        return lambda test: test
+        return
     if os.environ.get("CI"):
-        return lambda test: pytest.mark.xfail(reason=f"{what} missing in CI", strict=True, run=False)(test)
-    return pytest.mark.skip(reason=f"{what} not installed (scripts/setup --node)")
+        pytest.fail(f"{what} is missing ({path}); CI must install it (scripts/setup --node)")
+    pytest.skip(f"{what} not installed (scripts/setup --node)")
+
+
+def sdk_tree(tmp_path: Path, case: str, which: str = "input") -> Path:
+    """A writable copy of an SDK fixture tree."""
+    import shutil
+
+    target = tmp_path / f"{case}-{which}"
+    shutil.copytree(SDK_FIXTURES / case / which, target)
+    return target
 
 
 _IMPORT = re.compile(r'import\s*\{([^}]*)\}\s*from\s*"(@modelcontextprotocol/[^"]+)";')

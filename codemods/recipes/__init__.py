@@ -66,4 +66,5 @@ TARGETS: tuple[Target, ...] = (_host(), _sdk())
 
 
 def target_named(name: str) -> Target | None:
+    """The registered target called ``name``."""
     return next((t for t in TARGETS if t.name == name), None)

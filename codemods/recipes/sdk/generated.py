@@ -385,7 +385,7 @@ def _add_app_state(node: object, host_keys: set[str], description: str) -> None:
     generator inlines the context wherever it is used)."""
     if isinstance(node, dict):
         properties = node.get("properties")
-        if isinstance(properties, dict) and host_keys <= set(properties) and "toolInfo" in properties:
+        if isinstance(properties, dict) and host_keys and host_keys <= set(properties):
             if APP_STATE not in properties:
                 properties[APP_STATE] = {"description": description}
         for value in node.values():
