@@ -153,9 +153,21 @@ def _generated(path: str, data: bytes, ctx: Context, edit) -> tuple[bytes, list[
         files = _regenerate(str(repo.resolve()), spec)
         if path not in files:
             raise Refused(path, f"`npm run {GENERATOR}` did not write it")
+        _check_parses(path, files[path])
         return files[path], [f"regenerated with `npm run {GENERATOR}`"]
     new = edit(path, data, _spec(ctx))
     return new, [UNCONFIRMED] if new != data else []
+
+
+def _check_parses(path: str, data: bytes) -> None:
+    """What the generator wrote is refused unless it parses."""
+    if path.endswith(".json"):
+        try:
+            json.loads(data)
+        except ValueError as err:
+            raise SyntaxProblem(path, f"the generator wrote invalid JSON ({err})") from None
+    else:
+        _editor(path, data)
 
 
 # ----------------------------------------------------------------------
@@ -342,6 +354,8 @@ def _edit_json(path: str, data: bytes, spec: SpecFacts) -> bytes:
         document = json.loads(text)
     except (UnicodeDecodeError, ValueError) as err:
         raise SyntaxProblem(path, f"not valid JSON ({err})") from None
+    crlf = "\r\n" in text
+    text = text.replace("\r\n", "\n")
     if not round_trips(text):
         raise Conflict(path, "is not laid out as the generator writes it (prettier JSON); regenerate it first")
     definitions = document.get("$defs")
@@ -352,7 +366,8 @@ def _edit_json(path: str, data: bytes, spec: SpecFacts) -> bytes:
     host_properties = list(definitions[HOST_CONTEXT].get("properties", {}))
     _add_app_state(document, set(host_properties), spec.app_state_description)
     document["$defs"] = definitions
-    return layout(document).encode()
+    out = layout(document)
+    return (out.replace("\n", "\r\n") if crlf else out).encode()
 
 
 def _state_definition(size: dict, spec: SpecFacts) -> dict:
