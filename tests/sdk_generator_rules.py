@@ -7,7 +7,8 @@ it did not break before.
 1. Every exported type of spec.types.ts has an exported `<Name>Schema`
    whose doc comment is the type's doc comment, copied.
 2. Every member `@description` (one without an inline `{@link}`, which
-   ts-to-zod leaves out) is the text of a `.describe()` in schema.ts.
+   ts-to-zod leaves out, and cut at the next `@tag`, as ts-to-zod cuts it)
+   is the text of a `.describe()` in schema.ts.
 3. schema.test.ts has one `<Name>SchemaInferredType` alias per schema, in
    schema order, then the two `expectType` checks of each, in that order.
 4. schema.json has one `$defs` entry per schema, sorted by schema name.
@@ -23,7 +24,9 @@ from tree_sitter import Node
 
 from codemods.engine.parsing import TYPESCRIPT, parse
 
-_DESCRIPTION = re.compile(r"@description\s+(.*?)\s*(?:\*/|\n\s*\*\s*@\w)", re.DOTALL)
+# ts-to-zod ends a description at the next tag, even one inside a sentence
+# (`... rules or @import statements` is cut before `@import`).
+_DESCRIPTION = re.compile(r"@description\s+(.*?)(?=\s@\w|\s*\*/)", re.DOTALL)
 
 
 def _text(data: bytes, node: Node) -> str:

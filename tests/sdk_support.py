@@ -70,3 +70,77 @@ def zod_json_schema(schema_ts: str, header: dict, work: Path) -> str:
     )
     assert result.returncode == 0, result.stderr
     return layout(json.loads(result.stdout))
+
+
+STEP_FILES = {
+    "spec-types": "src/spec.types.ts",
+    "schema": "src/generated/schema.ts",
+    "schema-test": "src/generated/schema.test.ts",
+    "schema-json": "src/generated/schema.json",
+    "types": "src/types.ts",
+    "app-bridge": "src/app-bridge.ts",
+    "app": "src/app.ts",
+}
+
+
+def missing_pieces(before: Path, after: Path) -> list[str]:
+    """Every piece of SPEC section 6 that the edited tree ``after`` should
+    hold, given what the tree ``before`` it had; returns what is missing."""
+    missing: list[str] = []
+
+    def need(path: str, *pieces: str) -> None:
+        text = (after / path).read_text(encoding="utf-8")
+        missing.extend(f"{path}: {p}" for p in pieces if p not in text)
+
+    def had(path: str, text: str) -> bool:
+        return text in (before / path).read_text(encoding="utf-8")
+
+    if (after / STEP_FILES["spec-types"]).is_file():
+        need(
+            STEP_FILES["spec-types"],
+            "export interface McpUiStateChangedNotification {",
+            "method: \"ui/notifications/state-changed\";",
+            "@description Notification that the app's view state changed (",
+            "state: unknown;",
+            "appState?: unknown;",
+        )
+        if had(STEP_FILES["spec-types"], "SIZE_CHANGED_METHOD"):
+            need(STEP_FILES["spec-types"], 'STATE_CHANGED_METHOD: McpUiStateChangedNotification["method"]')
+    if (after / STEP_FILES["schema"]).is_file():
+        need(STEP_FILES["schema"], "export const McpUiStateChangedNotificationSchema = z.object({", "appState: z", ".passthrough()" if had(STEP_FILES["schema"], ".passthrough()") else "")
+    if (after / STEP_FILES["schema-test"]).is_file():
+        need(
+            STEP_FILES["schema-test"],
+            "export type McpUiStateChangedNotificationSchemaInferredType = z.infer<",
+            "expectType<spec.McpUiStateChangedNotification>(",
+            "expectType<McpUiStateChangedNotificationSchemaInferredType>(",
+        )
+    if (after / STEP_FILES["schema-json"]).is_file():
+        definitions = json.loads((after / STEP_FILES["schema-json"]).read_text())["$defs"]
+        if "McpUiStateChangedNotification" not in definitions:
+            missing.append("schema.json: $defs.McpUiStateChangedNotification")
+        if "appState" not in definitions.get("McpUiHostContext", {}).get("properties", {}):
+            missing.append("schema.json: appState in McpUiHostContext")
+    if (after / STEP_FILES["types"]).is_file():
+        need(STEP_FILES["types"], "McpUiStateChangedNotification,", "McpUiStateChangedNotificationSchema,", "| McpUiStateChangedNotification")
+        if had(STEP_FILES["types"], "SIZE_CHANGED_METHOD,"):
+            need(STEP_FILES["types"], "STATE_CHANGED_METHOD,")
+    if (after / STEP_FILES["app-bridge"]).is_file():
+        need(STEP_FILES["app-bridge"], "set onappstatechange(", "McpUiStateChangedNotification")
+        if had(STEP_FILES["app-bridge"], "sizechange: McpUiSizeChangedNotification"):
+            need(
+                STEP_FILES["app-bridge"],
+                'appstatechange: McpUiStateChangedNotification["params"];',
+                "appstatechange: McpUiStateChangedNotificationSchema,",
+                "get onappstatechange()",
+                'this.setEventHandler("appstatechange", callback);',
+            )
+        else:
+            need(STEP_FILES["app-bridge"], "this.setNotificationHandler(McpUiStateChangedNotificationSchema")
+    if (after / STEP_FILES["app"]).is_file():
+        need(
+            STEP_FILES["app"],
+            'sendStateChanged(params: McpUiStateChangedNotification["params"]) {',
+            'method: "ui/notifications/state-changed",',
+        )
+    return missing

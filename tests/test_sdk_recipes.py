@@ -18,7 +18,7 @@ from codemods.engine.source import SourceFile
 from codemods.recipes.base import CommitGroup, Context, Step
 from codemods.runner import commits_for, plan, steps_for
 
-from .sdk_support import SDK_FIXTURES, require_tool, sdk_tree
+from .sdk_support import SDK_FIXTURES, SHAPES, missing_pieces, require_tool, sdk_tree
 from .support import FIXTURES, invoke, snapshot
 
 
@@ -210,3 +210,18 @@ def test_ensure_union_member_after_inline_and_per_line() -> None:
     assert ensure_union_member_after(editor, unions[1], "E", "E2")
     assert ensure_union_member_after(editor, unions[1], "F", "F")
     assert editor.result().decode() == "type A = B | B2 | C;\ntype D =\n  | E // e\n  | E2\n  | F;\n"
+
+
+@pytest.mark.parametrize("shape", SHAPES)
+def test_each_shape_holds_every_piece_of_the_sdk_change(shape: str) -> None:
+    assert missing_pieces(SDK_FIXTURES / shape / "input", SDK_FIXTURES / shape / "expected-auto") == []
+
+
+def test_the_piece_check_notices_a_missing_event_map_key(tmp_path: Path) -> None:
+    tree = tmp_path / "tree"
+    shutil.copytree(SDK_FIXTURES / "shape-b" / "expected-auto", tree)
+    bridge = tree / "src/app-bridge.ts"
+    bridge.write_text(bridge.read_text().replace('  appstatechange: McpUiStateChangedNotification["params"];\n', ""))
+    assert missing_pieces(SDK_FIXTURES / "shape-b" / "input", tree) == [
+        'src/app-bridge.ts: appstatechange: McpUiStateChangedNotification["params"];'
+    ]

@@ -91,5 +91,8 @@ def jsdoc(lines: list[str], indent: str = "") -> list[str]:
         if in_code or line.startswith("```") or line.startswith("@") or len(line) <= width:
             out.append(line)
         else:
-            out.extend(textwrap.wrap(line, width, break_long_words=False, break_on_hyphens=False))
+            # a link or a code span is never split across lines
+            kept = re.sub(r"\{@link [^}]*\}|`[^`]*`", lambda m: m.group(0).replace(" ", "\0"), line)
+            wrapped = textwrap.wrap(kept, width, break_long_words=False, break_on_hyphens=False)
+            out.extend(part.replace("\0", " ") for part in wrapped)
     return ["/**", *[f" * {line}".rstrip() for line in out], " */"]

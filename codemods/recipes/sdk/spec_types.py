@@ -64,7 +64,10 @@ def notification_doc(size_doc: str) -> list[str]:
     """The new interface's doc lines, in the words of the size-changed one:
     its direction marker ("View -> Host") and its @see lines, renamed."""
     match = _DIRECTION.search(size_doc)
-    direction = match.group(1) if match else "View -> Host"
+    direction = match.group(1).split(":")[-1].strip() if match else "View -> Host"
+    if "<->" in direction:
+        # size changes went both ways once; app state only goes to the host
+        direction = "Guest UI -> Host" if "Guest" in direction else "View -> Host"
     lines = [
         f"@description Notification that the app's view state changed ({direction}).",
         "The state is any JSON value that lets the app restore its current view"
