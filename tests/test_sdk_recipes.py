@@ -225,3 +225,15 @@ def test_the_piece_check_notices_a_missing_event_map_key(tmp_path: Path) -> None
     assert missing_pieces(SDK_FIXTURES / "shape-b" / "input", tree) == [
         'src/app-bridge.ts: appstatechange: McpUiStateChangedNotification["params"];'
     ]
+
+
+def test_a_name_imported_elsewhere_is_not_imported_again(tmp_path: Path) -> None:
+    repo = sdk_tree(tmp_path, "shape-c")
+    app = repo / "src/app.ts"
+    app.write_text(app.read_text().replace(
+        'import { EventDispatcher } from "./events.js";',
+        'import { EventDispatcher } from "./events.js";\nimport type { McpUiStateChangedNotification } from "./types.js";',
+    ))
+    assert invoke("apply", "--repo", repo).exit_code == 0
+    assert app.read_text().count("McpUiStateChangedNotification,") == 0
+    assert app.read_text().count("import type { McpUiStateChangedNotification }") == 1

@@ -17,15 +17,14 @@ def ensure_imported_beside_twins(editor: FileEditor, texts: Iterable[str]) -> No
     """Every state-changed name the given code uses is imported right after
     its size-changed twin, with the twin's `type` modifier."""
     wanted = sorted({name for text in texts for name in _STATE_NAMES.findall(text)})
+    clauses = [c for statement in editor.imports() for c in editor.walk(statement) if c.type == "named_imports"]
+    imported = {entry_key(editor, spec) for clause in clauses for spec in entries(clause)}
     for name in wanted:
+        if name in imported:
+            continue  # already imported, wherever that is
         twin = name.replace("StateChanged", "SizeChanged")
-        placed = False
-        for statement in editor.imports():
-            for clause in editor.walk(statement):
-                if clause.type != "named_imports":
-                    continue
-                for spec in entries(clause):
-                    if entry_key(editor, spec) == twin:
-                        placed = ensure_entry_after(editor, clause, twin, name, rename(editor.text(spec))) or placed
-        if not placed:
+        beside = [(c, s) for c in clauses for s in entries(c) if entry_key(editor, s) == twin]
+        if not beside:
             raise AnchorMissing(editor.path, f"an import of `{twin}` to import `{name}` beside")
+        clause, spec = beside[0]
+        ensure_entry_after(editor, clause, twin, name, rename(editor.text(spec)))
