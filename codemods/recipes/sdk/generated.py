@@ -16,11 +16,7 @@ asks for the regeneration to be confirmed.
 from __future__ import annotations
 
 import json
-import os
 import re
-import shutil
-import subprocess
-import tempfile
 from functools import lru_cache
 from pathlib import Path
 
@@ -121,6 +117,12 @@ def _regenerate(repo: str, spec: bytes) -> dict[str, bytes]:
     """Run the generator on a scratch copy of the checkout (its top-level
     files, src/ and scripts/, node_modules linked) whose spec.types.ts is
     the edited one; the checkout itself is not touched."""
+    # imported here: only a checkout with node_modules needs them
+    import os
+    import shutil
+    import subprocess
+    import tempfile
+
     root = Path(repo)
     with tempfile.TemporaryDirectory(prefix="mesh-codemod-generate-") as scratch:
         work = Path(scratch)
