@@ -9,6 +9,9 @@ const module = await import(modulePath);
 const defs: Record<string, unknown> = {};
 for (const name of Object.keys(module).sort()) {
   if (!name.endsWith("Schema")) continue;
-  defs[name.slice(0, -"Schema".length)] = z.toJSONSchema(module[name]);
+  // as the SDK's generator does: `undefined` (in a union) becomes `{}`
+  defs[name.slice(0, -"Schema".length)] = z.toJSONSchema(module[name], {
+    unrepresentable: "any",
+  });
 }
 console.log(JSON.stringify({ ...JSON.parse(header), $defs: defs }, null, 2));

@@ -19,7 +19,7 @@ import pytest
 from codemods.engine.parsing import first_error, language_for, parse
 
 from .sdk_generator_rules import problems
-from .sdk_support import STEP_FILES, missing_pieces
+from .sdk_support import BUN, STEP_FILES, missing_pieces, require_tool, zod_json_schema
 from .support import invoke, snapshot
 
 REAL = os.environ.get("SDK_REAL_DIR")
@@ -61,3 +61,23 @@ def test_recipes_apply_once_and_hold_every_piece(shape: str, tmp_path: Path) -> 
     if (source / STEP_FILES["spec-types"]).is_file() and (source / STEP_FILES["schema"]).is_file():
         new_problems = set(problems(repo)) - set(problems(source))
         assert not new_problems, sorted(new_problems)
+
+
+@pytest.mark.parametrize("shape", _shapes())
+def test_the_json_additions_are_what_zod_makes_of_the_edited_schema(shape: str, tmp_path: Path) -> None:
+    """Where a shape has both schema.ts and schema.json, the new `$defs`
+    entry and `appState` written into the JSON equal zod's own JSON Schema
+    of the edited schema.ts (the rest of the two files may come from
+    different releases, so only the additions are compared)."""
+    source = Path(REAL) / shape
+    if not all((source / STEP_FILES[s]).is_file() for s in ("spec-types", "schema", "schema-json")):
+        pytest.skip("this shape has no schema.json beside its schema.ts")
+    require_tool(BUN, "Bun")
+    repo = tmp_path / shape
+    shutil.copytree(source, repo)
+    result = invoke("apply", "--repo", repo, "--only=spec-types", "--only=schema", "--only=schema-json")
+    assert result.exit_code == 0, result.output
+    zod = json.loads(zod_json_schema((repo / STEP_FILES["schema"]).read_text(), {}, tmp_path / "zod"))["$defs"]
+    written = json.loads((repo / STEP_FILES["schema-json"]).read_text())["$defs"]
+    assert written["McpUiStateChangedNotification"] == zod["McpUiStateChangedNotification"]
+    assert written["McpUiHostContext"]["properties"]["appState"] == zod["McpUiHostContext"]["properties"]["appState"]
