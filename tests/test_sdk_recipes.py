@@ -4,7 +4,6 @@ path, and the host's `--bridge auto` seeing the SDK recipe's own output."""
 from __future__ import annotations
 
 import json
-import os
 import shutil
 from pathlib import Path
 

@@ -16,7 +16,6 @@ from collections.abc import Iterable, Sequence
 from tree_sitter import Node
 
 from .editor import FileEditor, squash
-from .outcome import AnchorMissing
 from .source import LINE_WIDTH
 
 _SPECIFIERS = {"import_specifier", "export_specifier"}
