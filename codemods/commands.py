@@ -79,6 +79,8 @@ def _plan(repo: Path, bridge: Bridge, only: list[str]):
 def _header(plan) -> None:
     _err(f"target: {plan.target} ({plan.repo})")
     _err(f"bridge: {plan.bridge.mode.value} ({plan.bridge.reason})")
+    for notice in plan.notices:
+        _err(f"note: {notice}")
 
 
 def _step_lines(plan, applied_word: str) -> list[str]:

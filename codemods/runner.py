@@ -15,9 +15,9 @@ from .engine.editor import FileEditor
 from .engine.edits import OverlapError
 from .engine.outcome import Conflict, NotUtf8, Refused, Status, StepResult, SyntaxProblem, TargetMissing
 from .engine.source import SourceError, SourceFile
-from .recipes import host
-from .recipes.base import Bridge, CommitGroup, Context, Step
-from .recipes.host.bridge_mode import BridgeChoice, choose_bridge
+from . import recipes
+from .recipes import ModeChoice, Target
+from .recipes.base import Bridge, CommitGroup, Context, Notice, Step
 
 
 class TargetError(Exception):
@@ -45,9 +45,12 @@ class Plan(NamedTuple):
 
     repo: Path
     target: str
-    bridge: BridgeChoice
+    # The mode the target chose (the host's bridge mode) and why.
+    bridge: ModeChoice
     results: list[StepResult]
     changes: list[FileChange]
+    # What the report must tell the user besides the steps (see Notice).
+    notices: tuple[str, ...] = ()
 
     @property
     def refused(self) -> list[StepResult]:
@@ -71,36 +74,36 @@ class Plan(NamedTuple):
             ],
             "pending": self.pending,
             "refused": bool(self.refused),
+            "notices": list(self.notices),
         }
 
 
+def _target(name: str) -> Target:
+    target = recipes.target_named(name)
+    if target is None:
+        raise TargetError(f"no recipes for target {name!r}")
+    return target
+
+
 def steps_for(target: str) -> tuple[Step, ...]:
-    if target == "host":
-        return host.STEPS
-    raise TargetError(f"no recipes for target {target!r}")
+    """The target's steps, in the order they run."""
+    return _target(target).steps
 
 
 def commits_for(target: str) -> tuple[CommitGroup, ...]:
     """The target's steps grouped into the commits of a patch series."""
-    if target == "host":
-        return host.COMMITS
-    raise TargetError(f"no recipes for target {target!r}")
+    return _target(target).commits
 
 
 def detect_target(repo: Path) -> str:
+    """The name of the first registered target that recognises ``repo``."""
     if not repo.is_dir():
         raise TargetError(f"{repo}: no such directory")
-    if host.is_host(repo):
-        return "host"
-    manifest = repo / "package.json"
-    if manifest.is_file() and '"@modelcontextprotocol/ext-apps"' in manifest.read_text(errors="replace")[:2000]:
-        raise TargetError(
-            f"{repo}: this is the MCP Apps SDK (modelcontextprotocol/ext-apps); "
-            "its recipes are not part of this release"
-        )
-    raise TargetError(
-        f"{repo}: not a recognised target (expected a decocms/mesh checkout with {host.MARKER})"
-    )
+    for target in recipes.TARGETS:
+        if target.recognise(repo):
+            return target.name
+    expected = "; or ".join(t.description for t in recipes.TARGETS)
+    raise TargetError(f"{repo}: not a recognised target (expected {expected})")
 
 
 def resolve_inside(root: Path, relative: str) -> Path:
@@ -123,7 +126,7 @@ def plan(
     unknown = sorted(set(only) - {s.id for s in steps})
     if unknown:
         raise ValueError(f"unknown step(s): {', '.join(unknown)} (see `mesh-codemod list`)")
-    choice = choose_bridge(repo, bridge)
+    choice = _target(target).choose_mode(repo, bridge)
     ctx = Context(repo=repo, bridge=choice.mode)
     root = repo.resolve()
     selected = [s for s in steps if not only or s.id in only]
@@ -163,7 +166,10 @@ def plan(
         for path, ids in touched.items()
         if contents[path][0] != contents[path][1]
     ]
-    return Plan(repo, target, choice, results, changes)
+    notices = dict.fromkeys(
+        str(note) for r in results if r.status is Status.APPLIED for note in r.notes if isinstance(note, Notice)
+    )
+    return Plan(repo, target, choice, results, changes, tuple(notices))
 
 
 def _locate_all(
@@ -262,6 +268,9 @@ def _run_step(step: Step, ctx: Context, path: str, current: bytes | None) -> tup
         return current, ["exists with other content; kept as it is"]
     if current is None:
         raise TargetMissing(path, "file not found")
+    if step.rewrite is not None:
+        new, notes = step.rewrite(path, current, ctx)
+        return new, notes
     try:
         source = SourceFile.from_bytes(path, current)
     except SourceError as err:

@@ -138,11 +138,13 @@ def test_unrecognised_directory_is_refused(tmp_path: Path) -> None:
     assert "no such directory" in missing.stderr
 
 
-def test_sdk_checkout_is_recognised_but_not_edited(tmp_path: Path) -> None:
+def test_sdk_checkout_without_its_sources_is_refused(tmp_path: Path) -> None:
     (tmp_path / "package.json").write_text('{"name": "@modelcontextprotocol/ext-apps"}')
     result = invoke("apply", "--repo", tmp_path)
     assert result.exit_code == 3
-    assert "MCP Apps SDK" in result.stderr
+    assert "target: sdk" in result.stderr
+    assert "src/spec.types.ts" in result.stderr and "file not found" in result.stderr
+    assert [p.name for p in tmp_path.iterdir()] == ["package.json"]
 
 
 def test_refusal_names_anchor_and_file_and_writes_nothing(tmp_path: Path) -> None:

@@ -19,9 +19,12 @@ from .support import FIXTURES, UPDATE, invoke, snapshot
 
 
 def _cases():
-    for case in sorted(p for p in FIXTURES.iterdir() if (p / "case.json").is_file()):
-        for mode, outcome in json.loads((case / "case.json").read_text()).items():
-            yield pytest.param(case, mode, outcome, id=f"{case.name}-{mode}")
+    # One harness for every target's fixtures (fixtures/<target>/<case>/).
+    for root in sorted(p for p in FIXTURES.parent.iterdir() if p.is_dir()):
+        for case in sorted(p for p in root.iterdir() if (p / "case.json").is_file()):
+            for mode, outcome in json.loads((case / "case.json").read_text()).items():
+                prefix = "" if root == FIXTURES else f"{root.name}-"
+                yield pytest.param(case, mode, outcome, id=f"{prefix}{case.name}-{mode}")
 
 
 @pytest.mark.parametrize(("case", "mode", "outcome"), list(_cases()))

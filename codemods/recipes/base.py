@@ -48,6 +48,9 @@ class Step(NamedTuple):
     defines: str = ""
     # For a new file: the step whose file it is created beside.
     beside: str = ""
+    # For a file that is not TypeScript, or that a tool regenerates: its new
+    # bytes from its current ones (path, data, context) with notes.
+    rewrite: Callable[[str, bytes, Context], tuple[bytes, list[str]]] | None = None
 
 
 class CommitGroup(NamedTuple):
@@ -60,3 +63,8 @@ class CommitGroup(NamedTuple):
     subject: str
     body: str
     steps: tuple[str, ...]
+
+
+class Notice(str):
+    """A step note that the run's report must show to the user (not only
+    the JSON report): something a reviewer has to confirm, say."""

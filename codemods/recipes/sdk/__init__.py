@@ -1,0 +1,136 @@
+"""The MCP Apps SDK (modelcontextprotocol/ext-apps): SPEC section 6.
+
+`ui/notifications/state-changed` and `hostContext.appState`, mirroring the
+size-changed notification wherever it appears, in the shape the revision
+uses (A: early 1.x setters, B: later 1.x `ProtocolWithEvents`, C: 2.x)."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+from ..base import Bridge, CommitGroup, Step
+from . import app, app_bridge, generated, spec_types, types_exports
+from .common import STATE
+
+PACKAGE_NAME = "@modelcontextprotocol/ext-apps"
+
+
+def is_sdk(repo: Path) -> bool:
+    """An SDK checkout: its package.json is named like the SDK package."""
+    try:
+        manifest = json.loads((repo / "package.json").read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return False
+    return isinstance(manifest, dict) and manifest.get("name") == PACKAGE_NAME
+
+
+def choose_mode(repo: Path, requested: Bridge):
+    """The SDK has no bridge mode: the host's --bridge does not apply."""
+    from .. import ModeChoice
+
+    if requested is Bridge.AUTO:
+        return ModeChoice(Bridge.AUTO, "not used: the SDK target has no bridge mode")
+    return ModeChoice(requested, f"--bridge {requested.value} has no effect on the SDK target")
+
+
+STEPS: tuple[Step, ...] = (
+    Step(
+        id="spec-types",
+        path=spec_types.PATH,
+        description="spec.types.ts: McpUiStateChangedNotification, appState on McpUiHostContext, STATE_CHANGED_METHOD",
+        commit_subject="feat: add the ui/notifications/state-changed types",
+        commit_body="McpUiStateChangedNotification (View -> Host, params: { state }) and\nappState on McpUiHostContext.",
+        transform=spec_types.transform,
+        defines="export interface McpUiSizeChangedNotification",
+    ),
+    Step(
+        id="schema",
+        path=generated.SCHEMA_PATH,
+        description="generated/schema.ts: McpUiStateChangedNotificationSchema, appState in McpUiHostContextSchema",
+        commit_subject="chore: regenerate the schemas",
+        commit_body="The zod schemas for the new notification and host-context field.",
+        rewrite=generated.rewrite_schema,
+    ),
+    Step(
+        id="schema-test",
+        path=generated.TEST_PATH,
+        description="generated/schema.test.ts: the inferred-type check of the new schema",
+        commit_subject="chore: regenerate the schema type checks",
+        commit_body="expectType checks between McpUiStateChangedNotification and its schema.",
+        rewrite=generated.rewrite_test,
+    ),
+    Step(
+        id="schema-json",
+        path=generated.JSON_PATH,
+        description="generated/schema.json: the new $defs entry and appState in the host context",
+        commit_subject="chore: regenerate the JSON schema",
+        commit_body="The JSON Schema of the new notification and host-context field.",
+        rewrite=generated.rewrite_json,
+    ),
+    Step(
+        id="types",
+        path=types_exports.PATH,
+        description="types.ts: re-exports of the new type, schema and constant; the app-to-host union",
+        commit_subject="feat: export the state-changed type and schema",
+        commit_body="Re-exports, and the notification in AppNotification (the 1.x send type).",
+        transform=types_exports.transform,
+        defines="export type AppNotification",
+    ),
+    Step(
+        id="app-bridge",
+        path=app_bridge.PATH,
+        description="app-bridge.ts: AppBridge.onappstatechange, wired like onsizechange",
+        commit_subject="feat(app-bridge): add onappstatechange",
+        commit_body="Hosts hear the app's view state through onappstatechange.",
+        transform=app_bridge.transform,
+        defines="export class AppBridge",
+    ),
+    Step(
+        id="app",
+        path=app.PATH,
+        description="app.ts: App.sendStateChanged(params), like sendSizeChanged",
+        commit_subject="feat(app): add sendStateChanged",
+        commit_body="Apps report their view state with sendStateChanged.",
+        transform=app.transform,
+        defines="export class App ",
+    ),
+)
+
+# The patch series. The types step comes before the methods because the
+# methods import through it (and in 1.x App only sends what its union holds),
+# so each commit type-checks on its own.
+COMMITS: tuple[CommitGroup, ...] = (
+    CommitGroup(
+        id="types-and-schemas",
+        subject="feat: add the ui/notifications/state-changed notification and hostContext.appState",
+        body=(
+            f"An app reports its view with ui/notifications/state-changed\n"
+            f"({STATE}, params: {{ state }}, any JSON value); a host\n"
+            "may keep that state (in its URL, say) and hand it back in\n"
+            "hostContext.appState when the app loads again, so that a reload or a\n"
+            "shared link restores the view. The generated zod schemas, their type\n"
+            "checks and the JSON Schema follow spec.types.ts."
+        ),
+        steps=("spec-types", "schema", "schema-test", "schema-json"),
+    ),
+    CommitGroup(
+        id="exports",
+        subject="feat: export the state-changed type, schema and method",
+        body=(
+            "types.ts re-exports McpUiStateChangedNotification, its schema and\n"
+            "STATE_CHANGED_METHOD (where the method constants exist), and adds the\n"
+            "notification to the app-to-host side of AppNotification."
+        ),
+        steps=("types",),
+    ),
+    CommitGroup(
+        id="bridge-and-app",
+        subject="feat: add AppBridge.onappstatechange and App.sendStateChanged",
+        body=(
+            "Wired like onsizechange and sendSizeChanged in this revision: the\n"
+            "bridge hears the app's state, the app sends it."
+        ),
+        steps=("app-bridge", "app"),
+    ),
+)

@@ -1,0 +1,54 @@
+"""src/app.ts: `sendStateChanged(params)` on App, beside `sendSizeChanged`:
+the same method renamed, under a doc comment in the style of its doc."""
+
+from __future__ import annotations
+
+from ...engine.editor import FileEditor
+from ...engine.mirror import doc_comment, indented, insert_after
+from ..base import Context
+from .common import APP_STATE, STATE, DocStyle, jsdoc, rename
+from .imports import ensure_imported_beside_twins
+
+PATH = "src/app.ts"
+CLASS = "App"
+SIZE_SENDER = "sendSizeChanged"
+STATE_SENDER = "sendStateChanged"
+
+
+def transform(editor: FileEditor, ctx: Context) -> None:
+    cls = editor.class_(CLASS)
+    sender = editor.method(cls, SIZE_SENDER)
+    member = sender if sender.type == "method_definition" else sender.parent
+    copy = rename(editor.text(member))
+    body = cls.child_by_field_name("body")
+    if not any(editor._name(m) == STATE_SENDER for m in body.named_children):
+        doc = doc_comment(editor, member)
+        style = DocStyle.of(editor.text(doc) if doc is not None else "")
+        indent = editor.source.indent_of(member)
+        insert_after(editor, member, indented(jsdoc(sender_doc(style), indent), indent) + "\n" + indent + copy)
+    ensure_imported_beside_twins(editor, [copy])
+
+
+def sender_doc(style: DocStyle) -> list[str]:
+    return [
+        "Notify the host that the app's view state changed.",
+        "",
+        "Call this whenever the app's own navigation changes (which item is open,"
+        " which tab is shown). The host may keep the state, for example in its page"
+        f" URL, and hand it back in `hostContext.{APP_STATE}` when the app loads again, so"
+        " that a reload or a shared link restores the same view. The state is any"
+        " JSON value; keep it small.",
+        "",
+        "@param params - The new view state, as `{ state }`",
+        "",
+        "@example Report the item the user opened",
+        style.fence,
+        "app.sendStateChanged({",
+        '  state: { itemId: "42", tab: "details" },',
+        "});",
+        "```",
+        "",
+        "@returns Promise that resolves when the notification is sent",
+        "",
+        f"@see {style.link(STATE)} for notification structure",
+    ]

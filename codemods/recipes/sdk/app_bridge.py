@@ -1,0 +1,126 @@
+"""src/app-bridge.ts: `onappstatechange` on AppBridge, wired like `onsizechange`.
+
+Shape A (early 1.x) has a setter that registers the schema with
+`setNotificationHandler`; shapes B (`ProtocolWithEvents`) and C (2.x,
+`Protocol<BaseContext>` with an event dispatcher) have get/set accessors
+over an event, so the event map gets `appstatechange` and `eventSchemas`
+its schema. In every shape the new accessors are the size-changed ones
+renamed, under a doc comment in the style of theirs."""
+
+from __future__ import annotations
+
+import re
+
+from tree_sitter import Node
+
+from ...engine.editor import FileEditor
+from ...engine.mirror import doc_comment, ensure_entry_after, entries, entry_key, indented, insert_after, source_span
+from ...engine.outcome import AnchorMissing
+from ..base import Context
+from .common import APP_STATE, STATE, DocStyle, jsdoc, rename
+from .imports import ensure_imported_beside_twins
+
+PATH = "src/app-bridge.ts"
+CLASS = "AppBridge"
+EVENT_MAP = "AppBridgeEventMap"
+SIZE_ACCESSOR = "onsizechange"
+STATE_ACCESSOR = "onappstatechange"
+
+
+def transform(editor: FileEditor, ctx: Context) -> None:
+    cls = editor.class_(CLASS)
+    body = cls.child_by_field_name("body")
+    accessors = [m for m in body.named_children if m.type == "method_definition" and editor._name(m) == SIZE_ACCESSOR]
+    if not accessors:
+        raise AnchorMissing(editor.path, f"accessor `{SIZE_ACCESSOR}` of class `{CLASS}`")
+    inserted: list[str] = []
+
+    event_map = _type_alias(editor, EVENT_MAP)
+    if event_map is not None:
+        inserted += _mirror_entry(editor, event_map, "sizechange")
+    schemas = next((m for m in body.named_children if m.type == "public_field_definition" and editor._name(m) == "eventSchemas"), None)
+    if schemas is not None:
+        value = schemas.child_by_field_name("value")
+        if value is None or value.type != "object":
+            raise AnchorMissing(editor.path, f"the object literal of `{CLASS}.eventSchemas`")
+        inserted += _mirror_entry(editor, value, "sizechange")
+    editor.added.append(f"shape {_shape(editor, cls, schemas)}")
+
+    copy = rename(source_span(editor, accessors[0], accessors[-1]))
+    inserted.append(copy)
+    if not any(m.type == "method_definition" and editor._name(m) == STATE_ACCESSOR for m in body.named_children):
+        doc = doc_comment(editor, accessors[0])
+        style = DocStyle.of(editor.text(doc) if doc is not None else "")
+        indent = editor.source.indent_of(accessors[0])
+        app_link = _app_link_prefix(editor.text(doc) if doc is not None else "")
+        insert_after(editor, accessors[-1], indented(jsdoc(accessor_doc(style, app_link), indent), indent) + "\n" + indent + copy)
+    ensure_imported_beside_twins(editor, inserted)
+
+
+def _mirror_entry(editor: FileEditor, container: Node, key: str) -> list[str]:
+    """The `appstatechange` twin of the `sizechange` entry of an object (type)."""
+    entry = next((e for e in entries(container) if entry_key(editor, e) == key), None)
+    if entry is None:
+        raise AnchorMissing(editor.path, f"`{key}` in `{editor.text(container)[:30]}...`")
+    text = rename(editor.text(entry)).rstrip(";,")
+    ensure_entry_after(editor, container, key, rename(key), text)
+    return [text]
+
+
+def _type_alias(editor: FileEditor, name: str) -> Node | None:
+    for node in editor.source.root.named_children:
+        alias = node.named_children[0] if node.type == "export_statement" and node.named_children else node
+        if alias.type == "type_alias_declaration" and editor._name(alias) == name:
+            value = alias.child_by_field_name("value")
+            if value is None or value.type != "object_type":
+                raise AnchorMissing(editor.path, f"the object type of `{name}`")
+            return value
+    return None
+
+
+def _shape(editor: FileEditor, cls: Node, schemas: Node | None) -> str:
+    heritage = editor.text(next((c for c in cls.named_children if c.type == "class_heritage"), cls))
+    if schemas is None:
+        return "A: an onsizechange setter over setNotificationHandler"
+    if "ProtocolWithEvents" in heritage:
+        return "B: a ProtocolWithEvents subclass with an event map"
+    return "C: Protocol<BaseContext> with a composed event dispatcher"
+
+
+def _app_link_prefix(doc: str) -> str:
+    match = re.search(r"\{@link (app[.!])App\.", doc)
+    return match.group(1) if match else "app!"
+
+
+def accessor_doc(style: DocStyle, app_link: str) -> list[str]:
+    party, Party = style.party, style.Party
+    lines = [
+        f"Register a handler for app state change notifications from the {party}.",
+        "",
+        f"The {party} sends `ui/notifications/state-changed` when its own view changes"
+        " (which item is open, which tab is shown). The state is any JSON value. Keep"
+        f" it (in the page URL, say) and hand it back in `hostContext.{APP_STATE}` when the"
+        f" {party} loads again, so that a reload or a shared link restores the same view.",
+        "",
+        f"Note: This is for {Party} → Host communication. To hand a state back to the"
+        f" {Party}, set `{APP_STATE}` in the host context with {style.link('setHostContext')}.",
+        "",
+        "@example",
+        style.fence,
+        f"bridge.{STATE_ACCESSOR} = ({{ state }}) => {{",
+        "  const url = new URL(window.location.href);",
+        f'  url.searchParams.set("{APP_STATE}", JSON.stringify(state));',
+        '  window.history.replaceState(null, "", url);',
+        "};",
+        "```",
+        "",
+        f"@see {style.link(STATE)} for the notification type",
+        f"@see {style.link(f'{app_link}App.sendStateChanged', 'App.sendStateChanged')} - the {Party} method that sends these notifications",
+    ]
+    if style.deprecated:
+        lines.append(
+            '@deprecated Use {@link addEventListener `addEventListener("appstatechange", handler)`} instead'
+            " — it composes with other listeners and supports cleanup via"
+            " {@link removeEventListener `removeEventListener`}."
+        )
+    return lines

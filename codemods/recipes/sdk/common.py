@@ -1,0 +1,98 @@
+"""What the SDK recipes share: the names of the new notification, beside
+those of the size-changed notification they mirror, and the house style of
+the revision's doc comments."""
+
+from __future__ import annotations
+
+import re
+from typing import NamedTuple
+
+SIZE = "McpUiSizeChangedNotification"
+STATE = "McpUiStateChangedNotification"
+SIZE_SCHEMA = f"{SIZE}Schema"
+STATE_SCHEMA = f"{STATE}Schema"
+SIZE_METHOD_CONST = "SIZE_CHANGED_METHOD"
+STATE_METHOD_CONST = "STATE_CHANGED_METHOD"
+SIZE_METHOD = "ui/notifications/size-changed"
+STATE_METHOD = "ui/notifications/state-changed"
+HOST_CONTEXT = "McpUiHostContext"
+APP_STATE = "appState"
+
+# Copying a size-changed construct and renaming these words gives its
+# state-changed twin (the method string is renamed inside its quotes).
+RENAMES: tuple[tuple[str, str], ...] = (
+    (SIZE, STATE),
+    (SIZE_SCHEMA, STATE_SCHEMA),
+    (f"{SIZE}SchemaInferredType", f"{STATE}SchemaInferredType"),
+    (SIZE_METHOD_CONST, STATE_METHOD_CONST),
+    ("onsizechange", "onappstatechange"),
+    ("sizechange", "appstatechange"),
+    ("sendSizeChanged", "sendStateChanged"),
+)
+
+
+def rename(text: str) -> str:
+    from ...engine.mirror import renamed
+
+    return renamed(text, RENAMES).replace(SIZE_METHOD, STATE_METHOD)
+
+
+# The @description texts: ts-to-zod turns each member's into `.describe()`.
+STATE_DESCRIPTION = (
+    "The app's current view state, any JSON value. The host may keep it and"
+    " return it in hostContext.appState when the app loads again."
+)
+APP_STATE_DESCRIPTION = (
+    "The view state the app last reported with ui/notifications/state-changed,"
+    " handed back so that the app can restore that view."
+)
+
+
+class DocStyle(NamedTuple):
+    """How a revision writes its doc comments, read from the size-changed
+    doc comment that the new one sits beside."""
+
+    # "Guest UI" in early revisions, "view" later.
+    party: str
+    # `{@link X `X`}` (later revisions) or `{@link X}`.
+    labelled_links: bool
+    # the opening of a code example: "```ts" or "```typescript"
+    fence: str
+    # every on* accessor of the class is deprecated in favour of addEventListener
+    deprecated: bool
+
+    @classmethod
+    def of(cls, doc: str) -> "DocStyle":
+        party = "Guest UI" if "Guest UI" in doc else "view"
+        fence = "```ts" if re.search(r"^\s*\*\s*```ts\b", doc, re.MULTILINE) else "```typescript"
+        return cls(party, "`}" in doc, fence, "@deprecated" in doc)
+
+    def link(self, target: str, label: str | None = None) -> str:
+        if not self.labelled_links:
+            return f"{{@link {target}}}"
+        return f"{{@link {target} `{label or target.split('!')[-1]}`}}"
+
+    @property
+    def Party(self) -> str:
+        return self.party[0].upper() + self.party[1:]
+
+
+def jsdoc(lines: list[str], indent: str = "") -> list[str]:
+    """A ``/** ... */`` block from its content lines, prose lines wrapped to
+    fit the line width at ``indent`` (code examples and tags are kept whole,
+    as the SDK's own comments keep them)."""
+    import textwrap
+
+    width = 80 - len(indent) - len(" * ")
+    out, in_code = [], False
+    for line in lines:
+        if line.startswith("```"):
+            in_code = not in_code
+        if in_code or line.startswith("```") or line.startswith("@") or len(line) <= width:
+            out.append(line)
+        else:
+            # a link or a code span is never split across lines
+            kept = re.sub(r"\{@link [^}]*\}|`[^`]*`", lambda m: m.group(0).replace(" ", "\0"), line)
+            wrapped = textwrap.wrap(kept, width, break_long_words=False, break_on_hyphens=False)
+            out.extend(part.replace("\0", " ") for part in wrapped)
+    return ["/**", *[f" * {line}".rstrip() for line in out], " */"]

@@ -1,0 +1,412 @@
+"""src/generated/schema.ts, schema.test.ts and schema.json: what the SDK's
+generator (`npm run generate:schemas`: ts-to-zod, then prettier) makes of
+the edited spec.types.ts.
+
+With the checkout's node_modules installed, the generator itself runs on a
+copy of the sources that holds the edited spec.types.ts. Without them, the
+files are edited the way the generator writes them: the file's own zod
+import, the interface's doc comment copied above its schema, `.describe()`
+texts equal to the `@description`s, `.passthrough()` kept, a schema placed
+where ts-to-zod places it (right after the size-changed one, since neither
+depends on another schema), test-file aliases and `expectType` pairs in
+schema order, and JSON `$defs` in the generator's order. The report then
+asks for the regeneration to be confirmed.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from functools import lru_cache
+from pathlib import Path
+
+from tree_sitter import Node
+
+from ...engine.editor import FileEditor
+from ...engine.json_layout import LINE_WIDTH, layout, round_trips
+from ...engine.mirror import doc_comment, insert_after
+from ...engine.outcome import AnchorMissing, Conflict, Refused, SyntaxProblem, TargetMissing
+from ...engine.source import SourceError, SourceFile
+from ..base import Context, Notice
+from . import spec_types
+from .common import (
+    APP_STATE,
+    HOST_CONTEXT,
+    SIZE,
+    SIZE_SCHEMA,
+    STATE,
+    STATE_METHOD,
+    STATE_SCHEMA,
+    rename,
+)
+
+SCHEMA_PATH = "src/generated/schema.ts"
+TEST_PATH = "src/generated/schema.test.ts"
+JSON_PATH = "src/generated/schema.json"
+GENERATED = (SCHEMA_PATH, TEST_PATH, JSON_PATH)
+GENERATOR = "generate:schemas"
+UNCONFIRMED = Notice(
+    "src/generated/ was edited in the generator's style, not regenerated (the checkout "
+    f"has no node_modules): confirm with `npm run {GENERATOR}` that it gives the same bytes"
+)
+_DESCRIPTION = re.compile(r"@description\s+(.*?)\s*\*/", re.DOTALL)
+
+
+# ----------------------------------------------------------------------
+# What the edited spec.types.ts says
+# ----------------------------------------------------------------------
+
+
+class SpecFacts:
+    """The parts of the (edited) spec.types.ts the generated files copy."""
+
+    def __init__(self, data: bytes) -> None:
+        editor = FileEditor(SourceFile.from_bytes(spec_types.PATH, data))
+        state = editor.interface(STATE)
+        doc = doc_comment(editor, state)
+        self.notification_doc = editor.text(doc) if doc is not None else ""
+        self.state_description = _member_description(editor, state, "state")
+        self.app_state_description = _member_description(editor, editor.interface(HOST_CONTEXT), APP_STATE)
+
+
+def _member_description(editor: FileEditor, interface: Node, name: str) -> str:
+    for node in editor.walk(interface):
+        if node.type == "property_signature" and editor._name(node) == name:
+            before = node.prev_sibling
+            if before is not None and before.type == "comment":
+                match = _DESCRIPTION.search(editor.text(before))
+                if match:
+                    return description_text(match.group(1))
+            return ""
+    raise AnchorMissing(spec_types.PATH, f"member `{name}` in `{editor._name(interface)}`")
+
+
+def description_text(raw: str) -> str:
+    """A @description's text as ts-to-zod passes it to `.describe()`: the
+    comment's lines without their `*` margins, joined by newlines."""
+    lines = [re.sub(r"^\s*\*\s?", "", line) for line in raw.splitlines()]
+    return "\n".join(line.rstrip() for line in lines).strip()
+
+
+def _spec(ctx: Context) -> SpecFacts:
+    path = Path(ctx.repo) / spec_types.PATH
+    if not path.is_file():
+        raise TargetMissing(spec_types.PATH, "file not found (the generated files derive from it)")
+    try:
+        return SpecFacts(spec_types.planned(path.read_bytes()))
+    except SourceError as err:
+        raise SyntaxProblem(spec_types.PATH, str(err)) from None
+
+
+# ----------------------------------------------------------------------
+# Running the generator
+# ----------------------------------------------------------------------
+
+
+def generator_available(repo: Path) -> bool:
+    """The checkout can regenerate: node_modules installed and the script declared."""
+    try:
+        scripts = json.loads((repo / "package.json").read_text(encoding="utf-8")).get("scripts", {})
+    except (OSError, ValueError, AttributeError):
+        return False
+    return GENERATOR in scripts and (repo / "node_modules" / ".bin").is_dir()
+
+
+@lru_cache(maxsize=4)
+def _regenerate(repo: str, spec: bytes) -> dict[str, bytes]:
+    """Run the generator on a scratch copy of the checkout (its top-level
+    files, src/ and scripts/, node_modules linked) whose spec.types.ts is
+    the edited one; the checkout itself is not touched."""
+    # imported here: only a checkout with node_modules needs them
+    import os
+    import shutil
+    import subprocess
+    import tempfile
+
+    root = Path(repo)
+    with tempfile.TemporaryDirectory(prefix="mesh-codemod-generate-") as scratch:
+        work = Path(scratch)
+        for entry in root.iterdir():
+            if entry.name in {"node_modules", ".git"}:
+                continue
+            if entry.is_file():
+                shutil.copy2(entry, work / entry.name)
+            elif entry.name in {"src", "scripts"}:
+                shutil.copytree(entry, work / entry.name, symlinks=True)
+        os.symlink(root / "node_modules", work / "node_modules")
+        (work / spec_types.PATH).write_bytes(spec)
+        result = subprocess.run(
+            ["npm", "run", "--silent", GENERATOR],
+            cwd=work,
+            capture_output=True,
+            text=True,
+            timeout=600,
+        )
+        if result.returncode != 0:
+            tail = (result.stderr or result.stdout).strip().splitlines()[-3:]
+            raise Refused(SCHEMA_PATH, f"`npm run {GENERATOR}` failed: {' / '.join(tail)}")
+        return {path: (work / path).read_bytes() for path in GENERATED if (work / path).is_file()}
+
+
+def _generated(path: str, data: bytes, ctx: Context, edit) -> tuple[bytes, list[str]]:
+    repo = Path(ctx.repo)
+    if generator_available(repo):
+        spec = spec_types.planned((repo / spec_types.PATH).read_bytes())
+        files = _regenerate(str(repo.resolve()), spec)
+        if path not in files:
+            raise Refused(path, f"`npm run {GENERATOR}` did not write it")
+        _check_parses(path, files[path])
+        return files[path], [f"regenerated with `npm run {GENERATOR}`"]
+    new = edit(path, data, _spec(ctx))
+    return new, [UNCONFIRMED] if new != data else []
+
+
+def _check_parses(path: str, data: bytes) -> None:
+    """What the generator wrote is refused unless it parses."""
+    if path.endswith(".json"):
+        try:
+            json.loads(data)
+        except ValueError as err:
+            raise SyntaxProblem(path, f"the generator wrote invalid JSON ({err})") from None
+    else:
+        _editor(path, data)
+
+
+# ----------------------------------------------------------------------
+# schema.ts
+# ----------------------------------------------------------------------
+
+
+def rewrite_schema(path: str, data: bytes, ctx: Context) -> tuple[bytes, list[str]]:
+    return _generated(path, data, ctx, _edit_schema)
+
+
+def _edit_schema(path: str, data: bytes, spec: SpecFacts) -> bytes:
+    editor = _editor(path, data)
+    z = _zod_name(editor)
+    size = editor.variable(SIZE_SCHEMA)
+    if not editor.variables(STATE_SCHEMA):
+        statement = editor.enclosing_statement(size)
+        unit = editor.source.indent_unit
+        quote = editor.source.quote
+        lines = [
+            *spec.notification_doc.splitlines(),
+            f"export const {STATE_SCHEMA} = {z}.object({{",
+            f"{unit}method: {z}.literal({quote}{STATE_METHOD}{quote}),",
+            f"{unit}params: {z}.object({{",
+            *_described_member(z, "state", ["unknown()"], spec.state_description, unit * 2, quote, unit),
+            f"{unit}}}),",
+            "});",
+        ]
+        insert_after(editor, statement, "\n".join(lines))
+    host = editor.variable(f"{HOST_CONTEXT}Schema")
+    shape = _object_literal(editor, host)
+    members = [c for c in shape.named_children if c.type != "comment"]
+    if not any(editor.item_key(m) == APP_STATE for m in members):
+        if not members:
+            raise AnchorMissing(path, f"the properties of `{HOST_CONTEXT}Schema`")
+        last = members[-1]
+        indent = editor.source.indent_of(last)
+        member = _described_member(
+            z, APP_STATE, ["unknown()", "optional()"], spec.app_state_description, indent, editor.source.quote,
+            editor.source.indent_unit,
+        )
+        follower = last.next_sibling
+        eol = editor.source.eol
+        text = eol + eol.join(member)
+        if follower is not None and follower.type == ",":
+            editor.edits.insert(follower.end_byte, text)
+        else:
+            editor.edits.insert(last.end_byte, "," + text.rstrip(","))
+        editor.added.append(f"{APP_STATE}: {z}.unknown().optional()")
+    return editor.result()
+
+
+def _editor(path: str, data: bytes) -> FileEditor:
+    try:
+        return FileEditor(SourceFile.from_bytes(path, data))
+    except SourceError as err:
+        raise SyntaxProblem(path, str(err).removeprefix(f"{path}:").strip()) from None
+
+
+def _zod_name(editor: FileEditor) -> str:
+    """The name the file imports zod under (`import { z } from "zod/v4"`)."""
+    for node in editor.imports():
+        source = node.child_by_field_name("source")
+        if source is None or not editor.text(source)[1:-1].split("/")[0] == "zod":
+            continue
+        for spec in editor.walk(node):
+            if spec.type == "import_specifier" and editor._name(spec) == "z":
+                alias = spec.child_by_field_name("alias")
+                return editor.text(alias) if alias is not None else "z"
+            if spec.type == "namespace_import":
+                return editor.text(spec.named_children[-1])
+    raise AnchorMissing(editor.path, "the zod import (`import { z } from \"zod...\"`)")
+
+
+def _object_literal(editor: FileEditor, declarator: Node) -> Node:
+    """The `{ ... }` passed to `z.object(...)` in a schema's declaration."""
+    for node in editor.walk(declarator.child_by_field_name("value")):
+        if node.type == "call_expression" and editor.text(node.child_by_field_name("function")).endswith(".object"):
+            arguments = node.child_by_field_name("arguments")
+            literal = next((a for a in arguments.named_children if a.type == "object"), None)
+            if literal is not None:
+                return literal
+    raise AnchorMissing(editor.path, f"the object of `{editor._name(declarator)}`")
+
+
+def _string(text: str, preferred: str) -> str:
+    """A string literal as prettier prints it: the preferred quote unless
+    the text holds more of it than of the other; non-ASCII escaped as
+    ts-to-zod writes it (`\\u2192`)."""
+    raw = json.dumps(text)[1:-1].replace('\\"', '"')
+    other = "'" if preferred == '"' else '"'
+    quote = other if raw.count(preferred) > raw.count(other) else preferred
+    return quote + raw.replace(quote, "\\" + quote) + quote
+
+
+def _described_member(
+    z: str, name: str, calls: list[str], description: str, indent: str, quote: str, unit: str
+) -> list[str]:
+    """`/** @description ... */` and `name: z.<calls>.describe("...")`, laid
+    out as prettier prints a member chain that starts at `z`: on one line
+    when it fits, otherwise one call per line, and the argument on a line of
+    its own when even the `.describe(...)` line does not fit."""
+    literal = _string(description, quote)
+    doc_lines = description.split("\n")
+    if len(doc_lines) == 1:
+        lines = [f"{indent}/** @description {description} */"]
+    else:
+        lines = [f"{indent}/**", f"{indent} * @description {doc_lines[0]}"]
+        lines += [f"{indent} * {line}".rstrip() for line in doc_lines[1:]] + [f"{indent} */"]
+    chain = "".join(f".{call}" for call in calls)
+    one_line = f"{indent}{name}: {z}{chain}.describe({literal}),"
+    if len(one_line) <= LINE_WIDTH:
+        return lines + [one_line]
+    inner = indent + unit
+    describe = [f"{inner}.describe({literal}),"]
+    if len(describe[0]) > LINE_WIDTH:
+        describe = [f"{inner}.describe(", f"{inner}{unit}{literal},", f"{inner}),"]
+    return lines + [f"{indent}{name}: {z}", *[f"{inner}.{call}" for call in calls], *describe]
+
+
+# ----------------------------------------------------------------------
+# schema.test.ts
+# ----------------------------------------------------------------------
+
+
+def rewrite_test(path: str, data: bytes, ctx: Context) -> tuple[bytes, list[str]]:
+    return _generated(path, data, ctx, _edit_test)
+
+
+def _edit_test(path: str, data: bytes, spec: SpecFacts) -> bytes:
+    """Each run of consecutive statements that name the size-changed
+    notification gets its renamed twin right after it: the inferred-type
+    alias after the alias, the pair of `expectType` checks after the pair."""
+    editor = _editor(path, data)
+    statements = [c for c in editor.source.root.named_children if c.type != "comment"]
+    runs: list[list[Node]] = []
+    for statement in statements:
+        if re.search(rf"\b{SIZE}\w*", editor.text(statement)):
+            if runs and runs[-1][-1].next_named_sibling == statement:
+                runs[-1].append(statement)
+            else:
+                runs.append([statement])
+    if not runs:
+        raise AnchorMissing(path, f"a statement about `{SIZE}` (its inferred type or expectType checks)")
+    present = {editor.text(s) for s in statements}
+    for run in runs:
+        copies = [rename(editor.text(s)) for s in run]
+        if all(copy in present for copy in copies):
+            continue
+        if any(copy in present for copy in copies):
+            raise Conflict(path, f"only part of the {STATE} checks beside `{editor.text(run[0])[:40]}...` exist")
+        text = "\n".join(copies)
+        insert_after(editor, run[-1], text, blank_line=_spaced(run[-1]))
+    return editor.result()
+
+
+def _spaced(node: Node) -> bool:
+    """Whether statements here are set apart by blank lines."""
+    after, before = node.next_named_sibling, node.prev_named_sibling
+    near = after or before
+    if near is None:
+        return True
+    gap = (near.start_point[0] - node.end_point[0]) if near is after else (node.start_point[0] - near.end_point[0])
+    return gap > 1
+
+
+# ----------------------------------------------------------------------
+# schema.json
+# ----------------------------------------------------------------------
+
+
+def rewrite_json(path: str, data: bytes, ctx: Context) -> tuple[bytes, list[str]]:
+    return _generated(path, data, ctx, _edit_json)
+
+
+def definition_order(name: str) -> str:
+    """The generator lists $defs sorted by schema name (`<Type>Schema`)."""
+    return name + "Schema"
+
+
+def _edit_json(path: str, data: bytes, spec: SpecFacts) -> bytes:
+    try:
+        text = data.decode("utf-8")
+        document = json.loads(text)
+    except (UnicodeDecodeError, ValueError) as err:
+        raise SyntaxProblem(path, f"not valid JSON ({err})") from None
+    crlf = "\r\n" in text
+    text = text.replace("\r\n", "\n")
+    if not round_trips(text):
+        raise Conflict(path, "is not laid out as the generator writes it (prettier JSON); regenerate it first")
+    definitions = document.get("$defs")
+    if not isinstance(definitions, dict) or SIZE not in definitions or HOST_CONTEXT not in definitions:
+        raise AnchorMissing(path, f"`$defs` with `{SIZE}` and `{HOST_CONTEXT}`")
+    if STATE not in definitions:
+        definitions = _with_definition(definitions, STATE, _state_definition(definitions[SIZE], spec))
+    host_properties = list(definitions[HOST_CONTEXT].get("properties", {}))
+    _add_app_state(document, set(host_properties), spec.app_state_description)
+    document["$defs"] = definitions
+    out = layout(document)
+    return (out.replace("\n", "\r\n") if crlf else out).encode()
+
+
+def _state_definition(size: dict, spec: SpecFacts) -> dict:
+    definition = json.loads(json.dumps(size))
+    definition["properties"]["method"]["const"] = STATE_METHOD
+    definition["properties"]["params"] = {
+        "type": "object",
+        "properties": {"state": {"description": spec.state_description}},
+        "required": ["state"],
+        "additionalProperties": False,
+    }
+    return definition
+
+
+def _with_definition(definitions: dict, name: str, definition: dict) -> dict:
+    out: dict = {}
+    placed = False
+    for key, value in definitions.items():
+        if not placed and definition_order(key) > definition_order(name):
+            out[name] = definition
+            placed = True
+        out[key] = value
+    if not placed:
+        out[name] = definition
+    return out
+
+
+def _add_app_state(node: object, host_keys: set[str], description: str) -> None:
+    """`appState` in every copy of the host context's properties (the
+    generator inlines the context wherever it is used)."""
+    if isinstance(node, dict):
+        properties = node.get("properties")
+        if isinstance(properties, dict) and host_keys and host_keys <= set(properties):
+            if APP_STATE not in properties:
+                properties[APP_STATE] = {"description": description}
+        for value in node.values():
+            _add_app_state(value, host_keys, description)
+    elif isinstance(node, list):
+        for value in node:
+            _add_app_state(value, host_keys, description)

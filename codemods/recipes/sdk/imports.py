@@ -1,0 +1,30 @@
+"""Imports for the names that mirrored code uses, beside their size-changed twins."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable
+
+from ...engine.editor import FileEditor
+from ...engine.mirror import ensure_entry_after, entries, entry_key
+from ...engine.outcome import AnchorMissing
+from .common import STATE, rename
+
+_STATE_NAMES = re.compile(rf"\b{STATE}\w*")
+
+
+def ensure_imported_beside_twins(editor: FileEditor, texts: Iterable[str]) -> None:
+    """Every state-changed name the given code uses is imported right after
+    its size-changed twin, with the twin's `type` modifier."""
+    wanted = sorted({name for text in texts for name in _STATE_NAMES.findall(text)})
+    clauses = [c for statement in editor.imports() for c in editor.walk(statement) if c.type == "named_imports"]
+    imported = {entry_key(editor, spec) for clause in clauses for spec in entries(clause)}
+    for name in wanted:
+        if name in imported:
+            continue  # already imported, wherever that is
+        twin = name.replace("StateChanged", "SizeChanged")
+        beside = [(c, s) for c in clauses for s in entries(c) if entry_key(editor, s) == twin]
+        if not beside:
+            raise AnchorMissing(editor.path, f"an import of `{twin}` to import `{name}` beside")
+        clause, spec = beside[0]
+        ensure_entry_after(editor, clause, twin, name, rename(editor.text(spec)))

@@ -1,0 +1,30 @@
+"""src/types.ts: the new type, schema and method constant in the re-export
+blocks, and the notification in the app-to-host union (in 1.x the union is
+the protocol's send type, so `sendStateChanged` type-checks only with it)."""
+
+from __future__ import annotations
+
+from ...engine.editor import FileEditor
+from ...engine.mirror import ensure_entry_after, ensure_union_member_after, entries, entry_key, union_members
+from ...engine.outcome import AnchorMissing
+from ..base import Context
+from .common import SIZE, SIZE_METHOD_CONST, SIZE_SCHEMA, STATE, rename
+
+PATH = "src/types.ts"
+_MIRRORED = {SIZE, SIZE_SCHEMA, SIZE_METHOD_CONST}
+
+
+def transform(editor: FileEditor, ctx: Context) -> None:
+    found = 0
+    for node in editor.walk():
+        if node.type in {"named_imports", "export_clause"}:
+            for spec in entries(node):
+                key = entry_key(editor, spec)
+                if key in _MIRRORED:
+                    found += 1
+                    ensure_entry_after(editor, node, key, rename(key), rename(editor.text(spec)))
+        elif node.type == "union_type" and (node.parent is None or node.parent.type != "union_type"):
+            if any(editor.text(m) == SIZE for m in union_members(node)):
+                ensure_union_member_after(editor, node, SIZE, STATE)
+    if not found:
+        raise AnchorMissing(editor.path, f"a re-export of `{SIZE}` or `{SIZE_SCHEMA}`")

@@ -1,0 +1,146 @@
+"""Helpers for the SDK tests: the fixture trees and zod's own JSON Schema."""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+import subprocess
+from pathlib import Path
+
+import pytest
+
+from codemods.engine.json_layout import layout
+
+from .support import ROOT
+
+SDK_FIXTURES = ROOT / "fixtures" / "sdk"
+TOOLS = ROOT / "tools" / "node_modules"
+BUN = TOOLS / ".bin" / "bun"
+SHAPES = ("shape-a", "shape-b", "shape-c")
+
+
+def require_tool(path: Path, what: str) -> None:
+    """Skip without the tool on a developer machine; in CI a missing tool fails."""
+    if path.exists():
+        return
+    if os.environ.get("CI"):
+        pytest.fail(f"{what} is missing ({path}); CI must install it (scripts/setup --node)")
+    pytest.skip(f"{what} not installed (scripts/setup --node)")
+
+
+def sdk_tree(tmp_path: Path, case: str, which: str = "input") -> Path:
+    """A writable copy of an SDK fixture tree."""
+    import shutil
+
+    target = tmp_path / f"{case}-{which}"
+    shutil.copytree(SDK_FIXTURES / case / which, target)
+    return target
+
+
+_IMPORT = re.compile(r'import\s*\{([^}]*)\}\s*from\s*"(@modelcontextprotocol/[^"]+)";')
+_ZOD_IMPORT = re.compile(r'^import (?:\{ z \}|\* as z) from "zod(?:/v[34])?";$', re.MULTILINE)
+
+
+def runnable_schema_module(source: str) -> str:
+    """A generated schema.ts made runnable without the MCP SDK: its imports
+    of the SDK's own schemas become stand-in zod objects, and its zod
+    import the zod of tools/node_modules."""
+
+    def stubs(match: re.Match[str]) -> str:
+        names = [n.strip() for n in match.group(1).split(",") if n.strip()]
+        return "\n".join(f"const {n} = z.object({{ stub: z.string() }});" for n in names)
+
+    source = _ZOD_IMPORT.sub('import { z } from "zod/v4";', source, count=1)
+    return _IMPORT.sub(stubs, source)
+
+
+def zod_json_schema(schema_ts: str, header: dict, work: Path) -> str:
+    """The schema.json the generator writes for this schema.ts (through
+    zod's toJSONSchema, laid out as prettier prints it)."""
+    work.mkdir(parents=True, exist_ok=True)
+    if not (work / "node_modules").exists():
+        os.symlink(TOOLS, work / "node_modules")
+    module = work / "schema.ts"
+    module.write_text(runnable_schema_module(schema_ts))
+    script = work / "print-json.ts"
+    script.write_text((ROOT / "tests" / "sdk_schema_json.ts").read_text())
+    result = subprocess.run(
+        [str(BUN), str(script), str(module), json.dumps(header)], capture_output=True, text=True, cwd=work
+    )
+    assert result.returncode == 0, result.stderr
+    return layout(json.loads(result.stdout))
+
+
+STEP_FILES = {
+    "spec-types": "src/spec.types.ts",
+    "schema": "src/generated/schema.ts",
+    "schema-test": "src/generated/schema.test.ts",
+    "schema-json": "src/generated/schema.json",
+    "types": "src/types.ts",
+    "app-bridge": "src/app-bridge.ts",
+    "app": "src/app.ts",
+}
+
+
+def missing_pieces(before: Path, after: Path) -> list[str]:
+    """Every piece of SPEC section 6 that the edited tree ``after`` should
+    hold, given what the tree ``before`` it had; returns what is missing."""
+    missing: list[str] = []
+
+    def need(path: str, *pieces: str) -> None:
+        text = (after / path).read_text(encoding="utf-8")
+        missing.extend(f"{path}: {p}" for p in pieces if p not in text)
+
+    def had(path: str, text: str) -> bool:
+        return text in (before / path).read_text(encoding="utf-8")
+
+    if (after / STEP_FILES["spec-types"]).is_file():
+        need(
+            STEP_FILES["spec-types"],
+            "export interface McpUiStateChangedNotification {",
+            "method: \"ui/notifications/state-changed\";",
+            "@description Notification that the app's view state changed (",
+            "state: unknown;",
+            "appState?: unknown;",
+        )
+        if had(STEP_FILES["spec-types"], "SIZE_CHANGED_METHOD"):
+            need(STEP_FILES["spec-types"], 'STATE_CHANGED_METHOD: McpUiStateChangedNotification["method"]')
+    if (after / STEP_FILES["schema"]).is_file():
+        need(STEP_FILES["schema"], "export const McpUiStateChangedNotificationSchema = z.object({", "appState: z", ".passthrough()" if had(STEP_FILES["schema"], ".passthrough()") else "")
+    if (after / STEP_FILES["schema-test"]).is_file():
+        need(
+            STEP_FILES["schema-test"],
+            "export type McpUiStateChangedNotificationSchemaInferredType = z.infer<",
+            "expectType<spec.McpUiStateChangedNotification>(",
+            "expectType<McpUiStateChangedNotificationSchemaInferredType>(",
+        )
+    if (after / STEP_FILES["schema-json"]).is_file():
+        definitions = json.loads((after / STEP_FILES["schema-json"]).read_text())["$defs"]
+        if "McpUiStateChangedNotification" not in definitions:
+            missing.append("schema.json: $defs.McpUiStateChangedNotification")
+        if "appState" not in definitions.get("McpUiHostContext", {}).get("properties", {}):
+            missing.append("schema.json: appState in McpUiHostContext")
+    if (after / STEP_FILES["types"]).is_file():
+        need(STEP_FILES["types"], "McpUiStateChangedNotification,", "McpUiStateChangedNotificationSchema,", "| McpUiStateChangedNotification")
+        if had(STEP_FILES["types"], "SIZE_CHANGED_METHOD,"):
+            need(STEP_FILES["types"], "STATE_CHANGED_METHOD,")
+    if (after / STEP_FILES["app-bridge"]).is_file():
+        need(STEP_FILES["app-bridge"], "set onappstatechange(", "McpUiStateChangedNotification")
+        if had(STEP_FILES["app-bridge"], "sizechange: McpUiSizeChangedNotification"):
+            need(
+                STEP_FILES["app-bridge"],
+                'appstatechange: McpUiStateChangedNotification["params"];',
+                "appstatechange: McpUiStateChangedNotificationSchema,",
+                "get onappstatechange()",
+                'this.setEventHandler("appstatechange", callback);',
+            )
+        else:
+            need(STEP_FILES["app-bridge"], "this.setNotificationHandler(McpUiStateChangedNotificationSchema")
+    if (after / STEP_FILES["app"]).is_file():
+        need(
+            STEP_FILES["app"],
+            'sendStateChanged(params: McpUiStateChangedNotification["params"]) {',
+            'method: "ui/notifications/state-changed",',
+        )
+    return missing

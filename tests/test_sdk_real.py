@@ -1,0 +1,83 @@
+"""The SDK recipes on the real modelcontextprotocol/ext-apps sources.
+
+Their text is not ours and is never committed: the tests read it from the
+folder named by SDK_REAL_DIR, one subfolder per shape (shape-a, shape-b,
+shape-c), each laid out as the repository (`package.json`, `src/...`). Only
+the files of a shape that could be collected are there; the steps of the
+others are left out with `--only`. Skipped when SDK_REAL_DIR is unset.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+from pathlib import Path
+
+import pytest
+
+from codemods.engine.parsing import first_error, language_for, parse
+
+from .sdk_generator_rules import problems
+from .sdk_support import BUN, STEP_FILES, missing_pieces, require_tool, zod_json_schema
+from .support import invoke, snapshot
+
+REAL = os.environ.get("SDK_REAL_DIR")
+pytestmark = pytest.mark.skipif(not REAL, reason="SDK_REAL_DIR is not set (a folder of real ext-apps sources)")
+
+
+def _shapes() -> list[str]:
+    if not REAL:
+        return ["unset"]
+    return sorted(p.name for p in Path(REAL).iterdir() if (p / "package.json").is_file())
+
+
+@pytest.mark.parametrize("shape", _shapes())
+def test_recipes_apply_once_and_hold_every_piece(shape: str, tmp_path: Path) -> None:
+    source = Path(REAL) / shape
+    repo = tmp_path / shape
+    shutil.copytree(source, repo)
+    only = [f"--only={step}" for step, path in STEP_FILES.items() if (repo / path).is_file()]
+    assert only, f"{source} holds none of the SDK files"
+
+    first = invoke("apply", "--repo", repo, *only)
+    assert first.exit_code == 0, first.output
+    after = snapshot(repo)
+    touched = [p for p, data in after.items() if snapshot(source).get(p) != data]
+    assert sorted(touched) == sorted(STEP_FILES[o.removeprefix("--only=")] for o in only)
+
+    again = invoke("apply", "--repo", repo, *only)
+    assert again.exit_code == 0 and "nothing to do" in again.stderr, again.output
+    assert snapshot(repo) == after
+    assert invoke("apply", "--repo", repo, "--check", *only).exit_code == 0
+
+    for path in touched:
+        data = (repo / path).read_bytes()
+        if path.endswith(".json"):
+            json.loads(data)
+        else:
+            assert first_error(parse(data, language_for(path))) is None, path
+    assert missing_pieces(source, repo) == []
+    if (source / STEP_FILES["spec-types"]).is_file() and (source / STEP_FILES["schema"]).is_file():
+        new_problems = set(problems(repo)) - set(problems(source))
+        assert not new_problems, sorted(new_problems)
+
+
+@pytest.mark.parametrize("shape", _shapes())
+def test_the_json_additions_are_what_zod_makes_of_the_edited_schema(shape: str, tmp_path: Path) -> None:
+    """Where a shape has both schema.ts and schema.json, the new `$defs`
+    entry and `appState` written into the JSON equal zod's own JSON Schema
+    of the edited schema.ts (the rest of the two files may come from
+    different releases, so only the additions are compared)."""
+    source = Path(REAL) / shape
+    if not all((source / STEP_FILES[s]).is_file() for s in ("spec-types", "schema", "schema-json")):
+        pytest.skip("this shape has no schema.json beside its schema.ts")
+    require_tool(BUN, "Bun")
+    repo = tmp_path / shape
+    shutil.copytree(source, repo)
+    result = invoke("apply", "--repo", repo, "--only=spec-types", "--only=schema", "--only=schema-json")
+    assert result.exit_code == 0, result.output
+    zod = json.loads(zod_json_schema((repo / STEP_FILES["schema"]).read_text(), {}, tmp_path / "zod"))["$defs"]
+    written = json.loads((repo / STEP_FILES["schema-json"]).read_text())["$defs"]
+    assert written["McpUiStateChangedNotification"] == zod["McpUiStateChangedNotification"]
+    assert written["McpUiHostContext"]["properties"]["appState"] == zod["McpUiHostContext"]["properties"]["appState"]

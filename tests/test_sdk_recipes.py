@@ -1,0 +1,238 @@
+"""The SDK target: registry, command line, partial trees, the generator
+path, and the host's `--bridge auto` seeing the SDK recipe's own output."""
+
+from __future__ import annotations
+
+import json
+import shutil
+from pathlib import Path
+
+import pytest
+
+from codemods import recipes
+from codemods.engine.editor import FileEditor
+from codemods.engine.mirror import ensure_entry_after, ensure_union_member_after, renamed
+from codemods.engine.parsing import TYPESCRIPT, parse
+from codemods.engine.source import SourceFile
+from codemods.recipes.base import CommitGroup, Context, Step
+from codemods.runner import commits_for, plan, steps_for
+
+from .sdk_support import SDK_FIXTURES, SHAPES, missing_pieces, require_tool, sdk_tree
+from .support import FIXTURES, invoke, snapshot
+
+
+def test_sdk_commit_groups_cover_every_step_once_in_step_order() -> None:
+    steps = [s.id for s in steps_for("sdk")]
+    grouped = [step for group in commits_for("sdk") for step in group.steps]
+    assert grouped == steps
+    assert [g.id for g in commits_for("sdk")] == ["types-and-schemas", "exports", "bridge-and-app"]
+    assert all(group.subject and group.body for group in commits_for("sdk"))
+
+
+def test_dry_run_shows_the_diff_and_check_goes_from_pending_to_done(tmp_path: Path) -> None:
+    repo = sdk_tree(tmp_path, "shape-b")
+    before = snapshot(repo)
+    dry = invoke("apply", "--repo", repo, "--dry-run")
+    assert dry.exit_code == 0, dry.output
+    assert snapshot(repo) == before
+    assert dry.stdout.count("diff --git") == 7
+    assert "+export interface McpUiStateChangedNotification {" in dry.stdout
+    assert "+  get onappstatechange():" in dry.stdout
+    assert "target: sdk" in dry.stderr
+    assert "confirm with `npm run generate:schemas`" in dry.stderr
+    assert invoke("apply", "--repo", repo, "--check").exit_code == 1
+    assert invoke("apply", "--repo", repo).exit_code == 0
+    assert invoke("apply", "--repo", repo, "--check").exit_code == 0
+
+
+def test_a_partly_applied_tree_is_completed_not_duplicated(tmp_path: Path) -> None:
+    repo = sdk_tree(tmp_path, "shape-c")
+    first = invoke("apply", "--repo", repo, "--only", "spec-types", "--only", "app-bridge")
+    assert first.exit_code == 0, first.output
+    rest = invoke("apply", "--repo", repo)
+    assert rest.exit_code == 0, rest.output
+    assert snapshot(repo) == snapshot(SDK_FIXTURES / "shape-c" / "expected-auto")
+
+
+def test_crlf_files_keep_their_line_endings(tmp_path: Path) -> None:
+    repo = sdk_tree(tmp_path, "shape-a")
+    for path in repo.rglob("*"):
+        if path.is_file():
+            path.write_bytes(path.read_bytes().replace(b"\n", b"\r\n"))
+    assert invoke("apply", "--repo", repo).exit_code == 0
+    expected = snapshot(SDK_FIXTURES / "shape-a" / "expected-auto")
+    for name, data in snapshot(repo).items():
+        assert data == expected[name].replace(b"\n", b"\r\n"), name
+
+
+def test_a_schema_json_not_laid_out_by_the_generator_is_refused(tmp_path: Path) -> None:
+    repo = sdk_tree(tmp_path, "shape-c")
+    schema = repo / "src/generated/schema.json"
+    schema.write_text(json.dumps(json.loads(schema.read_text()), indent=4))
+    before = snapshot(repo)
+    result = invoke("apply", "--repo", repo)
+    assert result.exit_code == 3
+    assert "not laid out as the generator writes it" in result.stderr
+    assert snapshot(repo) == before
+
+
+def test_a_third_target_needs_only_a_registry_entry(tmp_path: Path, monkeypatch) -> None:
+    """The runner plans a target it has never heard of, from its entry."""
+
+    def transform(editor: FileEditor, ctx: Context) -> None:
+        editor.ensure_statements_at_end(editor.source.root, [("toy", 'export const toy = "yes";')])
+
+    step = Step("toy-step", "toy.ts", "toy", "toy", "toy", transform=transform)
+    toy = recipes.Target(
+        name="toy",
+        description="a toy checkout (with toy.ts)",
+        recognise=lambda repo: (repo / "toy.ts").is_file(),
+        steps=(step,),
+        commits=(CommitGroup("toy", "toy", "toy", ("toy-step",)),),
+        choose_mode=lambda repo, requested: recipes.ModeChoice(requested, "toy"),
+    )
+    monkeypatch.setattr(recipes, "TARGETS", recipes.TARGETS + (toy,))
+    (tmp_path / "toy.ts").write_text("export const before = 1;\n")
+    result = plan(tmp_path)
+    assert result.target == "toy"
+    assert result.changes[0].new == b'export const before = 1;\nexport const toy = "yes";\n'
+    assert commits_for("toy")[0].steps == ("toy-step",)
+    missing = invoke("apply", "--repo", tmp_path / "nowhere-else")
+    assert missing.exit_code == 3
+
+
+def _declarations(source: bytes) -> str:
+    """A declaration file for AppBridge's members, as `tsc --declaration`
+    writes one: each accessor and method signature without its body."""
+    root = parse(source, TYPESCRIPT).root_node
+    lines = ["export declare class AppBridge {"]
+    stack = [root]
+    while stack:
+        node = stack.pop()
+        stack.extend(reversed(node.children))
+        if node.type != "class_declaration" or source[node.child_by_field_name("name").start_byte:node.child_by_field_name("name").end_byte] != b"AppBridge":
+            continue
+        for member in node.child_by_field_name("body").named_children:
+            if member.type == "method_definition":
+                body = member.child_by_field_name("body")
+                signature = source[member.start_byte:body.start_byte].decode()
+                lines.append("    " + " ".join(signature.split()) + ";")
+    return "\n".join(lines + ["}", ""])
+
+
+@pytest.mark.parametrize(("sdk_tree_kind", "mode"), [("expected-auto", "sdk"), ("input", "compat")])
+def test_bridge_auto_picks_sdk_when_the_installed_sdk_is_the_recipe_output(
+    sdk_tree_kind: str, mode: str, tmp_path: Path
+) -> None:
+    """Declarations made from the SDK recipe's own output, installed into a
+    host checkout, make `--bridge auto` choose sdk; those of the unedited
+    SDK leave it at compat."""
+    sdk_source = (SDK_FIXTURES / "shape-b" / sdk_tree_kind / "src/app-bridge.ts").read_bytes()
+    host = tmp_path / "mesh"
+    shutil.copytree(FIXTURES / "newest" / "input", host)
+    package = host / "apps/mesh/node_modules/@modelcontextprotocol/ext-apps"
+    (package / "dist/src").mkdir(parents=True)
+    (package / "package.json").write_text(json.dumps({"name": "@modelcontextprotocol/ext-apps", "version": "1.5.0-fixture"}))
+    (package / "dist/src/app-bridge.d.ts").write_text(_declarations(sdk_source))
+    assert ("onappstatechange" in (package / "dist/src/app-bridge.d.ts").read_text()) == (mode == "sdk")
+    result = invoke("apply", "--repo", host, "--dry-run")
+    assert result.exit_code == 0, result.output
+    assert f"bridge: {mode} (installed @modelcontextprotocol/ext-apps 1.5.0-fixture" in result.stderr
+    if mode == "sdk":
+        assert "bridge.onappstatechange" in result.stdout
+
+
+_FAKE_GENERATOR = """
+import { readFileSync, writeFileSync } from "node:fs";
+const spec = readFileSync("src/spec.types.ts", "utf8");
+const edited = spec.includes("interface McpUiStateChangedNotification");
+writeFileSync("src/generated/schema.ts", `export const fromEditedSpec = ${edited};\\n`);
+writeFileSync("src/generated/schema.test.ts", `export const checked = ${edited};\\n`);
+writeFileSync("src/generated/schema.json", JSON.stringify({ edited }, null, 2) + "\\n");
+"""
+
+
+def test_with_node_modules_the_generator_runs_on_the_edited_spec(tmp_path: Path) -> None:
+    """The checkout's own `npm run generate:schemas` runs (here a stand-in
+    script) on a scratch copy holding the edited spec.types.ts; the
+    checkout changes only when the run writes, and no confirmation is asked."""
+    require_tool(Path(shutil.which("npm") or "/nonexistent/npm"), "npm")
+    repo = sdk_tree(tmp_path, "shape-c")
+    manifest = json.loads((repo / "package.json").read_text())
+    manifest["scripts"]["generate:schemas"] = "node scripts/generate-schemas.mjs"
+    (repo / "package.json").write_text(json.dumps(manifest, indent=2) + "\n")
+    (repo / "scripts").mkdir()
+    (repo / "scripts/generate-schemas.mjs").write_text(_FAKE_GENERATOR)
+    (repo / "node_modules/.bin").mkdir(parents=True)
+    before = snapshot(repo)
+
+    dry = invoke("apply", "--repo", repo, "--dry-run")
+    assert dry.exit_code == 0, dry.output
+    assert "+export const fromEditedSpec = true;" in dry.stdout
+    assert "confirm with" not in dry.stderr
+    assert snapshot(repo) == before
+
+    report = invoke("apply", "--repo", repo, "--json")
+    assert report.exit_code == 0, report.output
+    data = json.loads(report.stdout)
+    assert data["notices"] == []
+    notes = {s["step"]: s.get("notes", []) for s in data["steps"]}
+    assert "regenerated with `npm run generate:schemas`" in notes["schema-json"]
+    assert json.loads((repo / "src/generated/schema.json").read_text()) == {"edited": True}
+    assert "interface McpUiStateChangedNotification" in (repo / "src/spec.types.ts").read_text()
+
+
+def test_renamed_replaces_whole_words_only() -> None:
+    renames = [("sizechange", "appstatechange"), ("onsizechange", "onappstatechange")]
+    assert renamed('get onsizechange() { return h("sizechange"); } // resizechange', renames) == (
+        'get onappstatechange() { return h("appstatechange"); } // resizechange'
+    )
+
+
+def _editor(text: str) -> FileEditor:
+    return FileEditor(SourceFile.from_bytes("a.ts", text.encode()))
+
+
+def test_ensure_entry_after_follows_the_list_layout() -> None:
+    editor = _editor("import { a, b } from 'm';\nimport {\n  c,\n  d\n} from 'n';\n")
+    first, second = [n for n in editor.walk() if n.type == "named_imports"]
+    assert ensure_entry_after(editor, first, "a", "a2", "a2")
+    assert ensure_entry_after(editor, second, "d", "d2", "d2")
+    assert not ensure_entry_after(editor, second, "zz", "z2", "z2")
+    assert editor.result().decode() == "import { a, a2, b } from 'm';\nimport {\n  c,\n  d,\n  d2\n} from 'n';\n"
+
+
+def test_ensure_union_member_after_inline_and_per_line() -> None:
+    editor = _editor("type A = B | C;\ntype D =\n  | E // e\n  | F;\n")
+    unions = [n for n in editor.walk() if n.type == "union_type" and n.parent.type != "union_type"]
+    assert ensure_union_member_after(editor, unions[0], "B", "B2")
+    assert ensure_union_member_after(editor, unions[1], "E", "E2")
+    assert ensure_union_member_after(editor, unions[1], "F", "F")
+    assert editor.result().decode() == "type A = B | B2 | C;\ntype D =\n  | E // e\n  | E2\n  | F;\n"
+
+
+@pytest.mark.parametrize("shape", SHAPES)
+def test_each_shape_holds_every_piece_of_the_sdk_change(shape: str) -> None:
+    assert missing_pieces(SDK_FIXTURES / shape / "input", SDK_FIXTURES / shape / "expected-auto") == []
+
+
+def test_the_piece_check_notices_a_missing_event_map_key(tmp_path: Path) -> None:
+    tree = tmp_path / "tree"
+    shutil.copytree(SDK_FIXTURES / "shape-b" / "expected-auto", tree)
+    bridge = tree / "src/app-bridge.ts"
+    bridge.write_text(bridge.read_text().replace('  appstatechange: McpUiStateChangedNotification["params"];\n', ""))
+    assert missing_pieces(SDK_FIXTURES / "shape-b" / "input", tree) == [
+        'src/app-bridge.ts: appstatechange: McpUiStateChangedNotification["params"];'
+    ]
+
+
+def test_a_name_imported_elsewhere_is_not_imported_again(tmp_path: Path) -> None:
+    repo = sdk_tree(tmp_path, "shape-c")
+    app = repo / "src/app.ts"
+    app.write_text(app.read_text().replace(
+        'import { EventDispatcher } from "./events.js";',
+        'import { EventDispatcher } from "./events.js";\nimport type { McpUiStateChangedNotification } from "./types.js";',
+    ))
+    assert invoke("apply", "--repo", repo).exit_code == 0
+    assert app.read_text().count("McpUiStateChangedNotification,") == 0
+    assert app.read_text().count("import type { McpUiStateChangedNotification }") == 1
