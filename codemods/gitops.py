@@ -25,7 +25,7 @@ import git
 
 from .recipes.base import Bridge, CommitGroup
 from .recipes.host.bridge_mode import BridgeChoice, choose_bridge
-from .runner import FileChange, Plan, commits_for, plan
+from .runner import FileChange, Plan, TargetError, commits_for, plan
 
 # Every commit the tool makes carries this trailer; with the author's
 # identity it tells the tool's own commits from a reviewer's.
@@ -162,8 +162,11 @@ def build_series(
         "GIT_COMMITTER_DATE": date,
     }
     commits: list[SeriesCommit] = []
-    with exported_tree(repo, base.hexsha) as tree, _temporary_index(repo) as index:
-        full = plan(tree, choice.mode)
+    with exported_tree(repo, base.hexsha) as tree, _temporary_index() as index:
+        try:
+            full = plan(tree, choice.mode)
+        except TargetError as err:
+            raise GitProblem(str(err).replace(str(tree), f"{checkout} at {base.hexsha[:12]}")) from None
         if full.refused:
             reasons = "; ".join(f"{r.path}: {r.reason}" for r in full.refused)
             raise GitProblem(f"refused on {base.hexsha[:12]}: {reasons}")
@@ -228,7 +231,7 @@ def _modes(repo: git.Repo, rev: str, paths: Sequence[str]) -> dict[str, str]:
 
 
 @contextmanager
-def _temporary_index(repo: git.Repo) -> Iterator[Path]:
+def _temporary_index() -> Iterator[Path]:
     folder = Path(tempfile.mkdtemp(prefix="mesh-codemod-index-"))
     try:
         yield folder / "index"

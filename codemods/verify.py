@@ -129,7 +129,12 @@ def run(
     ):
         note(name)
         started = time.monotonic()
-        result = check()
+        try:
+            result = check()
+        except subprocess.TimeoutExpired as err:
+            result = Check(name, Outcome.FAILED, f"timed out after {err.timeout:g}s", " ".join(map(str, err.cmd)))
+        except OSError as err:
+            result = Check(name, Outcome.NOT_AVAILABLE, f"could not run: {err}")
         checks.append(result._replace(name=name, seconds=time.monotonic() - started))
     return Report(files, checks)
 
@@ -146,7 +151,7 @@ def _strip_ansi(text: str) -> str:
 
 
 def _exec(command: Sequence[str], cwd: Path, timeout: float = 1800) -> subprocess.CompletedProcess:
-    env = {**os.environ, "NO_COLOR": "1", "FORCE_COLOR": "0", "CI": os.environ.get("CI", "")}
+    env = {**os.environ, "NO_COLOR": "1", "FORCE_COLOR": "0"}
     return subprocess.run(
         list(command), cwd=cwd, capture_output=True, text=True, errors="replace", timeout=timeout, env=env
     )

@@ -242,3 +242,15 @@ def test_version() -> None:
     result = invoke("--version")
     assert result.exit_code == 0
     assert result.stdout == f"mesh-codemod {__version__}\n"
+
+
+def test_patch_refuses_a_commit_that_is_not_a_mesh_checkout(tmp_path: Path) -> None:
+    repo = tmp_path / "other"
+    repo.mkdir()
+    (repo / "README.md").write_text("not mesh\n")
+    git(repo, "init", "-q")
+    commit_all(repo, "other project")
+    result = invoke("patch", "--repo", repo, "--out", tmp_path / "out")
+    assert result.exit_code == 3
+    assert f"{repo} at " in result.stderr and "not a recognised target" in result.stderr
+    assert "mesh-codemod-tree" not in result.stderr
