@@ -381,9 +381,10 @@ def _verify_commit(series):
         key=f"{series.base}:{gitops.lock_digest(checkout)}",
         describe=f"base {series.base[:12]}",
         tree=lambda: gitops.tree_with_dependencies(series.repo, series.base),
+        checkout=checkout,
     )
     with gitops.tree_with_dependencies(series.repo, series.tip) as tree, _progress() as note:
-        return verify.run(tree, files, baseline, note)
+        return verify.run(tree, files, baseline, note, linked_from=checkout)
 
 
 def verify_checkout(repo: Path, as_json: bool) -> int:
@@ -422,6 +423,7 @@ def _head_baseline(repo: Path):
         key=f"{head}:{gitops.lock_digest(repo)}",
         describe=f"HEAD {head[:12]}",
         tree=lambda: gitops.tree_with_dependencies(git_repo, head),
+        checkout=repo,
     )
 
 

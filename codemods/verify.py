@@ -26,6 +26,7 @@ from typing import NamedTuple
 from .engine.source import SourceError, SourceFile
 
 FIRST_LINES = 15
+CACHE_FORMAT = 2  # bump when the cached errors' form changes
 LOCK_FILES = ("bun.lock", "bun.lockb", "package-lock.json", "pnpm-lock.yaml", "yarn.lock")
 _TSC_ERROR = re.compile(r"^(?P<file>[^\s(][^(]*)\((?P<line>\d+),(?P<col>\d+)\): error (?P<code>TS\d+): (?P<message>.*)$")
 
@@ -105,6 +106,9 @@ class Baseline(NamedTuple):
     key: str
     describe: str
     tree: Callable[[], AbstractContextManager[Path]]
+    # where the copy's node_modules links lead: errors found through them
+    # are named relative to it
+    checkout: Path | None = None
 
 
 Progress = Callable[[str], None]
@@ -115,8 +119,11 @@ def run(
     files: Sequence[str],
     baseline: Baseline | None = None,
     progress: Progress | None = None,
+    linked_from: Path | None = None,
 ) -> Report:
-    """Run every check on ``files`` (paths relative to ``root``)."""
+    """Run every check on ``files`` (paths relative to ``root``); when
+    ``root`` is a copy whose node_modules are links, ``linked_from`` is the
+    checkout they lead to."""
     files = sorted(dict.fromkeys(files))
     note = progress or (lambda name: None)
     checks = []
@@ -124,7 +131,7 @@ def run(
         ("parse", lambda: _parse(root, files)),
         ("format", lambda: _format(root, files)),
         ("lint", lambda: _lint(root, files)),
-        ("typecheck", lambda: _typecheck(root, files, baseline)),
+        ("typecheck", lambda: _typecheck(root, files, baseline, linked_from)),
         ("tests", lambda: _tests(root, files)),
     ):
         note(name)
@@ -238,17 +245,31 @@ def _package_dir(root: Path, path: str, script: str | None = None) -> Path | Non
         folder = folder.parent
 
 
-def errors_of(output: str) -> Counter:
-    """tsc's errors as (file, code, message), without positions: edits move lines."""
+def errors_of(output: str, cwd: Path | None = None, roots: Sequence[Path] = ()) -> Counter:
+    """tsc's errors as (file, code, message), without positions: edits move
+    lines. A file is named relative to the first of ``roots`` that holds it
+    (tsc prints paths relative to ``cwd``, through resolved links, so the
+    same file reads differently from the checkout and from a copy of it)."""
     found: Counter = Counter()
     for line in _strip_ansi(output).splitlines():
         match = _TSC_ERROR.match(line.strip())
         if match:
-            found[(match["file"], match["code"], match["message"])] += 1
+            found[(_normalized(match["file"], cwd, roots), match["code"], match["message"])] += 1
     return found
 
 
-def _typecheck(root: Path, files: list[str], baseline: Baseline | None) -> Check:
+def _normalized(file: str, cwd: Path | None, roots: Sequence[Path]) -> str:
+    if cwd is None:
+        return file
+    absolute = os.path.normpath(os.path.join(cwd, file))
+    for root in roots:
+        prefix = os.path.normpath(root) + os.sep
+        if absolute.startswith(prefix):
+            return absolute[len(prefix):].replace(os.sep, "/")
+    return file
+
+
+def _typecheck(root: Path, files: list[str], baseline: Baseline | None, linked_from: Path | None) -> Check:
     packages = sorted({p for p in (_package_dir(root, f, "check") for f in files) if p is not None})
     if not packages:
         return Check("typecheck", Outcome.NOT_AVAILABLE, "no package.json with a `check` script above the touched files")
@@ -265,7 +286,8 @@ def _typecheck(root: Path, files: list[str], baseline: Baseline | None) -> Check
         relative = package.relative_to(root).as_posix()
         commands.append(f"cd {relative} && bun run check")
         result = _exec([bun, "run", "check"], package)
-        found = errors_of(result.stdout + result.stderr)
+        roots = [p.resolve() for p in (root, linked_from) if p is not None]
+        found = errors_of(result.stdout + result.stderr, package, roots)
         if result.returncode != 0 and not found:
             return Check(
                 "typecheck", Outcome.FAILED, f"`bun run check` in {relative} failed without type errors",
@@ -278,7 +300,10 @@ def _typecheck(root: Path, files: list[str], baseline: Baseline | None) -> Check
         total += sum(found.values())
         known += sum((found & before).values())
         new_errors += found - before
-        outputs.extend(line for line in (result.stdout + result.stderr).splitlines() if _is_new(line, found - before))
+        new = found - before
+        outputs.extend(
+            line for line in (result.stdout + result.stderr).splitlines() if _is_new(line, new, package, roots)
+        )
     command = "; ".join(commands)
     compared = f" (baseline: {baseline.describe})" if baseline else ""
     if new_errors:
@@ -290,9 +315,9 @@ def _typecheck(root: Path, files: list[str], baseline: Baseline | None) -> Check
     return Check("typecheck", Outcome.PASSED, f"no new errors; {known} already in the unpatched tree{compared}", command)
 
 
-def _is_new(line: str, new: Counter) -> bool:
+def _is_new(line: str, new: Counter, cwd: Path, roots: Sequence[Path]) -> bool:
     match = _TSC_ERROR.match(line.strip())
-    return bool(match) and (match["file"], match["code"], match["message"]) in new
+    return bool(match) and (_normalized(match["file"], cwd, roots), match["code"], match["message"]) in new
 
 
 def cache_dir() -> Path:
@@ -307,7 +332,7 @@ def _baseline_errors(baseline: Baseline | None, package: str, bun: str) -> Count
     running it once on a copy of the base commit."""
     if baseline is None:
         return None
-    key = hashlib.sha256(f"{baseline.key}\0{package}\0bun run check".encode()).hexdigest()[:32]
+    key = hashlib.sha256(f"{CACHE_FORMAT}\0{baseline.key}\0{package}\0bun run check".encode()).hexdigest()[:32]
     cached = cache_dir() / f"{key}.json"
     try:
         return Counter({tuple(e[:3]): e[3] for e in json.loads(cached.read_text())["errors"]})
@@ -315,7 +340,8 @@ def _baseline_errors(baseline: Baseline | None, package: str, bun: str) -> Count
         pass
     with baseline.tree() as tree:
         result = _exec([bun, "run", "check"], tree / package)
-    errors = errors_of(result.stdout + result.stderr)
+        roots = [p.resolve() for p in (tree, baseline.checkout) if p is not None]
+        errors = errors_of(result.stdout + result.stderr, tree / package, roots)
     cached.parent.mkdir(parents=True, exist_ok=True)
     temp = cached.with_suffix(f".{os.getpid()}.tmp")
     temp.write_text(json.dumps({"errors": [[*k, n] for k, n in sorted(errors.items())]}, indent=1))

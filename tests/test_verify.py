@@ -41,6 +41,8 @@ def checkout(tmp_path: Path, monkeypatch) -> Path:
     for tool in FAKES.iterdir():
         shutil.copy(tool, bin_dir / tool.name)
     (repo / "apps/mesh/node_modules").mkdir()
+    (repo / "node_modules" / "private").mkdir()
+    (repo / "node_modules" / "private" / "index.d.ts").write_text("export const = ;\n")
     monkeypatch.setenv("MESH_CODEMOD_CACHE", str(tmp_path / "cache"))
     monkeypatch.setenv("FAKE_LOG", str(tmp_path / "calls.log"))
     return repo
@@ -64,7 +66,9 @@ def test_all_checks_pass_on_the_tools_output(checkout: Path, tmp_path: Path) -> 
         "parse": "passed", "format": "passed", "lint": "passed", "typecheck": "passed", "tests": "passed",
     }
     checks = {c["check"]: c for c in report["checks"]}
-    assert "1 already in the unpatched tree" in checks["typecheck"]["summary"]
+    # legacy.ts and the dependency's error, though the latter reads
+    # differently from the checkout and from the copy of HEAD
+    assert "2 already in the unpatched tree" in checks["typecheck"]["summary"]
     assert checks["tests"]["command"] == "cd apps/mesh && bun test ./src/mcp-apps/app-state.test.ts"
     assert checks["lint"]["command"].startswith("node_modules/.bin/oxlint -c .oxlintrc.json apps/mesh/")
     assert len(report["files"]) == 7
@@ -81,9 +85,10 @@ def test_a_planted_type_error_fails_with_exit_4_and_is_shown(checkout: Path) -> 
     result = invoke("verify", "--repo", checkout)
     assert result.exit_code == 4, result.output
     line = next(l for l in result.stdout.splitlines() if l.strip().startswith("typecheck"))
-    assert "failed" in line and "1 new error(s); 1 already in the unpatched tree" in line
+    assert "failed" in line and "1 new error(s); 2 already in the unpatched tree" in line
     assert "src/mcp-apps/app-state.ts(101,7): error TS2322" in result.stdout
     assert "legacy.ts" not in result.stdout, "a baseline error is not shown as new"
+    assert "private/index.d.ts" not in result.stdout
 
 
 def test_format_lint_and_test_failures_are_reported(checkout: Path) -> None:
@@ -143,7 +148,7 @@ def test_pr_puts_the_report_in_the_body(checkout: Path, tmp_path: Path) -> None:
     result = invoke("pr", "--repo", checkout, "--branch", "codemod/app-state", "--author", BOT, "--body-out", body)
     assert result.exit_code == 0, result.output
     text = body.read_text()
-    assert "| typecheck | passed | no new errors; 1 already in the unpatched tree (baseline: base " in text
+    assert "| typecheck | passed | no new errors; 2 already in the unpatched tree (baseline: base " in text
     assert "| tests | passed | bun test: 3 passed in 1 file(s) |" in text
     assert "## Bridge mode\n\n`compat`: no installed @modelcontextprotocol/ext-apps found" in text
     assert "mesh-codemod pr --repo . --branch codemod/app-state --base " in text
