@@ -124,6 +124,7 @@ def run(
     """Run every check on ``files`` (paths relative to ``root``); when
     ``root`` is a copy whose node_modules are links, ``linked_from`` is the
     checkout they lead to."""
+    root = root.resolve()
     files = sorted(dict.fromkeys(files))
     note = progress or (lambda name: None)
     checks = []
@@ -261,7 +262,7 @@ def errors_of(output: str, cwd: Path | None = None, roots: Sequence[Path] = ()) 
 def _normalized(file: str, cwd: Path | None, roots: Sequence[Path]) -> str:
     if cwd is None:
         return file
-    absolute = os.path.normpath(os.path.join(cwd, file))
+    absolute = os.path.normpath(os.path.join(os.path.abspath(cwd), file))
     for root in roots:
         prefix = os.path.normpath(root) + os.sep
         if absolute.startswith(prefix):

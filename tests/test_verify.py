@@ -78,11 +78,12 @@ def test_all_checks_pass_on_the_tools_output(checkout: Path, tmp_path: Path) -> 
     assert sum(not c.startswith(str(checkout)) for c in checks_run) == 1
 
 
-def test_a_planted_type_error_fails_with_exit_4_and_is_shown(checkout: Path) -> None:
+def test_a_planted_type_error_fails_with_exit_4_and_is_shown(checkout: Path, monkeypatch) -> None:
     assert invoke("apply", "--repo", checkout).exit_code == 0
     module = checkout / MODULE
     module.write_text(module.read_text() + "export const broken: number = 'x'; // PLANTED_TYPE_ERROR\n")
-    result = invoke("verify", "--repo", checkout)
+    monkeypatch.chdir(checkout)  # --repo . : errors are still matched with the baseline's
+    result = invoke("verify", "--repo", ".")
     assert result.exit_code == 4, result.output
     line = next(l for l in result.stdout.splitlines() if l.strip().startswith("typecheck"))
     assert "failed" in line and "1 new error(s); 2 already in the unpatched tree" in line
