@@ -7,31 +7,37 @@ from collections.abc import Sequence
 
 from . import __version__
 
-PROBLEM = (
-    "An MCP app's internal navigation (which conversation, which view) is lost "
-    "when Studio reloads it, and cannot be shared as a link. "
-    "With this change the app reports its view with `ui/notifications/state-changed`, "
-    "Studio keeps it in the `appState` search param, and hands it back in "
-    "`hostContext.appState` when the app (re)loads."
-)
+# The problem in two sentences, by target; the host's is the default.
+PROBLEMS = {
+    "host": (
+        "An MCP app's internal navigation (which conversation, which view) is lost "
+        "when Studio reloads it, and cannot be shared as a link. "
+        "With this change the app reports its view with `ui/notifications/state-changed`, "
+        "Studio keeps it in the `appState` search param, and hands it back in "
+        "`hostContext.appState` when the app (re)loads."
+    ),
+    "sdk": (
+        "A host cannot restore an MCP app's internal view after a reload or from a "
+        "shared link, because the app has no way to report it. "
+        "This adds the `ui/notifications/state-changed` notification "
+        "(`sendStateChanged` in the app, `onappstatechange` in the bridge) and "
+        "`hostContext.appState`, mirroring `size-changed`."
+    ),
+}
 
 
 def render(series, report, command: Sequence[str]) -> str:
     """``series`` is a `gitops.Series`; ``report`` a `verify.Report` or None."""
-    lines = ["## Deep-link app state for MCP apps", "", PROBLEM, "", "## Commits", ""]
+    target = series.plan.target
+    problem = PROBLEMS.get(target, PROBLEMS["host"])
+    lines = ["## Deep-link app state for MCP apps", "", problem, "", "## Commits", ""]
     for commit in series.commits:
         lines.append(f"- `{commit.sha[:12]}` {commit.group.subject}")
         for path, kind in commit.files:
             lines.append(f"  - `{path}` ({kind})")
-    lines += [
-        "",
-        "## Bridge mode",
-        "",
-        f"`{series.bridge.mode.value}`: {series.bridge.reason}.",
-        "",
-        "## Verification",
-        "",
-    ]
+    if target == "host":  # the bridge mode is a host choice (SPEC section 5)
+        lines += ["", "## Bridge mode", "", f"`{series.bridge.mode.value}`: {series.bridge.reason}."]
+    lines += ["", "## Verification", ""]
     if report is None:
         lines.append("Not run (`--no-verify`).")
     else:

@@ -208,3 +208,29 @@ def test_real_mesh_verify(tmp_path: Path, monkeypatch) -> None:
     typecheck = next(c for c in broken.checks if c.name == "typecheck")
     assert typecheck.outcome is verify.Outcome.FAILED
     assert "src/mcp-apps/app-state.ts" in typecheck.output and "TS2322" in typecheck.output
+
+
+def test_progress_is_shown_on_a_terminal(monkeypatch) -> None:
+    """A spinner naming the running check, on standard error, only on a terminal."""
+    import io
+
+    from codemods import commands
+
+    class Terminal(io.StringIO):
+        def isatty(self) -> bool:
+            return True
+
+    screen = Terminal()
+    monkeypatch.setattr("sys.stderr", screen)
+    with commands._progress() as note:
+        note("typecheck")
+        import time
+
+        time.sleep(0.3)  # let the spinner draw
+    assert "verify: typecheck" in screen.getvalue()
+
+    piped = io.StringIO()
+    monkeypatch.setattr("sys.stderr", piped)
+    with commands._progress() as note:
+        assert note is None
+    assert piped.getvalue() == ""
