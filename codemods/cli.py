@@ -55,3 +55,69 @@ def status_command(repo: RepoOption = Path("."), as_json: JsonOption = False) ->
 def list_command(as_json: JsonOption = False) -> None:
     """The steps with their ids and one-line descriptions."""
     raise typer.Exit(commands.list_steps(as_json))
+
+
+AuthorOption = Annotated[
+    Optional[str],
+    typer.Option("--author", help="Author and committer, 'Name <email>'.", show_default="git config user.name/email"),
+]
+BaseOption = Annotated[str, typer.Option("--base", help="The commit the series builds on.")]
+BridgeOption = Annotated[Bridge, typer.Option("--bridge", help="How the host hears state-changed.")]
+
+
+@app.command("patch")
+def patch_command(
+    out: Annotated[Path, typer.Option("--out", help="Folder for 0001-*.patch and onward.")],
+    repo: RepoOption = Path("."),
+    base: BaseOption = "HEAD",
+    bridge: BridgeOption = Bridge.AUTO,
+    author: AuthorOption = None,
+    as_json: JsonOption = False,
+) -> None:
+    """Write the edits as a patch series (one commit per logical change) for `git am`."""
+    raise typer.Exit(commands.patch(commands.SeriesRequest(repo, base, bridge, author, as_json), out))
+
+
+@app.command("pr")
+def pr_command(
+    branch: Annotated[str, typer.Option("--branch", help="The branch to create or update.")],
+    repo: RepoOption = Path("."),
+    base: BaseOption = "HEAD",
+    push: Annotated[Optional[str], typer.Option("--push", help="Push the branch to this remote, with a lease.")] = None,
+    body_out: Annotated[
+        Optional[Path], typer.Option("--body-out", help="Write the PR body here instead of printing it.")
+    ] = None,
+    force: Annotated[bool, typer.Option("--force", help="Replace commits on the branch that the tool did not make.")] = False,
+    verify: Annotated[bool, typer.Option("--verify/--no-verify", help="Run the repo's checks on the branch's tree.")] = True,
+    bridge: BridgeOption = Bridge.AUTO,
+    author: AuthorOption = None,
+    as_json: JsonOption = False,
+) -> None:
+    """Create or update a branch holding the series, built from git objects
+    (the working tree, index and HEAD are not touched), and print the PR body."""
+    series = commands.SeriesRequest(repo, base, bridge, author, as_json)
+    raise typer.Exit(commands.pr(commands.PrRequest(series, branch, push, body_out, force, verify)))
+
+
+@app.command("verify")
+def verify_command(repo: RepoOption = Path("."), as_json: JsonOption = False) -> None:
+    """Run the repo's own checks (format, lint, type check against the unpatched
+    HEAD, tests) on the files the tool edits; exit 4 when one fails."""
+    raise typer.Exit(commands.verify_checkout(repo, as_json))
+
+
+def _version(value: bool) -> None:
+    if value:
+        from . import __version__
+
+        print(f"mesh-codemod {__version__}")
+        raise typer.Exit(0)
+
+
+@app.callback()
+def main(
+    version: Annotated[
+        bool, typer.Option("--version", callback=_version, is_eager=True, help="Print the version and exit.")
+    ] = False,
+) -> None:
+    """Add deep-link app state (appState) to a Studio (decocms/mesh) checkout."""

@@ -192,3 +192,264 @@ def list_steps(as_json: bool) -> int:
         for step in host.STEPS:
             print(f"{step.id:<18} {step.description}")
     return int(Exit.OK)
+
+
+# --- patch, pr, verify: git and the repo's own tools ---------------------------
+
+
+class SeriesRequest(NamedTuple):
+    """The inputs shared by `patch` and `pr`."""
+
+    repo: Path = Path(".")
+    base: str = "HEAD"
+    bridge: Bridge = Bridge.AUTO
+    author: str | None = None  # "Name <email>"
+    as_json: bool = False
+
+
+class PrRequest(NamedTuple):
+    series: SeriesRequest
+    branch: str
+    push: str | None = None
+    body_out: Path | None = None
+    force: bool = False
+    verify: bool = True
+
+
+def _author(value: str | None) -> tuple[str | None, str | None]:
+    if value is None:
+        return None, None
+    import re
+
+    match = re.fullmatch(r"\s*([^<>]+?)\s*<([^<>\s]+)>\s*", value)
+    if not match:
+        raise ValueError(f"--author must look like 'Name <email>', not {value!r}")
+    return match[1], match[2]
+
+
+def _series(request: SeriesRequest):
+    from . import gitops
+
+    repo = gitops.open_repo(request.repo)
+    name, email = _author(request.author)
+    return gitops.build_series(repo, request.base, request.bridge, gitops.identity(repo, name, email))
+
+
+def _git_failures():
+    from . import gitops
+    from .runner import TargetError
+
+    return gitops.GitProblem, TargetError, Refused
+
+
+def patch(request: SeriesRequest, out: Path) -> int:
+    """`mesh-codemod patch`: the series as `git am` files in ``out``."""
+    from . import gitops
+
+    try:
+        series = _series(request)
+        written = gitops.write_patches(series, out)
+    except ValueError as err:
+        return _fail(str(err), Exit.USAGE, request.as_json)
+    except (*_git_failures(), OSError) as err:
+        return _fail(str(err), Exit.REFUSED, request.as_json)
+    if request.as_json:
+        _print_json({**_series_json(series), "patches": [str(p) for p in written]})
+        return int(Exit.OK)
+    _series_header(series)
+    if not written:
+        _err("nothing to do: the base already has every edit; no patch written")
+    for path, commit in zip(written, series.commits):
+        _err(f"  {path}")
+        for file, kind in commit.files:
+            _err(f"      {kind:<9} {file}")
+    if written:
+        _err(f"wrote {len(written)} patch(es); apply them with: git am {out}/*.patch")
+    return int(Exit.OK)
+
+
+def _series_header(series) -> None:
+    _err(f"target: {series.plan.target} ({series.repo.working_tree_dir})")
+    _err(f"bridge: {series.bridge.mode.value} ({series.bridge.reason})")
+    _err(f"base: {series.base}")
+
+
+def _series_json(series) -> dict:
+    return {
+        "target": series.plan.target,
+        "bridge": {"mode": series.bridge.mode.value, "reason": series.bridge.reason},
+        "base": series.base,
+        "tip": series.tip,
+        "author": str(series.identity),
+        "commits": [
+            {
+                "sha": c.sha,
+                "group": c.group.id,
+                "subject": c.group.subject,
+                "files": [{"path": p, "change": k} for p, k in c.files],
+            }
+            for c in series.commits
+        ],
+    }
+
+
+def _pr_command(request: PrRequest, series) -> list[str]:
+    """The command line that rebuilds exactly this branch."""
+    args = ["pr", "--repo", ".", "--branch", request.branch, "--base", series.base]
+    args += ["--bridge", series.bridge.mode.value, "--author", str(series.identity)]
+    return args
+
+
+def pr(request: PrRequest) -> int:
+    """`mesh-codemod pr`: build the series from git objects, point the
+    branch at it (never the checked-out one), verify, push with a lease."""
+    from . import gitops, prbody
+
+    as_json = request.series.as_json
+    try:
+        series = _series(request.series)
+        if not series.commits:
+            message = f"nothing to do: {series.base[:12]} already has every edit; branch {request.branch} left alone"
+            if as_json:
+                _print_json({**_series_json(series), "branch": request.branch, "nothing_to_do": True})
+            else:
+                _err(message)
+            return int(Exit.OK)
+        local, seen, foreign = gitops.check_branch(series, request.branch, request.push, request.force)
+        report = None
+        if request.verify:
+            report = _verify_commit(series)
+        body = prbody.render(series, report, _pr_command(request, series))
+        if request.body_out:
+            request.body_out.write_text(body, encoding="utf-8")
+        if report is not None and report.failed:
+            message = (
+                f"verification failed ({', '.join(c.name for c in report.failed)}); "
+                f"branch {request.branch} not updated, nothing pushed"
+            )
+            _report_pr(series, request, None, report, body, foreign, as_json, message)
+            return int(Exit.VERIFY_FAILED)
+        action, pushed = gitops.update_branch(series, request.branch, request.push, local, seen)
+    except ValueError as err:
+        return _fail(str(err), Exit.USAGE, as_json)
+    except (*_git_failures(), OSError) as err:
+        return _fail(str(err), Exit.REFUSED, as_json)
+    _report_pr(series, request, (action, pushed, local, seen), report, body, foreign, as_json)
+    return int(Exit.OK)
+
+
+def _report_pr(series, request: PrRequest, outcome, report, body: str, foreign, as_json: bool, error: str = "") -> None:
+    action, pushed, local, seen = outcome or ("not updated", False, None, None)
+    if as_json:
+        data = {
+            **_series_json(series),
+            "branch": request.branch,
+            "local": {"before": local, "action": action},
+            "push": {"remote": request.push, "lease": seen, "pushed": pushed},
+            "replaced": [c.hexsha for c in foreign],
+            "verify": report.to_json() if report else None,
+            "body": body,
+        }
+        if error:
+            data.update(error=error, exit=int(Exit.VERIFY_FAILED))
+        _print_json(data)
+        return
+    _series_header(series)
+    for commit in series.commits:
+        _err(f"  {commit.sha[:12]} {commit.group.subject}")
+    for commit in foreign:
+        _err(f"  replaced (--force): {commit.hexsha[:12]} {commit.author.name}: {commit.summary}")
+    _err(f"branch {request.branch}: {action} ({series.tip[:12]})")
+    if request.push:
+        _err(f"push to {request.push}: " + ("pushed" if pushed else "nothing to push (already up to date)"))
+    if report is not None:
+        _err("verify:\n" + report.text())
+    if not request.body_out:
+        print(body)
+    if error:
+        _err(f"mesh-codemod: {error}")
+
+
+def _verify_commit(series):
+    """Run the checks on the tip's tree (a temporary copy with the
+    checkout's node_modules linked), against the base commit."""
+    from pathlib import Path as _Path
+
+    from . import gitops, verify
+
+    checkout = _Path(series.repo.working_tree_dir)
+    files = sorted({path for c in series.commits for path, _ in c.files})
+    baseline = verify.Baseline(
+        key=f"{series.base}:{gitops.lock_digest(checkout)}",
+        describe=f"base {series.base[:12]}",
+        tree=lambda: gitops.tree_with_dependencies(series.repo, series.base),
+        checkout=checkout,
+    )
+    with gitops.tree_with_dependencies(series.repo, series.tip) as tree, _progress() as note:
+        return verify.run(tree, files, baseline, note, linked_from=checkout)
+
+
+def verify_checkout(repo: Path, as_json: bool) -> int:
+    """`mesh-codemod verify`: the checks on the files the tool targets, in
+    place; the type check's baseline is HEAD (when a git checkout)."""
+    from . import verify
+    from .runner import TargetError
+
+    try:
+        current = _plan(repo, Bridge.AUTO, [])
+    except TargetError as err:
+        return _fail(str(err), Exit.REFUSED, as_json)
+    files = sorted({r.path for r in current.results if (repo / r.path).is_file()})
+    baseline = _head_baseline(repo)
+    with _progress(as_json) as note:
+        report = verify.run(repo, files, baseline, note)
+    if as_json:
+        _print_json({**report.to_json(), "pending": current.pending})
+    else:
+        _header(current)
+        if current.pending:
+            _err(f"note: {len(current.changes)} file(s) still have pending edits (`mesh-codemod apply`)")
+        print(f"verify: {len(files)} file(s)\n{report.text()}")
+    return int(Exit.VERIFY_FAILED if report.failed else Exit.OK)
+
+
+def _head_baseline(repo: Path):
+    from . import gitops, verify
+
+    try:
+        git_repo = gitops.open_repo(repo)
+        head = git_repo.head.commit.hexsha
+    except (gitops.GitProblem, ValueError):
+        return None
+    return verify.Baseline(
+        key=f"{head}:{gitops.lock_digest(repo)}",
+        describe=f"HEAD {head[:12]}",
+        tree=lambda: gitops.tree_with_dependencies(git_repo, head),
+        checkout=repo,
+    )
+
+
+def _progress(quiet: bool = False):
+    """A callback naming the running check: a rich spinner on a terminal."""
+    from contextlib import contextmanager
+
+    @contextmanager
+    def plain():
+        yield None
+
+    if quiet or not sys.stderr.isatty():
+        return plain()
+
+    @contextmanager
+    def spinner():
+        from rich.console import Console
+        from rich.progress import Progress, SpinnerColumn, TextColumn, TimeElapsedColumn
+
+        with Progress(
+            SpinnerColumn(), TextColumn("{task.description}"), TimeElapsedColumn(),
+            console=Console(stderr=True), transient=True,
+        ) as bar:
+            task = bar.add_task("verify", total=None)
+            yield lambda name: bar.update(task, description=f"verify: {name}")
+
+    return spinner()

@@ -1,0 +1,396 @@
+"""`mesh-codemod verify`: the target repo's own checks, on the files the tool touched.
+
+Each check is a value: passed, failed (with the first lines of its output)
+or not available (the tool is not installed, say). The type check compares
+the checker's errors with its errors on the unpatched base tree, so errors
+the repository already has do not count; that baseline is cached by base
+commit and lock file, outside the checkout.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+import re
+import shutil
+import subprocess
+import time
+from collections import Counter
+from collections.abc import Callable, Iterable, Sequence
+from contextlib import AbstractContextManager
+from enum import Enum
+from pathlib import Path
+from typing import NamedTuple
+
+from .engine.source import SourceError, SourceFile
+
+FIRST_LINES = 15
+CACHE_FORMAT = 2  # bump when the cached errors' form changes
+LOCK_FILES = ("bun.lock", "bun.lockb", "package-lock.json", "pnpm-lock.yaml", "yarn.lock")
+_TSC_ERROR = re.compile(r"^(?P<file>[^\s(][^(]*)\((?P<line>\d+),(?P<col>\d+)\): error (?P<code>TS\d+): (?P<message>.*)$")
+
+
+class Outcome(str, Enum):
+    PASSED = "passed"
+    FAILED = "failed"
+    NOT_AVAILABLE = "not available"
+
+
+class Check(NamedTuple):
+    """The result of one check."""
+
+    name: str
+    outcome: Outcome
+    summary: str
+    command: str = ""
+    output: str = ""  # first lines, for a failure
+    seconds: float = 0.0
+
+    def to_json(self) -> dict:
+        out = {"check": self.name, "outcome": self.outcome.value, "summary": self.summary}
+        if self.command:
+            out["command"] = self.command
+        if self.output:
+            out["output"] = self.output
+        out["seconds"] = round(self.seconds, 1)
+        return out
+
+
+class Report(NamedTuple):
+    """Every check, in the order run, and the files they looked at."""
+
+    files: list[str]
+    checks: list[Check]
+
+    @property
+    def failed(self) -> list[Check]:
+        return [c for c in self.checks if c.outcome is Outcome.FAILED]
+
+    def to_json(self) -> dict:
+        return {
+            "files": self.files,
+            "checks": [c.to_json() for c in self.checks],
+            "failed": bool(self.failed),
+        }
+
+    def text(self) -> str:
+        lines = []
+        for check in self.checks:
+            lines.append(f"  {check.name:<10} {check.outcome.value:<14} {check.summary}")
+            for line in check.output.splitlines():
+                lines.append(f"  {'':<10} | {line}")
+        return "\n".join(lines)
+
+    def markdown(self) -> str:
+        rows = ["| check | result | details |", "| --- | --- | --- |"]
+        for check in self.checks:
+            mark = {Outcome.PASSED: "passed", Outcome.FAILED: "**failed**", Outcome.NOT_AVAILABLE: "not available"}
+            rows.append(f"| {check.name} | {mark[check.outcome]} | {_cell(check.summary)} |")
+        blocks = [
+            f"<details><summary>{c.name}: first lines</summary>\n\n```\n{c.output}\n```\n</details>"
+            for c in self.checks
+            if c.output
+        ]
+        return "\n".join(rows) + ("\n\n" + "\n\n".join(blocks) if blocks else "")
+
+
+def _cell(text: str) -> str:
+    return text.replace("|", "\\|").replace("\n", " ")
+
+
+class Baseline(NamedTuple):
+    """How to get the unpatched tree: a cache key and a context manager that
+    yields a folder holding it (with the checkout's node_modules linked)."""
+
+    key: str
+    describe: str
+    tree: Callable[[], AbstractContextManager[Path]]
+    # where the copy's node_modules links lead: errors found through them
+    # are named relative to it
+    checkout: Path | None = None
+
+
+Progress = Callable[[str], None]
+
+
+def run(
+    root: Path,
+    files: Sequence[str],
+    baseline: Baseline | None = None,
+    progress: Progress | None = None,
+    linked_from: Path | None = None,
+) -> Report:
+    """Run every check on ``files`` (paths relative to ``root``); when
+    ``root`` is a copy whose node_modules are links, ``linked_from`` is the
+    checkout they lead to."""
+    root = root.resolve()
+    files = sorted(dict.fromkeys(files))
+    note = progress or (lambda name: None)
+    checks = []
+    for name, check in (
+        ("parse", lambda: _parse(root, files)),
+        ("format", lambda: _format(root, files)),
+        ("lint", lambda: _lint(root, files)),
+        ("typecheck", lambda: _typecheck(root, files, baseline, linked_from)),
+        ("tests", lambda: _tests(root, files)),
+    ):
+        note(name)
+        started = time.monotonic()
+        try:
+            result = check()
+        except subprocess.TimeoutExpired as err:
+            result = Check(name, Outcome.FAILED, f"timed out after {err.timeout:g}s", " ".join(map(str, err.cmd)))
+        except OSError as err:
+            result = Check(name, Outcome.NOT_AVAILABLE, f"could not run: {err}")
+        checks.append(result._replace(name=name, seconds=time.monotonic() - started))
+    return Report(files, checks)
+
+
+def _first_lines(text: str, count: int = FIRST_LINES) -> str:
+    lines = [line.rstrip() for line in _strip_ansi(text).strip("\n").splitlines()]
+    if len(lines) > count:
+        lines = lines[:count] + [f"... ({len(lines) - count} more lines)"]
+    return "\n".join(lines)
+
+
+def _strip_ansi(text: str) -> str:
+    return re.sub(r"\x1b\[[0-9;]*[A-Za-z]", "", text)
+
+
+def _exec(command: Sequence[str], cwd: Path, timeout: float = 1800) -> subprocess.CompletedProcess:
+    env = {**os.environ, "NO_COLOR": "1", "FORCE_COLOR": "0"}
+    return subprocess.run(
+        list(command), cwd=cwd, capture_output=True, text=True, errors="replace", timeout=timeout, env=env
+    )
+
+
+def _shown(command: Sequence[str], root: Path) -> str:
+    parts = []
+    for part in command:
+        try:
+            parts.append(Path(part).relative_to(root).as_posix() if Path(part).is_absolute() else part)
+        except ValueError:
+            parts.append(part)
+    return " ".join(parts)
+
+
+def _tool(root: Path, name: str) -> Path | None:
+    local = root / "node_modules" / ".bin" / name
+    return local if local.exists() else None
+
+
+def _bun(root: Path) -> str | None:
+    local = _tool(root, "bun")
+    return str(local) if local else shutil.which("bun")
+
+
+def _parse(root: Path, files: list[str]) -> Check:
+    problems = []
+    for path in files:
+        if not path.endswith((".ts", ".tsx")):
+            continue
+        try:
+            SourceFile.from_bytes(path, (root / path).read_bytes())
+        except (OSError, SourceError) as err:
+            problems.append(str(err))
+    if problems:
+        return Check("parse", Outcome.FAILED, f"{len(problems)} file(s) do not parse", output="\n".join(problems))
+    return Check("parse", Outcome.PASSED, f"{len(files)} file(s) parse with tree-sitter")
+
+
+def _format(root: Path, files: list[str]) -> Check:
+    biome = _tool(root, "biome")
+    if biome is None:
+        return Check("format", Outcome.NOT_AVAILABLE, "node_modules/.bin/biome not found (install the checkout's dependencies)")
+    command = [str(biome), "format", *files]
+    result = _exec(command, root)
+    shown = _shown(command, root)
+    if result.returncode != 0:
+        return Check("format", Outcome.FAILED, "biome would reformat", shown, _first_lines(result.stdout + result.stderr))
+    return Check("format", Outcome.PASSED, f"biome format: {len(files)} file(s) formatted", shown)
+
+
+def _lint(root: Path, files: list[str]) -> Check:
+    oxlint = _tool(root, "oxlint")
+    if oxlint is None:
+        return Check("lint", Outcome.NOT_AVAILABLE, "node_modules/.bin/oxlint not found (install the checkout's dependencies)")
+    config = [".oxlintrc.json"] if (root / ".oxlintrc.json").is_file() else []
+    command = [str(oxlint), *(["-c", *config] if config else []), *files]
+    result = _exec(command, root)
+    shown = _shown(command, root)
+    output = _strip_ansi(result.stdout + result.stderr)
+    counts = re.search(r"Found (\d+) warnings? and (\d+) errors?", output)
+    tally = f"{counts.group(2)} error(s), {counts.group(1)} warning(s)" if counts else ""
+    if result.returncode != 0:
+        return Check("lint", Outcome.FAILED, f"oxlint: {tally or 'failed'}", shown, _first_lines(output))
+    return Check("lint", Outcome.PASSED, f"oxlint: {tally or 'no findings'}", shown)
+
+
+def _package_dir(root: Path, path: str, script: str | None = None) -> Path | None:
+    """The nearest folder above ``path`` with a package.json (that has
+    ``script``, when given)."""
+    folder = (root / path).parent
+    while True:
+        manifest = folder / "package.json"
+        if manifest.is_file():
+            if script is None:
+                return folder
+            try:
+                if script in json.loads(manifest.read_text(encoding="utf-8")).get("scripts", {}):
+                    return folder
+            except (OSError, ValueError):
+                pass
+        if folder == root:
+            return None
+        folder = folder.parent
+
+
+def errors_of(output: str, cwd: Path | None = None, roots: Sequence[Path] = ()) -> Counter:
+    """tsc's errors as (file, code, message), without positions: edits move
+    lines. A file is named relative to the first of ``roots`` that holds it
+    (tsc prints paths relative to ``cwd``, through resolved links, so the
+    same file reads differently from the checkout and from a copy of it)."""
+    found: Counter = Counter()
+    for line in _strip_ansi(output).splitlines():
+        match = _TSC_ERROR.match(line.strip())
+        if match:
+            found[(_normalized(match["file"], cwd, roots), match["code"], match["message"])] += 1
+    return found
+
+
+def _normalized(file: str, cwd: Path | None, roots: Sequence[Path]) -> str:
+    if cwd is None:
+        return file
+    absolute = os.path.normpath(os.path.join(os.path.abspath(cwd), file))
+    for root in roots:
+        prefix = os.path.normpath(root) + os.sep
+        if absolute.startswith(prefix):
+            return absolute[len(prefix):].replace(os.sep, "/")
+    return file
+
+
+def _typecheck(root: Path, files: list[str], baseline: Baseline | None, linked_from: Path | None) -> Check:
+    packages = sorted({p for p in (_package_dir(root, f, "check") for f in files) if p is not None})
+    if not packages:
+        return Check("typecheck", Outcome.NOT_AVAILABLE, "no package.json with a `check` script above the touched files")
+    bun = _bun(root)
+    if bun is None:
+        return Check("typecheck", Outcome.NOT_AVAILABLE, "bun not found on PATH")
+    if not (root / "node_modules").exists():
+        return Check("typecheck", Outcome.NOT_AVAILABLE, "node_modules not installed")
+    new_errors: Counter = Counter()
+    total = known = 0
+    outputs = []
+    commands = []
+    for package in packages:
+        relative = package.relative_to(root).as_posix()
+        commands.append(f"cd {relative} && bun run check")
+        result = _exec([bun, "run", "check"], package)
+        roots = [p.resolve() for p in (root, linked_from) if p is not None]
+        found = errors_of(result.stdout + result.stderr, package, roots)
+        if result.returncode != 0 and not found:
+            return Check(
+                "typecheck", Outcome.FAILED, f"`bun run check` in {relative} failed without type errors",
+                commands[-1], _first_lines(result.stdout + result.stderr),
+            )
+        before = _baseline_errors(baseline, relative, bun) if found else Counter()
+        if before is None:
+            before = Counter()
+            outputs.append("(no baseline: every error counts)")
+        total += sum(found.values())
+        known += sum((found & before).values())
+        new_errors += found - before
+        new = found - before
+        outputs.extend(
+            line for line in (result.stdout + result.stderr).splitlines() if _is_new(line, new, package, roots)
+        )
+    command = "; ".join(commands)
+    compared = f" (baseline: {baseline.describe})" if baseline else ""
+    if new_errors:
+        return Check(
+            "typecheck", Outcome.FAILED,
+            f"{sum(new_errors.values())} new error(s); {known} already in the unpatched tree{compared}",
+            command, _first_lines("\n".join(outputs)),
+        )
+    return Check("typecheck", Outcome.PASSED, f"no new errors; {known} already in the unpatched tree{compared}", command)
+
+
+def _is_new(line: str, new: Counter, cwd: Path, roots: Sequence[Path]) -> bool:
+    match = _TSC_ERROR.match(line.strip())
+    return bool(match) and (_normalized(match["file"], cwd, roots), match["code"], match["message"]) in new
+
+
+def cache_dir() -> Path:
+    root = os.environ.get("MESH_CODEMOD_CACHE") or os.path.join(
+        os.environ.get("XDG_CACHE_HOME") or os.path.expanduser("~/.cache"), "mesh-codemod"
+    )
+    return Path(root) / "typecheck"
+
+
+def _baseline_errors(baseline: Baseline | None, package: str, bun: str) -> Counter | None:
+    """The checker's errors on the unpatched tree: from the cache, or by
+    running it once on a copy of the base commit."""
+    if baseline is None:
+        return None
+    key = hashlib.sha256(f"{CACHE_FORMAT}\0{baseline.key}\0{package}\0bun run check".encode()).hexdigest()[:32]
+    cached = cache_dir() / f"{key}.json"
+    try:
+        return Counter({tuple(e[:3]): e[3] for e in json.loads(cached.read_text())["errors"]})
+    except (OSError, ValueError, KeyError, TypeError):
+        pass
+    with baseline.tree() as tree:
+        result = _exec([bun, "run", "check"], tree / package)
+        roots = [p.resolve() for p in (tree, baseline.checkout) if p is not None]
+        errors = errors_of(result.stdout + result.stderr, tree / package, roots)
+    cached.parent.mkdir(parents=True, exist_ok=True)
+    temp = cached.with_suffix(f".{os.getpid()}.tmp")
+    temp.write_text(json.dumps({"errors": [[*k, n] for k, n in sorted(errors.items())]}, indent=1))
+    os.replace(temp, cached)
+    return errors
+
+
+def _tests(root: Path, files: list[str]) -> Check:
+    """`bun test` on the touched test files and the tests beside touched modules."""
+    tests = []
+    for path in files:
+        stem, dot, ext = path.rpartition(".")
+        if ".test." in path or ".spec." in path:
+            tests.append(path)
+            continue
+        for suffix in (".test.ts", ".test.tsx"):
+            if (root / f"{stem}{suffix}").is_file():
+                tests.append(f"{stem}{suffix}")
+    tests = sorted(dict.fromkeys(tests))
+    if not tests:
+        return Check("tests", Outcome.PASSED, "no tests beside the touched files")
+    bun = _bun(root)
+    if bun is None:
+        return Check("tests", Outcome.NOT_AVAILABLE, "bun not found on PATH")
+    if not (root / "node_modules").exists():
+        return Check("tests", Outcome.NOT_AVAILABLE, "node_modules not installed")
+    by_package: dict[Path, list[str]] = {}
+    for test in tests:
+        package = _package_dir(root, test) or root
+        by_package.setdefault(package, []).append("./" + (root / test).relative_to(package).as_posix())
+    commands, failures, passed = [], [], 0
+    for package, paths in by_package.items():
+        relative = package.relative_to(root).as_posix()
+        commands.append(f"cd {relative} && bun test {' '.join(paths)}")
+        result = _exec([bun, "test", *paths], package)
+        output = _strip_ansi(result.stdout + result.stderr)
+        count = re.search(r"^\s*(\d+) pass", output, re.M)
+        passed += int(count.group(1)) if count else 0
+        if result.returncode != 0:
+            failures.append(output)
+    command = "; ".join(commands)
+    if failures:
+        return Check("tests", Outcome.FAILED, f"bun test failed ({len(tests)} file(s))", command, _first_lines(_failing_lines(failures)))
+    return Check("tests", Outcome.PASSED, f"bun test: {passed} passed in {len(tests)} file(s)", command)
+
+
+def _failing_lines(outputs: Iterable[str]) -> str:
+    """The failing tests and errors first: bun prints passes too."""
+    lines = [line for out in outputs for line in out.splitlines()]
+    wanted = [l for l in lines if re.search(r"\(fail\)|error|Error|expect|fail", l)]
+    return "\n".join(wanted or lines)

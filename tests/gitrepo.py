@@ -1,0 +1,76 @@
+"""Real git repositories in temporary folders, for the patch and pr tests."""
+
+from __future__ import annotations
+
+import os
+import shutil
+import subprocess
+from pathlib import Path
+
+from .support import FIXTURES
+
+BOT = "Codemod Bot <bot@example.com>"
+# A fixed date and identity make the fixture's base commit, and so every
+# commit built on it, the same on every machine.
+FIXED = {
+    "GIT_AUTHOR_NAME": "Fixture",
+    "GIT_AUTHOR_EMAIL": "fixture@example.com",
+    "GIT_AUTHOR_DATE": "1778182265 +0000",
+    "GIT_COMMITTER_NAME": "Fixture",
+    "GIT_COMMITTER_EMAIL": "fixture@example.com",
+    "GIT_COMMITTER_DATE": "1778182265 +0000",
+}
+ISOLATED = {"GIT_CONFIG_GLOBAL": os.devnull, "GIT_CONFIG_NOSYSTEM": "1"}
+
+
+def git(repo: Path, *args: str, env: dict | None = None, check: bool = True) -> str:
+    result = subprocess.run(
+        ["git", "-C", str(repo), *args],
+        capture_output=True, text=True, check=False,
+        env={**os.environ, **ISOLATED, **(env or {})},
+    )
+    if check and result.returncode != 0:
+        raise AssertionError(f"git {' '.join(args)} failed:\n{result.stdout}{result.stderr}")
+    return result.stdout
+
+
+def commit_all(repo: Path, message: str, env: dict | None = None) -> str:
+    git(repo, "add", "-A")
+    git(repo, "commit", "-q", "--no-gpg-sign", "-m", message, env={**FIXED, **(env or {})})
+    return git(repo, "rev-parse", "HEAD").strip()
+
+
+def fixture_repo(into: Path, case: str = "newest") -> Path:
+    """The fixture's input committed as the only commit of a new repository."""
+    shutil.copytree(FIXTURES / case / "input", into)
+    git(into, "init", "-q", "-b", "main")
+    git(into, "config", "user.name", "Dev")
+    git(into, "config", "user.email", "dev@example.com")
+    commit_all(into, "mesh-shaped fixture")
+    return into
+
+
+def with_remote(tmp: Path) -> tuple[Path, Path]:
+    """A bare remote holding the fixture's main, and a clone to work in."""
+    seed = fixture_repo(tmp / "seed")
+    remote = tmp / "remote.git"
+    git(tmp, "clone", "-q", "--bare", str(seed), str(remote))
+    work = tmp / "work"
+    git(tmp, "clone", "-q", str(remote), str(work))
+    git(work, "config", "user.name", "Dev")
+    git(work, "config", "user.email", "dev@example.com")
+    return remote, work
+
+
+def state(repo: Path) -> dict[str, str]:
+    """What `pr` must never change: status, index, HEAD, and the files."""
+    # GIT_OPTIONAL_LOCKS=0: status must not refresh (rewrite) the index itself
+    quiet = {"GIT_OPTIONAL_LOCKS": "0"}
+    index = repo / ".git" / "index"
+    return {
+        "index-file": f"{index.read_bytes().hex()} {index.stat().st_mtime_ns}",
+        "status": git(repo, "status", "--porcelain=v2", "--branch", "--untracked-files=all", env=quiet),
+        "index": git(repo, "ls-files", "--stage", "--debug"),
+        "head": git(repo, "symbolic-ref", "HEAD") + git(repo, "rev-parse", "HEAD"),
+        "diff": git(repo, "diff", env=quiet) + git(repo, "diff", "--cached", env=quiet),
+    }

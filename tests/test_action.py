@@ -1,0 +1,156 @@
+"""The GitHub Action (action.yml) and the example workflow (examples/).
+
+actionlint (with shellcheck for the `run:` scripts) and zizmor check both
+files; any zizmor finding of medium severity or worse fails. The tools come
+from the test extras (`scripts/setup`): without them these tests are skipped
+on a developer machine and fail in CI.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from .support import ROOT
+
+ACTION = ROOT / "action.yml"
+WORKFLOW = ROOT / "examples" / "mesh-app-state.yml"
+BIN = Path(sys.executable).parent
+
+
+def _tool(name: str) -> Path:
+    path = BIN / name
+    if not path.exists():
+        found = shutil.which(name)
+        if found:
+            return Path(found)
+        if os.environ.get("CI"):
+            pytest.fail(f"{name} is not installed (scripts/setup installs the test extras)")
+        pytest.skip(f"{name} is not installed (scripts/setup installs the test extras)")
+    return path
+
+
+def _run(command: list, cwd: Path) -> subprocess.CompletedProcess:
+    # shellcheck comes from the same virtualenv; actionlint looks it up on PATH
+    env = {**os.environ, "PATH": f"{BIN}{os.pathsep}{os.environ.get('PATH', '')}", "NO_COLOR": "1"}
+    return subprocess.run([str(c) for c in command], cwd=cwd, capture_output=True, text=True, env=env)
+
+
+def _mesh_repo(tmp: Path, workflow: str) -> Path:
+    """A repository laid out as mesh would use the example: the workflow in
+    .github/workflows and the action checked out at .mesh-codemod."""
+    repo = tmp / "mesh"
+    (repo / ".github" / "workflows").mkdir(parents=True)
+    (repo / ".github" / "workflows" / "mesh-app-state.yml").write_text(workflow)
+    (repo / ".mesh-codemod").mkdir()
+    shutil.copy(ACTION, repo / ".mesh-codemod" / "action.yml")
+    subprocess.run(["git", "init", "-q", str(repo)], check=True)
+    return repo
+
+
+def _action_as_workflow() -> str:
+    """The composite action's steps as a workflow job, so that actionlint
+    checks their expressions and shellcheck their scripts (actionlint reads
+    action metadata only for its inputs)."""
+    text = ACTION.read_text()
+    inputs_block = text.split("\ninputs:\n", 1)[1].split("\noutputs:\n", 1)[0]
+    names = re.findall(r"^  ([A-Za-z0-9_-]+):$", inputs_block, re.M)
+    steps = text.split("\n  steps:\n", 1)[1]
+    lines = ["on:", "  workflow_dispatch:", "    inputs:"]
+    lines += [f"      {name}:\n        type: string" for name in names]
+    lines += ["permissions: {}", "jobs:", "  action:", "    runs-on: ubuntu-latest", "    steps:"]
+    lines += [("  " + line) if line.strip() else "" for line in steps.splitlines()]
+    return "\n".join(lines) + "\n"
+
+
+def test_actionlint_passes_the_example_workflow_and_the_action(tmp_path: Path) -> None:
+    actionlint = _tool("actionlint")
+    _tool("shellcheck")
+    repo = _mesh_repo(tmp_path, WORKFLOW.read_text())
+    (repo / ".github" / "workflows" / "action-steps.yml").write_text(_action_as_workflow())
+    result = _run([actionlint, "-no-color", "-oneline"], repo)
+    assert result.returncode == 0, result.stdout + result.stderr
+
+
+def test_actionlint_can_fail(tmp_path: Path) -> None:
+    """The check above notices an input the action does not declare and a
+    shell mistake in a script."""
+    actionlint = _tool("actionlint")
+    _tool("shellcheck")
+    broken = WORKFLOW.read_text().replace("base-branch: main", "base-branch: main\n          no-such-input: x")
+    broken = broken.replace("bun install --frozen-lockfile", "cd $UNQUOTED_DIR && bun install --frozen-lockfile")
+    repo = _mesh_repo(tmp_path, broken)
+    result = _run([actionlint, "-no-color", "-oneline"], repo)
+    assert result.returncode != 0
+    assert "no-such-input" in result.stdout
+    assert "SC2086" in result.stdout
+
+
+def _zizmor(*files: Path, cwd: Path) -> list[dict]:
+    zizmor = _tool("zizmor")
+    result = _run(
+        [zizmor, "--offline", "--no-config", "--no-ignores", "--persona", "auditor",
+         "--min-severity", "medium", "--format", "json", "--no-progress", *files],
+        cwd,
+    )
+    assert result.returncode in (0, *range(10, 15)), result.stderr
+    return json.loads(result.stdout or "[]")
+
+
+def test_zizmor_finds_nothing_of_medium_severity_or_worse() -> None:
+    findings = _zizmor(ACTION, WORKFLOW, cwd=ROOT)
+    assert findings == [], json.dumps(findings, indent=1)[:4000]
+
+
+def test_zizmor_can_fail(tmp_path: Path) -> None:
+    bad = tmp_path / "bad.yml"
+    bad.write_text(
+        WORKFLOW.read_text()
+        .replace("permissions: {}\n", "permissions: write-all\n")
+        .replace("persist-credentials: false # the action", "persist-credentials: true # the action")
+    )
+    ids = {f["ident"] for f in _zizmor(bad, cwd=tmp_path)}
+    assert {"excessive-permissions", "artipacked"} <= ids
+
+
+def _run_scripts(text: str) -> list[str]:
+    """The bodies of the `run:` keys of a workflow or action file."""
+    scripts, lines = [], text.splitlines()
+    for index, line in enumerate(lines):
+        match = re.match(r"^(\s*)(?:- )?run: ?(.*)$", line)
+        if not match:
+            continue
+        indent, first = len(match[1]), match[2]
+        body = [] if first in ("|", ">", "|-", ">-") else [first]
+        for follow in lines[index + 1:]:
+            if follow.strip() and len(follow) - len(follow.lstrip()) <= indent:
+                break
+            body.append(follow)
+        scripts.append("\n".join(body))
+    return scripts
+
+
+@pytest.mark.parametrize("path", [ACTION, WORKFLOW], ids=["action", "workflow"])
+def test_the_least_privilege_rules_hold(path: Path) -> None:
+    text = path.read_text()
+    scripts = _run_scripts(text)
+    assert scripts, "no run: scripts found"
+    assert not [s for s in scripts if "${{" in s], "no ${{ }} expansion inside run: scripts (use env:)"
+    uses = re.findall(r"uses: (\S+)(.*)", text)
+    assert uses
+    for target, comment in uses:
+        if target.startswith("./"):
+            continue
+        assert re.fullmatch(r"[\w.-]+/[\w.-]+@[0-9a-f]{40}", target), f"{target}: pin a full commit SHA"
+        assert re.match(r"\s+# v\d", comment), f"{target}: say the tag in a comment"
+    if path == WORKFLOW:
+        assert re.search(r"^permissions: \{\}$", text, re.M)
+        assert text.count("persist-credentials: false") == text.count("uses: actions/checkout@")
+        assert set(re.findall(r"^\s+(schedule|workflow_dispatch):", text, re.M)) == {"schedule", "workflow_dispatch"}

@@ -1,0 +1,236 @@
+"""`mesh-codemod verify` and `pr`'s checks, with stand-in tools.
+
+The stand-ins (tests/fake_tools) behave like Biome, oxlint and Bun on
+marked input, in a mesh-shaped git checkout with node_modules/.bin; the
+logic under test (which files, the baseline and its cache, outcomes, exit
+codes, the report) is the tool's. test_real_mesh_verify runs the real
+tools on an installed mesh checkout.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+from pathlib import Path
+
+import pytest
+
+from .gitrepo import BOT, commit_all, fixture_repo, git
+from .support import ROOT, invoke
+
+FAKES = ROOT / "tests" / "fake_tools"
+MODULE = "apps/mesh/src/mcp-apps/app-state.ts"
+
+
+@pytest.fixture
+def checkout(tmp_path: Path, monkeypatch) -> Path:
+    """A mesh-shaped git checkout at the unpatched commit, with stand-in tools
+    installed, one pre-existing type error, and its own verify cache."""
+    repo = fixture_repo(tmp_path / "mesh")
+    manifest = repo / "apps/mesh/package.json"
+    data = json.loads(manifest.read_text())
+    manifest.write_text(json.dumps({**data, "scripts": {"check": "tsc --noEmit", "test": "bun test"}}, indent=2) + "\n")
+    (repo / "apps/mesh/src/legacy.ts").write_text("import { x } from '@private/pkg';\n")
+    (repo / ".oxlintrc.json").write_text('{"plugins": ["react"]}\n')
+    (repo / "bun.lock").write_text("lock v1\n")
+    (repo / ".gitignore").write_text("node_modules/\n")
+    commit_all(repo, "unpatched")
+    bin_dir = repo / "node_modules" / ".bin"
+    bin_dir.mkdir(parents=True)
+    for tool in FAKES.iterdir():
+        shutil.copy(tool, bin_dir / tool.name)
+    (repo / "apps/mesh/node_modules").mkdir()
+    (repo / "node_modules" / "private").mkdir()
+    (repo / "node_modules" / "private" / "index.d.ts").write_text("export const = ;\n")
+    monkeypatch.setenv("MESH_CODEMOD_CACHE", str(tmp_path / "cache"))
+    monkeypatch.setenv("FAKE_LOG", str(tmp_path / "calls.log"))
+    return repo
+
+
+def _calls(tmp_path: Path) -> list[str]:
+    log = tmp_path / "calls.log"
+    return log.read_text().splitlines() if log.exists() else []
+
+
+def _outcomes(report: dict) -> dict[str, str]:
+    return {c["check"]: c["outcome"] for c in report["checks"]}
+
+
+def test_all_checks_pass_on_the_tools_output(checkout: Path, tmp_path: Path) -> None:
+    assert invoke("apply", "--repo", checkout).exit_code == 0
+    result = invoke("verify", "--repo", checkout, "--json")
+    assert result.exit_code == 0, result.output
+    report = json.loads(result.stdout)
+    assert _outcomes(report) == {
+        "parse": "passed", "format": "passed", "lint": "passed", "typecheck": "passed", "tests": "passed",
+    }
+    checks = {c["check"]: c for c in report["checks"]}
+    # legacy.ts and the dependency's error, though the latter reads
+    # differently from the checkout and from the copy of HEAD
+    assert "2 already in the unpatched tree" in checks["typecheck"]["summary"]
+    assert checks["tests"]["command"] == "cd apps/mesh && bun test ./src/mcp-apps/app-state.test.ts"
+    assert checks["lint"]["command"].startswith("node_modules/.bin/oxlint -c .oxlintrc.json apps/mesh/")
+    assert len(report["files"]) == 7
+    # the baseline ran on a copy of HEAD, not in the checkout
+    checks_run = [c for c in _calls(tmp_path) if c.endswith(" run check")]
+    assert len(checks_run) == 2
+    assert sum(not c.startswith(str(checkout)) for c in checks_run) == 1
+
+
+def test_a_planted_type_error_fails_with_exit_4_and_is_shown(checkout: Path, monkeypatch) -> None:
+    assert invoke("apply", "--repo", checkout).exit_code == 0
+    module = checkout / MODULE
+    module.write_text(module.read_text() + "export const broken: number = 'x'; // PLANTED_TYPE_ERROR\n")
+    monkeypatch.chdir(checkout)  # --repo . : errors are still matched with the baseline's
+    result = invoke("verify", "--repo", ".")
+    assert result.exit_code == 4, result.output
+    line = next(l for l in result.stdout.splitlines() if l.strip().startswith("typecheck"))
+    assert "failed" in line and "1 new error(s); 2 already in the unpatched tree" in line
+    assert "src/mcp-apps/app-state.ts(101,7): error TS2322" in result.stdout
+    assert "legacy.ts" not in result.stdout, "a baseline error is not shown as new"
+    assert "private/index.d.ts" not in result.stdout
+
+
+def test_format_lint_and_test_failures_are_reported(checkout: Path) -> None:
+    assert invoke("apply", "--repo", checkout).exit_code == 0
+    module = checkout / MODULE
+    module.write_text(module.read_text() + "\tuseEffect(() => {}); // PLANTED_LINT_ERROR\n")
+    tests = checkout / "apps/mesh/src/mcp-apps/app-state.test.ts"
+    tests.write_text(tests.read_text() + "// FAIL_ME\n")
+    result = invoke("verify", "--repo", checkout, "--json")
+    assert result.exit_code == 4
+    report = json.loads(result.stdout)
+    assert _outcomes(report) == {
+        "parse": "passed", "format": "failed", "lint": "failed", "typecheck": "passed", "tests": "failed",
+    }
+    outputs = {c["check"]: c.get("output", "") for c in report["checks"]}
+    assert "Formatter would have printed" in outputs["format"]
+    assert "useEffect is banned" in outputs["lint"]
+    assert "(fail) app state > round trip" in outputs["tests"]
+
+
+def test_a_file_that_does_not_parse_fails(checkout: Path) -> None:
+    assert invoke("apply", "--repo", checkout).exit_code == 0
+    (checkout / MODULE).write_text("export const = ;\n")
+    result = invoke("verify", "--repo", checkout, "--json")
+    assert result.exit_code == 4
+    assert _outcomes(json.loads(result.stdout))["parse"] == "failed"
+
+
+def test_the_baseline_is_cached_by_base_commit_and_lock_file(checkout: Path, tmp_path: Path) -> None:
+    assert invoke("apply", "--repo", checkout).exit_code == 0
+
+    def baseline_runs() -> int:
+        return sum(not c.startswith(str(checkout)) for c in _calls(tmp_path) if c.endswith(" run check"))
+
+    assert invoke("verify", "--repo", checkout).exit_code == 0
+    assert invoke("verify", "--repo", checkout).exit_code == 0
+    assert baseline_runs() == 1
+    (checkout / "bun.lock").write_text("lock v2\n")  # dependencies reinstalled
+    assert invoke("verify", "--repo", checkout).exit_code == 0
+    assert baseline_runs() == 2
+
+
+def test_checks_are_not_available_without_node_modules(checkout: Path) -> None:
+    shutil.rmtree(checkout / "node_modules")
+    assert invoke("apply", "--repo", checkout).exit_code == 0
+    result = invoke("verify", "--repo", checkout, "--json")
+    assert result.exit_code == 0
+    outcomes = _outcomes(json.loads(result.stdout))
+    assert outcomes["parse"] == "passed"
+    assert outcomes["format"] == outcomes["lint"] == "not available"
+    # bun may be on this machine's PATH; the checkout's node_modules are not there
+    assert outcomes["typecheck"] == outcomes["tests"] == "not available"
+
+
+def test_pr_puts_the_report_in_the_body(checkout: Path, tmp_path: Path) -> None:
+    body = tmp_path / "body.md"
+    result = invoke("pr", "--repo", checkout, "--branch", "codemod/app-state", "--author", BOT, "--body-out", body)
+    assert result.exit_code == 0, result.output
+    text = body.read_text()
+    assert "| typecheck | passed | no new errors; 2 already in the unpatched tree (baseline: base " in text
+    assert "| tests | passed | bun test: 3 passed in 1 file(s) |" in text
+    assert "## Bridge mode\n\n`compat`: no installed @modelcontextprotocol/ext-apps found" in text
+    assert "mesh-codemod pr --repo . --branch codemod/app-state --base " in text
+    assert git(checkout, "status", "--porcelain") == "", "the checks ran on a copy, not in the checkout"
+
+
+def test_pr_with_a_failing_check_exits_4_and_updates_nothing(checkout: Path, tmp_path: Path, monkeypatch) -> None:
+    from codemods.recipes import host
+
+    original = host.render_module
+    remote = tmp_path / "remote.git"
+    git(tmp_path, "init", "-q", "--bare", str(remote))
+    git(checkout, "remote", "add", "origin", str(remote))
+    # the tool's output fails the stand-in type check
+    monkeypatch.setattr(
+        host, "STEPS",
+        (host.STEPS[0]._replace(new_file=host.STEPS[0].new_file._replace(
+            render=lambda ctx: original(ctx) + "export const broken: number = 'x'; // PLANTED_TYPE_ERROR\n"
+        )),) + host.STEPS[1:],
+    )
+    body = tmp_path / "body.md"
+    result = invoke("pr", "--repo", checkout, "--branch", "codemod/app-state", "--push", "origin", "--body-out", body)
+    assert result.exit_code == 4, result.output
+    assert "not updated, nothing pushed" in result.stderr
+    assert "| typecheck | **failed** | 1 new error(s)" in body.read_text()
+    assert git(checkout, "branch", "--list", "codemod/app-state") == ""
+    assert git(remote, "for-each-ref") == ""
+
+
+MESH_CHECKOUT = os.environ.get("MESH_CHECKOUT")
+
+
+@pytest.mark.skipif(not MESH_CHECKOUT, reason="MESH_CHECKOUT (an installed mesh checkout) is not set")
+def test_real_mesh_verify(tmp_path: Path, monkeypatch) -> None:
+    """On an installed mesh checkout: the series passes mesh's four checks,
+    and a planted type error fails the type check. Runs on temporary copies
+    of the commits' trees; the checkout gets git objects, nothing else."""
+    from codemods import commands, gitops, verify
+    from codemods.recipes.base import Bridge
+
+    monkeypatch.setenv("MESH_CODEMOD_CACHE", str(tmp_path / "cache"))
+    repo = gitops.open_repo(Path(MESH_CHECKOUT))
+    series = gitops.build_series(repo, "HEAD", Bridge.AUTO, gitops.Identity("t", "t@example.com"))
+    report = commands._verify_commit(series)
+    assert [(c.name, c.outcome) for c in report.checks] == [
+        (name, verify.Outcome.PASSED) for name in ("parse", "format", "lint", "typecheck", "tests")
+    ], report.text()
+
+    files = sorted({p for c in series.commits for p, _ in c.files})
+    baseline = verify.Baseline(series.base + gitops.lock_digest(Path(MESH_CHECKOUT)), "base",
+                               lambda: gitops.tree_with_dependencies(repo, series.base))
+    with gitops.tree_with_dependencies(repo, series.tip) as tree:
+        module = tree / MODULE
+        module.write_text(module.read_text() + "export const planted: number = 'not a number';\n")
+        broken = verify.run(tree, files, baseline)
+    typecheck = next(c for c in broken.checks if c.name == "typecheck")
+    assert typecheck.outcome is verify.Outcome.FAILED
+    assert "src/mcp-apps/app-state.ts" in typecheck.output and "TS2322" in typecheck.output
+
+
+def test_progress_is_shown_on_a_terminal(monkeypatch) -> None:
+    """A spinner naming the running check, on standard error, only on a terminal."""
+    import io
+
+    from codemods import commands
+
+    class Terminal(io.StringIO):
+        def isatty(self) -> bool:
+            return True
+
+    screen = Terminal()
+    monkeypatch.setattr("sys.stderr", screen)
+    with commands._progress() as note:
+        note("typecheck")
+        import time
+
+        time.sleep(0.3)  # let the spinner draw
+    assert "verify: typecheck" in screen.getvalue()
+
+    piped = io.StringIO()
+    monkeypatch.setattr("sys.stderr", piped)
+    with commands._progress() as note:
+        assert note is None
+    assert piped.getvalue() == ""
