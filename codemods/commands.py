@@ -182,15 +182,21 @@ def status(repo: Path, as_json: bool) -> int:
 
 
 def list_steps(as_json: bool) -> int:
-    """`mesh-codemod list`: the steps with their ids and descriptions."""
-    from .recipes import host
+    """`mesh-codemod list`: every target's steps with their ids and descriptions."""
+    from .recipes import TARGETS
 
     if as_json:
-        rows = [{"id": s.id, "path": s.path, "description": s.description} for s in host.STEPS]
+        rows = [
+            {"target": t.name, "id": s.id, "path": s.path, "description": s.description}
+            for t in TARGETS
+            for s in t.steps
+        ]
         _print_json(rows)
     else:
-        for step in host.STEPS:
-            print(f"{step.id:<18} {step.description}")
+        for index, target in enumerate(TARGETS):
+            print(("\n" if index else "") + f"{target.name}: {target.description}")
+            for step in target.steps:
+                print(f"  {step.id:<18} {step.description}")
     return int(Exit.OK)
 
 

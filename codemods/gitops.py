@@ -24,8 +24,8 @@ from typing import NamedTuple
 import git
 
 from .recipes.base import Bridge, CommitGroup
-from .recipes.host.bridge_mode import BridgeChoice, choose_bridge
-from .runner import FileChange, Plan, TargetError, commits_for, plan
+from .recipes import ModeChoice, target_named
+from .runner import FileChange, Plan, TargetError, commits_for, detect_target, plan
 
 # Every commit the tool makes carries this trailer; with the author's
 # identity it tells the tool's own commits from a reviewer's.
@@ -76,7 +76,7 @@ class Series(NamedTuple):
     base: str
     commits: list[SeriesCommit]
     plan: Plan
-    bridge: BridgeChoice
+    bridge: ModeChoice
     identity: Identity
     date: str
 
@@ -150,8 +150,6 @@ def build_series(
     steps change something, on top of ``base_rev``."""
     base = resolve(repo, base_rev)
     checkout = Path(repo.working_tree_dir)
-    # The installed SDK decides `auto`; node_modules is never committed.
-    choice = choose_bridge(checkout, bridge)
     date = commit_date(base)
     env = {
         "GIT_AUTHOR_NAME": author.name,
@@ -164,6 +162,10 @@ def build_series(
     commits: list[SeriesCommit] = []
     with exported_tree(repo, base.hexsha) as tree, _temporary_index() as index:
         try:
+            target = target_named(detect_target(tree))
+            # The checkout decides `auto` (the host: its installed SDK), as
+            # node_modules is never committed and so not in the exported tree.
+            choice = target.choose_mode(checkout, bridge)
             full = plan(tree, choice.mode)
         except TargetError as err:
             raise GitProblem(str(err).replace(str(tree), f"{checkout} at {base.hexsha[:12]}")) from None

@@ -22,14 +22,19 @@ def _install_fake_sdk(repo: Path, version: str, setter: bool) -> None:
     (package / "dist/src/app-bridge.d.ts").write_text(f"export declare class AppBridge {{\n{members}}}\n")
 
 
-def test_list_names_every_step() -> None:
+def test_list_names_every_step_of_every_target() -> None:
     result = invoke("list")
     assert result.exit_code == 0
-    ids = [line.split()[0] for line in result.stdout.splitlines()]
+    ids = [line.split()[0] for line in result.stdout.splitlines() if line.startswith("  ")]
+    targets = [line.split(":")[0] for line in result.stdout.splitlines() if line and not line.startswith(" ")]
+    assert targets == ["host", "sdk"]
     assert ids == [
         "app-state-module", "app-state-tests", "bridge-store", "iframe-renderer",
         "tool-call-part", "panel-app-view", "search-schema",
+        "spec-types", "schema", "schema-test", "schema-json", "types", "app-bridge", "app",
     ]
+    rows = __import__("json").loads(invoke("list", "--json").stdout)
+    assert {(r["target"], r["id"]) for r in rows} >= {("host", "bridge-store"), ("sdk", "app-bridge")}
 
 
 def test_dry_run_prints_a_diff_and_writes_nothing(host_tree) -> None:

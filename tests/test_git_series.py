@@ -254,3 +254,26 @@ def test_patch_refuses_a_commit_that_is_not_a_mesh_checkout(tmp_path: Path) -> N
     assert result.exit_code == 3
     assert f"{repo} at " in result.stderr and "not a recognised target" in result.stderr
     assert "mesh-codemod-tree" not in result.stderr
+
+
+def test_the_sdk_series_follows_the_sdk_commit_groups_and_git_am_gives_the_apply_tree(tmp_path: Path) -> None:
+    import shutil
+
+    from codemods.runner import commits_for
+
+    from .support import ROOT
+
+    work = tmp_path / "sdk"
+    shutil.copytree(ROOT / "fixtures" / "sdk" / "shape-b" / "input", work)
+    git(work, "init", "-q", "-b", "main")
+    commit_all(work, "sdk-shaped fixture")
+    result = invoke("patch", "--repo", work, "--out", tmp_path / "series", "--json", "--author", BOT)
+    assert result.exit_code == 0, result.output
+    report = json.loads(result.stdout)
+    assert [c["group"] for c in report["commits"]] == [g.id for g in commits_for("sdk")]
+
+    fresh = tmp_path / "fresh"
+    git(tmp_path, "clone", "-q", str(work), str(fresh))
+    patches = sorted((tmp_path / "series").glob("*.patch"))
+    git(fresh, "am", "-q", *map(str, patches), env={"GIT_COMMITTER_NAME": "R", "GIT_COMMITTER_EMAIL": "r@x"})
+    assert _files(fresh) == _applied_tree(work, tmp_path / "applied")
