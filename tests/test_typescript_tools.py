@@ -3,11 +3,19 @@
 Biome (mesh's formatter, at mesh's version) must leave every file the
 codemod writes unchanged, and Bun must pass the generated app-state tests
 against the generated module. The tools come from tools/package-lock.json
-(`scripts/setup --node`); without them these tests are skipped.
+(`scripts/setup --node`); without them these tests are skipped on a
+developer machine and fail in CI.
+
+The fixture's compat output, and its input, must also pass `tsc --noEmit`
+against the real packages at mesh's versions (tools/package.json), with our
+declaration stubs (tests/typecheck/) only for mesh-internal modules.
 """
 
 from __future__ import annotations
 
+import json
+import os
+import re
 import shutil
 import subprocess
 from pathlib import Path
@@ -16,12 +24,28 @@ import pytest
 
 from .support import FIXTURES, ROOT, snapshot
 
-TOOLS = ROOT / "tools" / "node_modules"
-BIOME = TOOLS / ".bin" / "biome"
-BUN = TOOLS / ".bin" / "bun"
+from .node_tools import BIN, NODE_MODULES, require
 
-needs_biome = pytest.mark.skipif(not BIOME.exists(), reason="Biome not installed (scripts/setup --node)")
-needs_bun = pytest.mark.skipif(not BUN.exists(), reason="Bun not installed (scripts/setup --node)")
+TOOLS = NODE_MODULES
+BIOME = BIN / "biome"
+BUN = BIN / "bun"
+TSC = BIN / "tsc"
+TYPECHECK = ROOT / "tests" / "typecheck"
+
+
+@pytest.fixture
+def biome() -> Path:
+    return require(BIOME, "Biome")
+
+
+@pytest.fixture
+def bun() -> Path:
+    return require(BUN, "Bun")
+
+
+@pytest.fixture
+def tsc() -> Path:
+    return require(TSC, "TypeScript (tsc)")
 
 # Trees whose input is formatted as Biome prints it, so their output must be.
 FORMATTED_CASES = ["newest", "earliest", "partial"]
@@ -33,10 +57,9 @@ def _changed_files(case: str, mode: str) -> list[str]:
     return sorted(p for p, data in after.items() if before.get(p) != data and p.endswith((".ts", ".tsx")))
 
 
-@needs_biome
 @pytest.mark.parametrize("mode", ["compat", "sdk"])
 @pytest.mark.parametrize("case", FORMATTED_CASES)
-def test_output_is_biome_formatted(case: str, mode: str) -> None:
+def test_output_is_biome_formatted(case: str, mode: str, biome: Path) -> None:
     tree = FIXTURES / case / f"expected-{mode}"
     if not tree.exists():
         pytest.skip("no output tree in this mode")
@@ -51,8 +74,7 @@ def test_output_is_biome_formatted(case: str, mode: str) -> None:
     assert result.returncode == 0, result.stdout + result.stderr
 
 
-@needs_biome
-def test_biome_notices_a_misformatted_file(tmp_path: Path) -> None:
+def test_biome_notices_a_misformatted_file(tmp_path: Path, biome: Path) -> None:
     """The check above can fail: Biome rejects a line the codemod must break."""
     shutil.copy(FIXTURES / "newest" / "input" / "biome.json", tmp_path / "biome.json")
     (tmp_path / "a.ts").write_text(
@@ -65,9 +87,8 @@ def test_biome_notices_a_misformatted_file(tmp_path: Path) -> None:
     assert result.returncode != 0
 
 
-@needs_bun
 @pytest.mark.parametrize("mode", ["compat", "sdk"])
-def test_generated_app_state_tests_pass_under_bun(mode: str, tmp_path: Path) -> None:
+def test_generated_app_state_tests_pass_under_bun(mode: str, tmp_path: Path, bun: Path) -> None:
     source = FIXTURES / "newest" / f"expected-{mode}" / "apps/mesh/src/mcp-apps"
     # inside tools/ so that `import { z } from "zod"` resolves
     work = TOOLS.parent / f".bun-{mode}-{tmp_path.name}"
@@ -84,3 +105,79 @@ def test_generated_app_state_tests_pass_under_bun(mode: str, tmp_path: Path) -> 
     output = result.stdout + result.stderr
     assert result.returncode == 0, output
     assert " 0 fail" in output and "pass" in output, output
+
+
+def _typecheck_tree(tree: Path, work: Path) -> Path:
+    """A copy of ``tree``'s apps/ with our tsconfig, stubs and node_modules."""
+    shutil.copytree(tree / "apps", work / "apps")
+    shutil.copy(TYPECHECK / "tsconfig.json", work / "tsconfig.json")
+    shutil.copytree(TYPECHECK / "stubs", work / "stubs")
+    src = work / "apps" / "mesh" / "src"
+    for stub in sorted((TYPECHECK / "src").rglob("*")):
+        if stub.is_file():
+            target = src / stub.relative_to(TYPECHECK / "src")
+            # a stub never hides a file of the fixture
+            assert not target.exists(), f"stub shadows fixture file {target}"
+            target.parent.mkdir(parents=True, exist_ok=True)
+            shutil.copy(stub, target)
+    (work / "node_modules").symlink_to(NODE_MODULES, target_is_directory=True)
+    return work
+
+
+def _run_tsc(tsc: Path, work: Path) -> subprocess.CompletedProcess[str]:
+    return subprocess.run(
+        [str(tsc), "--noEmit", "-p", "tsconfig.json", "--pretty", "false"],
+        cwd=work, capture_output=True, text=True, timeout=300,
+    )
+
+
+@pytest.mark.parametrize("tree", ["input", "expected-compat"])
+def test_fixture_type_checks_with_the_real_packages(tree: str, tmp_path: Path, tsc: Path) -> None:
+    work = _typecheck_tree(FIXTURES / "newest" / tree, tmp_path)
+    result = _run_tsc(tsc, work)
+    assert result.returncode == 0, result.stdout + result.stderr
+
+
+def test_type_check_notices_a_broken_prop(tmp_path: Path, tsc: Path) -> None:
+    """The check above can fail: without the renderer's `appState` prop the
+    render sites no longer type-check (real React and SDK types, no `any`)."""
+    work = _typecheck_tree(FIXTURES / "newest" / "expected-compat", tmp_path)
+    renderer = work / "apps/mesh/src/mcp-apps/mcp-app-renderer.tsx"
+    text = renderer.read_text()
+    assert text.count("  appState?: unknown;\n") == 1
+    renderer.write_text(text.replace("  appState?: unknown;\n", ""))
+    result = _run_tsc(tsc, work)
+    assert result.returncode != 0
+    assert "project-app-view.tsx" in result.stdout and "appState" in result.stdout, result.stdout
+
+
+# The packages the type check and the browser test use, pinned in
+# tools/package.json at the versions mesh's lock file installs.
+MESH_PACKAGES = [
+    "@modelcontextprotocol/ext-apps",
+    "@modelcontextprotocol/sdk",
+    "@tanstack/react-router",
+    "@types/bun",
+    "@types/react",
+    "@types/react-dom",
+    "ai",
+    "react",
+    "react-dom",
+    "typescript",
+    "zod",
+]
+
+
+@pytest.mark.skipif(not os.environ.get("MESH_GIT_DIR"), reason="MESH_GIT_DIR is not set")
+def test_tools_pin_mesh_versions() -> None:
+    """tools/package.json pins what mesh's bun.lock installs (MESH_REV, default HEAD)."""
+    lock = subprocess.run(
+        ["git", "-C", os.environ["MESH_GIT_DIR"], "show", f"{os.environ.get('MESH_REV', 'HEAD')}:bun.lock"],
+        check=True, capture_output=True, text=True,
+    ).stdout
+    pinned = json.loads((TOOLS.parent / "package.json").read_text())["devDependencies"]
+    for name in MESH_PACKAGES:
+        # a top-level entry: `"name": ["name@version", ...`
+        found = re.search(rf'^\s*"{re.escape(name)}": \["{re.escape(name)}@([^"]+)"', lock, re.M)
+        assert found, f"{name} is not in mesh's bun.lock"
+        assert pinned[name] == found.group(1), f"{name}: tools pins {pinned[name]}, mesh installs {found.group(1)}"

@@ -607,8 +607,11 @@ class FileEditor:
             text = "".join(self.source.eol + indent + self.render(s, indent) for s in missing)
             self.edits.insert(block.children[0].end_byte, text)
 
-    def ensure_class_member(self, cls: Node, name: str, snippet: str, *, after: Node) -> None:
-        """A class field or method named ``name``, placed after ``after``."""
+    def ensure_class_member(
+        self, cls: Node, name: str, snippet: str, *, after: Node, spaced: bool = False
+    ) -> None:
+        """A class field or method named ``name``, placed after ``after``
+        (``spaced``: set apart by a blank line, as methods are)."""
         body = cls.child_by_field_name("body")
         if any(self._name(m) == name for m in body.named_children):
             return
@@ -617,7 +620,7 @@ class FileEditor:
         if follower is not None and follower.type == ";":
             anchor = follower
         self.added.append(snippet.strip())
-        self._insert_after(anchor, [snippet], self.source.indent_of(after))
+        self._insert_after(anchor, [snippet], self.source.indent_of(after), spaced)
 
     def _missing_statements(self, block: Node, snippets: Sequence[tuple[str, str]]) -> list[str]:
         missing = [snippet for marker, snippet in snippets if self._statement_with(block, marker) is None]

@@ -19,11 +19,42 @@ APP_STATE_FIELD = """
 private appStateJson: string | undefined;
 """
 
-# The app already shows what it was initialized with.
-REMEMBER_INITIAL = (
-    "this.appStateJson = JSON.stringify(appState)",
-    "this.appStateJson = JSON.stringify(appState);",
-)
+# The app and the bridge part ways when the app reports a state: the bridge
+# keeps the context it was given, and the app shows its own state.
+BRIDGE_APP_STATE_FIELD = """
+// The state in the context the bridge holds and answers ui/initialize with.
+private bridgeAppState: unknown;
+"""
+
+# Until the app reports a state of its own, it shows (or, still loading, will
+# show) the one in the bridge's context.
+REMEMBER_INITIAL = [
+    ("this.bridgeAppState = appState", "this.bridgeAppState = appState;"),
+    (
+        "this.appStateJson = JSON.stringify(appState)",
+        "this.appStateJson = JSON.stringify(appState);",
+    ),
+]
+
+# The SDK's setHostContext replaces the whole context that ui/initialize
+# answers with, but notifies the app only of keys that differ from the old
+# one (SDK 1.7.1). So a state the bridge already holds (a link back to where
+# the app started) is sent on its own, and every other state goes through the
+# context, which also reaches an app that is still loading (rule 6).
+PUSH_APP_STATE = """
+// setHostContext sends only the keys that differ from the context the bridge
+// holds: a state it already holds (a link back to where the app started) is
+// sent on its own.
+private pushAppState(appState: unknown) {
+  if (!this.bridge || this.disposed) return;
+  if (JSON.stringify(appState) === JSON.stringify(this.bridgeAppState)) {
+    this.bridge.sendHostContextChange({ appState });
+    return;
+  }
+  this.bridgeAppState = appState;
+  this.pushHostContext();
+}
+"""
 
 # A handler for a bridge that has since been replaced or torn down must not
 # touch the store (rule 4).
@@ -64,11 +95,11 @@ PUSH_URL_STATE = [
         """,
     ),
     (
-        "this.bridge.sendHostContextChange({ appState: config.appState })",
+        "this.pushAppState(config.appState)",
         """
         if (config.appState !== undefined && appStateJson !== this.appStateJson) {
           this.appStateJson = appStateJson;
-          this.bridge.sendHostContextChange({ appState: config.appState });
+          this.pushAppState(config.appState);
         }
         """,
     ),
@@ -97,16 +128,16 @@ def transform(ed: FileEditor, ctx: Context) -> None:
         ed.ensure_members(ed.interface(interface), PROP_MEMBERS)
 
     store = ed.class_("BridgeStore")
-    ed.ensure_class_member(
-        store, "appStateJson", APP_STATE_FIELD, after=ed.class_member(store, "unsubTheme")
-    )
+    unsub_theme = ed.class_member(store, "unsubTheme")
+    ed.ensure_class_member(store, "appStateJson", APP_STATE_FIELD, after=unsub_theme)
+    ed.ensure_class_member(store, "bridgeAppState", BRIDGE_APP_STATE_FIELD, after=unsub_theme)
 
     attach = ed.method(store, "attach")
     config_pattern = ed.destructuring_of(attach, "this.config", "client")
     ed.ensure_list_items(config_pattern, [Item("appState", "appState")])
     build_call = ed.call(attach, "buildHostContext", "`attach()` of `BridgeStore`")
     ed.ensure_list_items(build_call.child_by_field_name("arguments"), [Item("appState", "appState")])
-    ed.ensure_statements_after(ed.enclosing_statement(build_call), [REMEMBER_INITIAL])
+    ed.ensure_statements_after(ed.enclosing_statement(build_call), REMEMBER_INITIAL)
 
     handlers = ed.body(ed.method(store, "registerHandlers"))
     wanted, other = (SDK_HANDLER, COMPAT_HANDLER) if ctx.bridge is Bridge.SDK else (COMPAT_HANDLER, SDK_HANDLER)
@@ -122,3 +153,12 @@ def transform(ed: FileEditor, ctx: Context) -> None:
     ed.ensure_statements_after(size_handler, [wanted])
 
     ed.ensure_statements_at_end(ed.body(ed.method(store, "updateConfig")), PUSH_URL_STATE)
+
+    # Theme and display-mode pushes keep the state the bridge holds: not
+    # resent (it has not changed), not dropped from the context (rule 5).
+    push_host_context = ed.method(store, "pushHostContext")
+    context_call = ed.call(push_host_context, "buildHostContext", "`pushHostContext()` of `BridgeStore`")
+    ed.ensure_list_items(
+        context_call.child_by_field_name("arguments"), [Item("this.bridgeAppState", "this.bridgeAppState")]
+    )
+    ed.ensure_class_member(store, "pushAppState", PUSH_APP_STATE, after=push_host_context, spaced=True)

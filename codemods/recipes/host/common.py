@@ -17,11 +17,17 @@ PROP_MEMBERS = (
 PROP_NAMES = (Item("appState", "appState"), Item("onAppStateChange", "onAppStateChange"))
 
 # The render site reads the param for its app key and writes it back when the
-# app reports a new state (replace: no history entry per tick).
-APP_STATE_SEARCH = (
-    "const appStateSearch =",
-    "const appStateSearch = useSearch({ strict: false }) as { appState?: string };",
-)
+# app reports a new state (replace: no history entry per tick). It selects the
+# one value it needs, so other search params never re-render it (rule 7).
+def app_state_search(selected: str, comment: str = "") -> tuple[str, str]:
+    return (
+        "const appStateParam =",
+        comment
+        + "const appStateParam = useSearch({\n"
+        "  strict: false,\n"
+        f"  select: (search: {{ appState?: string }}) =>{selected},\n"
+        "});",
+    )
 
 
 # The render site hands both values to the renderer it renders.
@@ -33,7 +39,11 @@ RENDERER_MODULE = "mcp-app-renderer.tsx"
 
 
 def wire_render_site(
-    ed: FileEditor, component: str, decode: tuple[str, str], key_may_be_null: bool
+    ed: FileEditor,
+    component: str,
+    search: tuple[str, str],
+    decode: tuple[str, str],
+    key_may_be_null: bool,
 ) -> tuple[Node, str]:
     """Make ``component`` (which builds ``sourceId``, the app key) read the
     appState param and navigate when its app reports a new state. Returns
@@ -52,7 +62,7 @@ def wire_render_site(
     )
     ed.ensure_statements_after(
         ed.declaration_of(body, "sourceId"),
-        [*declare_navigate, APP_STATE_SEARCH, decode, handle_app_state_change(key_may_be_null, navigate)],
+        [*declare_navigate, search, decode, handle_app_state_change(key_may_be_null, navigate)],
     )
     return node, renderer
 
@@ -64,7 +74,7 @@ def handle_app_state_change(key_may_be_null: bool, navigate: str) -> tuple[str, 
         "const handleAppStateChange = (state: unknown) => {\n"
         + guard
         + "  const next = toAppStateParam(sourceId, state);\n"
-        "  if (next === appStateSearch.appState) return;\n"
+        "  if (next === appStateParam) return;\n"
         f"  {navigate}({{\n"
         '    to: ".",\n'
         "    search: (prev: Record<string, unknown>) => ({ ...prev, appState: next }),\n"

@@ -8,16 +8,18 @@ from __future__ import annotations
 
 from ...engine.editor import FileEditor
 from ..base import Context
-from .common import RENDER_SITE_ATTRIBUTES, wire_render_site
+from .common import RENDER_SITE_ATTRIBUTES, app_state_search, wire_render_site
 
 PATH = "apps/mesh/src/web/routes/project-app-view.tsx"
 
+SEARCH = app_state_search(" search.appState")
+
 DECODE = (
     "const appState =",
-    "const appState = decodeAppState(sourceId, appStateSearch.appState);",
+    "const appState = decodeAppState(sourceId, appStateParam);",
 )
 
 
 def transform(ed: FileEditor, ctx: Context) -> None:
-    app, renderer = wire_render_site(ed, "AppRenderer", DECODE, key_may_be_null=False)
+    app, renderer = wire_render_site(ed, "AppRenderer", SEARCH, DECODE, key_may_be_null=False)
     ed.ensure_jsx_attributes(ed.jsx_element(app, renderer, "`AppRenderer`"), RENDER_SITE_ATTRIBUTES)

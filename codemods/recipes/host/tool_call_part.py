@@ -8,10 +8,19 @@ from __future__ import annotations
 
 from ...engine.editor import FileEditor, Item
 from ..base import Context
-from .common import PROP_MEMBERS, PROP_NAMES, RENDER_SITE_ATTRIBUTES, wire_render_site
+from .common import PROP_MEMBERS, PROP_NAMES, RENDER_SITE_ATTRIBUTES, app_state_search, wire_render_site
 
 PATH = "apps/mesh/src/web/components/chat/message/parts/tool-call-part/generic.tsx"
 WRAPPER = "MCPAppRenderer"
+
+# Every part of a thread renders this component, most of them without an
+# app: those select nothing, so a change of the URL never re-renders them
+# (rule 7).
+SEARCH = app_state_search(
+    "\n    hasMCPApp && sourceId ? search.appState : undefined",
+    "// Only a part that shows an app follows the param: a change of the URL\n"
+    "// does not re-render the others.\n",
+)
 
 # The model-context source id is null without a connection: then there is no
 # app key, no state and no navigation.
@@ -19,14 +28,16 @@ DECODE = (
     "const appState =",
     """
     const appState = sourceId
-      ? decodeAppState(sourceId, appStateSearch.appState)
+      ? decodeAppState(sourceId, appStateParam)
       : undefined;
     """,
 )
 
 
 def transform(ed: FileEditor, ctx: Context) -> None:
-    part, iframe_renderer = wire_render_site(ed, "GenericToolCallPart", DECODE, key_may_be_null=True)
+    # The selector reads it: only a part that shows an app selects the param.
+    ed.declaration_of(ed.body(ed.function("GenericToolCallPart")), "hasMCPApp")
+    part, iframe_renderer = wire_render_site(ed, "GenericToolCallPart", SEARCH, DECODE, key_may_be_null=True)
     ed.ensure_jsx_attributes(ed.jsx_element(part, WRAPPER, "`GenericToolCallPart`"), RENDER_SITE_ATTRIBUTES)
 
     wrapper = ed.function(WRAPPER)

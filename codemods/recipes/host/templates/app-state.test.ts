@@ -67,6 +67,17 @@ describe("size cap", () => {
     }
   });
 
+  it("toAppStateParam removes the param, without a warning, for no state", () => {
+    const warn = spyOn(console, "warn").mockImplementation(() => {});
+    try {
+      expect(encodeAppState(KEY, undefined)).toBeNull();
+      expect(toAppStateParam(KEY, undefined)).toBeUndefined();
+      expect(warn).not.toHaveBeenCalled();
+    } finally {
+      warn.mockRestore();
+    }
+  });
+
   it("toAppStateParam returns the encoded value under the cap", () => {
     const warn = spyOn(console, "warn").mockImplementation(() => {});
     try {
@@ -106,6 +117,26 @@ describe("legacy and alternative forms", () => {
     expect(legacy).toContain("=");
     expect(decodeAppState(KEY, legacy)).toEqual(state);
     expect(decodeAppState("other:tool", legacy)).toEqual(state);
+  });
+
+  it("applies a legacy object that happens to have a `k` field", () => {
+    for (const state of [
+      { k: "tab-2", page: 3 },
+      { k: KEY, s: { page: 1 } },
+      { v: 1, k: "other:tool" },
+      { v: 1, k: 7, s: { page: 1 } },
+    ]) {
+      const legacy = standardBase64(JSON.stringify(state));
+      expect(decodeAppState(KEY, legacy)).toEqual(state);
+      expect(decodeAppState("other:tool", legacy)).toEqual(state);
+    }
+  });
+
+  it("yields no state for a future format", () => {
+    for (const v of [2, 99, "1", null]) {
+      const future = standardBase64(JSON.stringify({ v, k: KEY, s: 1 }));
+      expect(decodeAppState(KEY, future)).toBeUndefined();
+    }
   });
 
   it("ignores a scoped value written for another app", () => {

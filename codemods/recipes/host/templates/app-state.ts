@@ -30,10 +30,13 @@ function base64ToBytes(value: string): Uint8Array {
 /**
  * Encode `state` for the URL as base64url (RFC 4648 §5, no padding) of
  * `{ v: 1, k: appKey, s: state }`. The key scopes the state to one app, so a
- * link never feeds one app's state to another. Returns null when the state
- * cannot be serialized or the result exceeds APP_STATE_MAX_LENGTH.
+ * link never feeds one app's state to another. Returns null when there is no
+ * state, when it cannot be serialized or the result exceeds
+ * APP_STATE_MAX_LENGTH.
  */
 export function encodeAppState(appKey: string, state: unknown): string | null {
+  // JSON would drop `s`, leaving a value that holds no state.
+  if (state === undefined) return null;
   let json: string;
   try {
     json = JSON.stringify({ v: 1, k: appKey, s: state });
@@ -47,8 +50,10 @@ export function encodeAppState(appKey: string, state: unknown): string | null {
 
 /**
  * Decode a URL value written by encodeAppState. Never throws: the URL is user
- * input, so anything undecodable yields undefined. A value without a key (a
- * hand-made `base64(JSON(state))` link) applies to whichever app reads it.
+ * input, so anything undecodable yields undefined. Only `{ v: 1, k, s }` with
+ * a string `k` is scoped to an app; any other JSON (a hand-made
+ * `base64(JSON(state))` link, even an object with a `k` field) is a legacy
+ * state that applies to whichever app reads it.
  */
 export function decodeAppState(
   appKey: string,
@@ -60,10 +65,19 @@ export function decodeAppState(
       base64ToBytes(value),
     );
     const parsed: unknown = JSON.parse(json);
-    if (typeof parsed === "object" && parsed !== null && "k" in parsed) {
-      if (parsed.k !== appKey) return undefined;
-      return "s" in parsed ? parsed.s : undefined;
+    if (
+      typeof parsed !== "object" ||
+      parsed === null ||
+      !("k" in parsed) ||
+      typeof parsed.k !== "string"
+    ) {
+      return parsed;
     }
+    if ("v" in parsed && parsed.v === 1 && "s" in parsed) {
+      return parsed.k === appKey ? parsed.s : undefined;
+    }
+    // A later format this code cannot read.
+    if ("v" in parsed && parsed.v !== 1) return undefined;
     return parsed;
   } catch {
     return undefined;
@@ -71,13 +85,15 @@ export function decodeAppState(
 }
 
 /**
- * encodeAppState for the search param: over the cap, warn and drop the param
- * rather than write a URL that is too long to share.
+ * encodeAppState for the search param: no state removes the param; over the
+ * cap, warn and drop the param rather than write a URL that is too long to
+ * share.
  */
 export function toAppStateParam(
   appKey: string,
   state: unknown,
 ): string | undefined {
+  if (state === undefined) return undefined;
   const encoded = encodeAppState(appKey, state);
   if (encoded === null) {
     console.warn(

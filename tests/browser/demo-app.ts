@@ -1,0 +1,66 @@
+// The demo MCP app (ours) that runs in the host's iframe, built on the
+// released SDK's `App`. Its view is the state it shows ("default" without
+// one). It reports through `ui/notifications/state-changed` when the test
+// asks, restores from `hostContext.appState` on init and applies
+// `appState` from `host-context-changed`. Initialization waits for the
+// harness's gate, so a test can hold it while the host is already mounted.
+import { App, PostMessageTransport } from "@modelcontextprotocol/ext-apps";
+
+interface Harness {
+  register(uri: string, report: (state: unknown) => Promise<void>): void;
+  event(uri: string, event: Record<string, unknown>): void;
+  gate(uri: string): Promise<void>;
+}
+
+const uri = (window as unknown as { APP_URI: string }).APP_URI;
+const harness = (window.parent as unknown as { __harness: Harness }).__harness;
+const viewElement = document.getElementById("view") as HTMLElement;
+
+function show(state: unknown) {
+  viewElement.textContent =
+    state === undefined ? "default" : JSON.stringify(state);
+  harness.event(uri, {
+    type: "view",
+    state: state === undefined ? "<default>" : state,
+  });
+}
+
+const app = new App(
+  { name: "demo-app", version: "1.0.0" },
+  {},
+  { autoResize: false },
+);
+
+app.onhostcontextchanged = (params) => {
+  harness.event(uri, {
+    type: "context",
+    keys: Object.keys(params),
+    params: JSON.parse(JSON.stringify(params)),
+  });
+  if ("appState" in params) show((params as { appState?: unknown }).appState);
+};
+
+harness.register(uri, async (state: unknown) => {
+  show(state);
+  await app.notification({
+    method: "ui/notifications/state-changed",
+    params: { state },
+  } as never);
+});
+
+async function main() {
+  await harness.gate(uri);
+  await app.connect(new PostMessageTransport(window.parent, window.parent));
+  const context = (app.getHostContext() ?? {}) as Record<string, unknown>;
+  harness.event(uri, {
+    type: "init",
+    hasAppState: "appState" in context,
+    appState: context.appState,
+    theme: context.theme,
+  });
+  show(context.appState);
+}
+
+main().catch((error: unknown) => {
+  harness.event(uri, { type: "error", error: String(error) });
+});

@@ -1,0 +1,31 @@
+"""Where the Node tools of tools/package-lock.json live, and what a test does
+when one is missing: on a developer machine it is skipped with the reason; in
+CI (`CI` set) it fails, because CI installs everything (`.ci/run`)."""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+import pytest
+
+from .support import ROOT
+
+TOOLS = ROOT / "tools"
+NODE_MODULES = TOOLS / "node_modules"
+BIN = NODE_MODULES / ".bin"
+CHROMIUM = Path("/usr/bin/chromium")
+
+
+def in_ci() -> bool:
+    return bool(os.environ.get("CI"))
+
+
+def require(path: Path, what: str, how: str = "scripts/setup --node") -> Path:
+    """Return ``path``; if it is missing, skip (developer machine) or fail (CI)."""
+    if path.exists():
+        return path
+    message = f"{what} not found at {path} ({how})"
+    if in_ci():
+        pytest.fail(f"CI is set but {message}", pytrace=False)
+    pytest.skip(message)
