@@ -81,13 +81,15 @@ def test_all_checks_pass_on_the_tools_output(checkout: Path, tmp_path: Path) -> 
 def test_a_planted_type_error_fails_with_exit_4_and_is_shown(checkout: Path, monkeypatch) -> None:
     assert invoke("apply", "--repo", checkout).exit_code == 0
     module = checkout / MODULE
-    module.write_text(module.read_text() + "export const broken: number = 'x'; // PLANTED_TYPE_ERROR\n")
+    text = module.read_text()
+    module.write_text(text + "export const broken: number = 'x'; // PLANTED_TYPE_ERROR\n")
+    planted_line = text.count("\n") + 1
     monkeypatch.chdir(checkout)  # --repo . : errors are still matched with the baseline's
     result = invoke("verify", "--repo", ".")
     assert result.exit_code == 4, result.output
     line = next(l for l in result.stdout.splitlines() if l.strip().startswith("typecheck"))
     assert "failed" in line and "1 new error(s); 2 already in the unpatched tree" in line
-    assert "src/mcp-apps/app-state.ts(101,7): error TS2322" in result.stdout
+    assert f"src/mcp-apps/app-state.ts({planted_line},7): error TS2322" in result.stdout
     assert "legacy.ts" not in result.stdout, "a baseline error is not shown as new"
     assert "private/index.d.ts" not in result.stdout
 
@@ -157,6 +159,7 @@ def test_pr_puts_the_report_in_the_body(checkout: Path, tmp_path: Path) -> None:
 
 
 def test_pr_with_a_failing_check_exits_4_and_updates_nothing(checkout: Path, tmp_path: Path, monkeypatch) -> None:
+    from codemods import recipes
     from codemods.recipes import host
 
     original = host.render_module
@@ -164,12 +167,12 @@ def test_pr_with_a_failing_check_exits_4_and_updates_nothing(checkout: Path, tmp
     git(tmp_path, "init", "-q", "--bare", str(remote))
     git(checkout, "remote", "add", "origin", str(remote))
     # the tool's output fails the stand-in type check
-    monkeypatch.setattr(
-        host, "STEPS",
-        (host.STEPS[0]._replace(new_file=host.STEPS[0].new_file._replace(
+    broken = recipes.target_named("host")._replace(
+        steps=(host.STEPS[0]._replace(new_file=host.STEPS[0].new_file._replace(
             render=lambda ctx: original(ctx) + "export const broken: number = 'x'; // PLANTED_TYPE_ERROR\n"
         )),) + host.STEPS[1:],
     )
+    monkeypatch.setattr(recipes, "TARGETS", tuple(broken if t.name == "host" else t for t in recipes.TARGETS))
     body = tmp_path / "body.md"
     result = invoke("pr", "--repo", checkout, "--branch", "codemod/app-state", "--push", "origin", "--body-out", body)
     assert result.exit_code == 4, result.output
