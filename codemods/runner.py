@@ -16,6 +16,7 @@ from .engine.edits import OverlapError
 from .engine.outcome import Conflict, NotUtf8, Refused, Status, StepResult, SyntaxProblem, TargetMissing
 from .engine.source import SourceError, SourceFile
 from . import recipes
+from .formatter import Candidate, FormatterChoice, FormatterMode, Layout, choose, format_pass
 from .recipes import ModeChoice, Target
 from .recipes.base import Bridge, CommitGroup, Context, Notice, Step
 
@@ -31,6 +32,8 @@ class FileChange(NamedTuple):
     old: bytes | None
     new: bytes
     steps: list[str]
+    # Which layout the new content has (the formatter's or the built-in one).
+    layout: Layout | None = None
 
     @property
     def kind(self) -> str:
@@ -51,6 +54,8 @@ class Plan(NamedTuple):
     changes: list[FileChange]
     # What the report must tell the user besides the steps (see Notice).
     notices: tuple[str, ...] = ()
+    # The formatter the changed files were passed through, if any, and why.
+    formatter: FormatterChoice | None = None
 
     @property
     def refused(self) -> list[StepResult]:
@@ -70,8 +75,15 @@ class Plan(NamedTuple):
             "bridge": {"mode": self.bridge.mode.value, "reason": self.bridge.reason},
             "steps": [r.to_json() for r in self.results],
             "files": [
-                {"path": c.path, "change": c.kind, "steps": c.steps} for c in self.changes
+                {
+                    "path": c.path,
+                    "change": c.kind,
+                    "steps": c.steps,
+                    **({"layout": c.layout.to_json()} if c.layout else {}),
+                }
+                for c in self.changes
             ],
+            **({"formatter": self.formatter.to_json()} if self.formatter else {}),
             "pending": self.pending,
             "refused": bool(self.refused),
             "notices": list(self.notices),
@@ -119,8 +131,11 @@ def plan(
     repo: Path,
     bridge: Bridge = Bridge.AUTO,
     only: Sequence[str] = (),
+    formatter: FormatterMode | str | FormatterChoice = FormatterMode.AUTO,
 ) -> Plan:
-    """Compute every step's edits against the files as they are now."""
+    """Compute every step's edits against the files as they are now, and
+    pass the changed files through the checkout's formatter (``formatter``:
+    a mode, or a choice already made, e.g. another checkout's Biome)."""
     target = detect_target(repo)
     steps = steps_for(target)
     unknown = sorted(set(only) - {s.id for s in steps})
@@ -166,10 +181,15 @@ def plan(
         for path, ids in touched.items()
         if contents[path][0] != contents[path][1]
     ]
+    if not isinstance(formatter, FormatterChoice):
+        formatter = choose(root, formatter)
+    if changes:
+        laid_out = format_pass(root, [Candidate(c.path, c.old, c.new) for c in changes], formatter)
+        changes = [c._replace(new=new, layout=layout) for c, (new, layout) in zip(changes, laid_out)]
     notices = dict.fromkeys(
         str(note) for r in results if r.status is Status.APPLIED for note in r.notes if isinstance(note, Notice)
     )
-    return Plan(repo, target, choice, results, changes, tuple(notices))
+    return Plan(repo, target, choice, results, changes, tuple(notices), formatter)
 
 
 def _locate_all(
