@@ -85,7 +85,7 @@ def choose(checkout: Path, mode: FormatterMode | str) -> FormatterChoice:
     biome = find_biome(checkout)
     if biome is None:
         if mode is FormatterMode.BIOME:
-            raise FormatterMissing(f"--formatter biome: {checkout / _LAUNCHER} not found (install the checkout's dependencies)")
+            raise FormatterMissing(f"--formatter biome: no {_LAUNCHER.as_posix()} in {checkout} (install its dependencies)")
         return FormatterChoice(None, f"no {_LAUNCHER.as_posix()} in the checkout")
     return FormatterChoice(biome, f"the checkout's {_LAUNCHER.as_posix()}, under its configuration")
 

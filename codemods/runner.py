@@ -182,7 +182,7 @@ def plan(
         if contents[path][0] != contents[path][1]
     ]
     if not isinstance(formatter, FormatterChoice):
-        formatter = choose(root, formatter)
+        formatter = choose(repo, formatter)
     if changes:
         laid_out = format_pass(root, [Candidate(c.path, c.old, c.new) for c in changes], formatter)
         changes = [c._replace(new=new, layout=layout) for c, (new, layout) in zip(changes, laid_out)]
