@@ -5,7 +5,6 @@ from __future__ import annotations
 import os
 import posixpath
 import stat
-import subprocess
 from collections.abc import Iterable, Sequence
 from pathlib import Path
 from typing import NamedTuple
@@ -241,6 +240,8 @@ def find_definitions(repo: Path, text: str) -> list[str]:
     `git grep` in a git checkout (tracked and untracked, not ignored),
     otherwise by walking the tree without dependency and build folders."""
     if (repo / ".git").exists():
+        import subprocess  # only here: a moved file is rare, and the import is not free
+
         result = subprocess.run(
             ["git", "-C", str(repo), "grep", "--untracked", "-l", "-F", "-e", text, "--", "*.ts", "*.tsx"],
             capture_output=True,
