@@ -14,8 +14,8 @@ built-in layout only when
 Otherwise the built-in layout stays, and the file's `Layout` says why. The
 formatter never writes into the checkout: the files are formatted in a
 temporary folder that holds a copy of the checkout's formatter
-configuration, by one Biome process for the files before the edit and one
-for the files after it, run side by side.
+configuration, by one Biome process for the files both before and after
+the edit.
 """
 
 from __future__ import annotations
@@ -58,6 +58,8 @@ _SUFFIXES = (".ts", ".tsx", ".mts", ".cts", ".js", ".jsx", ".mjs", ".cjs", ".jso
 # Read by Biome from the project root or a file's folders; copied with the files.
 _CONFIG_FILES = ("biome.json", "biome.jsonc", ".editorconfig", ".gitignore", ".ignore")
 _LAUNCHER = Path("node_modules", ".bin", "biome")
+_BEFORE = "mesh-codemod-before--"
+_TIMEOUT = 120
 
 
 class Biome(NamedTuple):
@@ -227,34 +229,40 @@ def lines_changed_outside(
 def _format_both(
     biome: Biome, config_root: Path, before: dict[str, bytes], after: dict[str, bytes]
 ) -> tuple[dict[str, bytes], dict[str, bytes], str]:
-    """Both sets formatted by two Biome processes running side by side;
-    a non-empty third value says why that failed."""
+    """Both sets formatted by one Biome process; a non-empty third value
+    says why that failed. A file's "before" goes beside its "after", under a
+    prefixed name that keeps its extensions (``foo.test.ts`` ->
+    ``mesh-codemod-before--foo.test.ts``), so the same configuration and the
+    same overrides by folder or extension apply to both."""
     import shutil
+    import subprocess
     import tempfile
 
-    folders = [Path(tempfile.mkdtemp(prefix="mesh-codemod-format-")) for _ in range(2)]
+    def beside(path: str) -> str:
+        folder, _, name = path.rpartition("/")
+        return f"{folder}/{_BEFORE}{name}" if folder else f"{_BEFORE}{name}"
+
+    files = {**after, **{beside(path): data for path, data in before.items()}}
+    folder = Path(tempfile.mkdtemp(prefix="mesh-codemod-format-"))
     try:
-        runs = [
-            (slot, folder, files, _start(biome, config_root, folder, files))
-            for slot, (folder, files) in enumerate(zip(folders, (before, after)))
-            if files
-        ]
-        results: list[dict[str, bytes]] = [{}, {}]
-        failure = ""
-        for slot, folder, files, process in runs:
-            out, _ = process.communicate()
-            if process.returncode != 0:
-                failure = failure or _first_lines(out)
-                continue
-            results[slot] = {path: (folder / path).read_bytes() for path in files}
-        if failure:
-            return {}, {}, failure
-        return results[0], results[1], ""
+        process = _start(biome, config_root, folder, files)
+        try:
+            out, _ = process.communicate(timeout=_TIMEOUT)
+        except subprocess.TimeoutExpired:
+            process.kill()
+            process.communicate()
+            return {}, {}, f"no answer within {_TIMEOUT} s"
+        if process.returncode != 0:
+            return {}, {}, _first_lines(out)
+        return (
+            {path: (folder / beside(path)).read_bytes() for path in before},
+            {path: (folder / path).read_bytes() for path in after},
+            "",
+        )
     except OSError as err:
         return {}, {}, str(err)
     finally:
-        for folder in folders:
-            shutil.rmtree(folder, ignore_errors=True)
+        shutil.rmtree(folder, ignore_errors=True)
 
 
 def _start(biome: Biome, config_root: Path, folder: Path, files: dict[str, bytes]):
