@@ -190,10 +190,7 @@ def edited_ranges(old: bytes | None, new: bytes) -> list[tuple[int, int]]:
     new_lines = new.splitlines(keepends=True)
     if old is None:
         return [(0, len(new_lines))]
-    import difflib
-
-    matcher = difflib.SequenceMatcher(None, old.splitlines(keepends=True), new_lines, autojunk=False)
-    return [(j1, j2) for tag, _, _, j1, j2 in matcher.get_opcodes() if tag != "equal"]
+    return [(j1, j2) for _, _, j1, j2 in _changes(old.splitlines(keepends=True), new_lines)]
 
 
 def lines_changed_outside(
@@ -206,24 +203,49 @@ def lines_changed_outside(
     broke the destructuring above it). As the file was formatter-clean
     before the edit, such a hunk is the edit's own consequence; a hunk away
     from the edit is not, and is refused."""
-    import difflib
-
     def meets(i1: int, i2: int, start: int, end: int) -> bool:
         if i1 == i2 or start == end:  # an insertion point touches what it borders
             return start <= i2 and i1 <= end
         return i1 < end and start < i2
 
-    matcher = difflib.SequenceMatcher(None, new_lines, formatted_lines, autojunk=False)
     outside: list[int] = []
     adjoining = 0
-    for tag, i1, i2, _, _ in matcher.get_opcodes():
-        if tag == "equal":
-            continue
+    for i1, i2, _, _ in _changes(new_lines, formatted_lines):
         if not any(meets(i1, i2, start, end) for start, end in edited):
             outside.extend(range(i1, i2) if i2 > i1 else [i1])
             continue
         adjoining += sum(1 for i in range(i1, i2) if not any(start <= i < end for start, end in edited))
     return outside, adjoining
+
+
+def _changes(a: list[bytes], b: list[bytes]) -> list[tuple[int, int, int, int]]:
+    """The differing line ranges ``(i1, i2, j1, j2)`` of ``a`` and ``b``.
+    The common head and tail are cut off first: edits are local, and the
+    matcher (without its junk heuristic, which misaligns the many ``}`` and
+    blank lines of source code) is slow on whole files."""
+    import difflib
+
+    head = 0
+    while head < min(len(a), len(b)) and a[head] == b[head]:
+        head += 1
+    tail = 0
+    while tail < min(len(a), len(b)) - head and a[-1 - tail] == b[-1 - tail]:
+        tail += 1
+    matcher = difflib.SequenceMatcher(None, a[head : len(a) - tail], b[head : len(b) - tail], autojunk=False)
+    return [
+        (i1 + head, i2 + head, j1 + head, j2 + head)
+        for tag, i1, i2, j1, j2 in matcher.get_opcodes()
+        if tag != "equal"
+    ]
+
+
+def _scratch() -> str | None:
+    """Where the temporary folder goes: a RAM-backed /dev/shm unless TMPDIR
+    says otherwise (writing and removing the files on a disk under load cost
+    more than Biome itself)."""
+    if os.environ.get("TMPDIR") or not os.access("/dev/shm", os.W_OK):
+        return None
+    return "/dev/shm"
 
 
 def _format_both(
@@ -243,7 +265,7 @@ def _format_both(
         return f"{folder}/{_BEFORE}{name}" if folder else f"{_BEFORE}{name}"
 
     files = {**after, **{beside(path): data for path, data in before.items()}}
-    folder = Path(tempfile.mkdtemp(prefix="mesh-codemod-format-"))
+    folder = Path(tempfile.mkdtemp(prefix="mesh-codemod-format-", dir=_scratch()))
     try:
         process = _start(biome, config_root, folder, files)
         try:
