@@ -323,6 +323,9 @@ def _pr_command(request: PrRequest, series) -> list[str]:
     """The command line that rebuilds exactly this branch."""
     args = ["pr", "--repo", ".", "--branch", request.branch, "--base", series.base]
     args += ["--bridge", series.bridge.mode.value, "--author", str(series.identity)]
+    formatter = series.plan.formatter
+    if formatter is not None:  # the layout depends on it: name it, so that a rerun fails rather than differs
+        args += ["--formatter", "biome" if formatter.biome else "none"]
     return args
 
 
