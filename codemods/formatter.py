@@ -85,11 +85,22 @@ def choose(checkout: Path, mode: FormatterMode | str) -> FormatterChoice:
     if mode is FormatterMode.NONE:
         return FormatterChoice(None, "--formatter none")
     biome = find_biome(checkout)
+    if biome is not None and not has_config(checkout):
+        # Installed as some dependency's dependency, perhaps; not the repo's formatter.
+        reason = f"{_LAUNCHER.as_posix()} is installed, but the checkout has no biome.json"
+        if mode is FormatterMode.BIOME:
+            raise FormatterMissing(f"--formatter biome: {reason}")
+        return FormatterChoice(None, reason)
     if biome is None:
         if mode is FormatterMode.BIOME:
             raise FormatterMissing(f"--formatter biome: no {_LAUNCHER.as_posix()} in {checkout} (install its dependencies)")
         return FormatterChoice(None, f"no {_LAUNCHER.as_posix()} in the checkout")
     return FormatterChoice(biome, f"the checkout's {_LAUNCHER.as_posix()}, under its configuration")
+
+
+def has_config(root: Path) -> bool:
+    """Whether ``root`` has a Biome configuration: Biome is its formatter."""
+    return any((root / name).is_file() for name in _CONFIG_FILES[:2])
 
 
 def find_biome(checkout: Path) -> Biome | None:
@@ -150,6 +161,8 @@ def format_pass(
     """For each file, the bytes to write and the layout they have."""
     if choice.biome is None:
         return [(f.new, Layout(BUILT_IN, f"no formatter: {choice.reason}")) for f in files]
+    if not has_config(config_root):  # e.g. the base commit of a series predates it
+        return [(f.new, Layout(BUILT_IN, "no biome.json in the tree")) for f in files]
     eligible = [f for f in files if f.path.endswith(_SUFFIXES)]
     if not eligible:
         return [(f.new, Layout(BUILT_IN, "not a file the formatter handles")) for f in files]

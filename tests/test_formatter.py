@@ -236,3 +236,15 @@ def test_the_patch_series_is_laid_out_by_the_checkouts_biome(biome: Path, tmp_pa
     _apply(applied)
     assert _sources(repo) == _sources(applied)
     assert _biome(repo).returncode == 0
+
+
+def test_an_installed_biome_without_a_biome_json_is_not_the_repos_formatter(biome: Path, tmp_path: Path) -> None:
+    repo = _tree(tmp_path, "repo", biome)
+    (repo / "biome.json").unlink()
+    report = _apply(repo)
+    assert report["formatter"] == {
+        "name": "none",
+        "reason": "node_modules/.bin/biome is installed, but the checkout has no biome.json",
+    }
+    assert {l["kind"] for l in _layouts(report).values()} == {BUILT_IN}
+    assert invoke("apply", "--repo", repo, "--formatter", "biome", "--check").exit_code == 2
