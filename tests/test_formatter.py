@@ -248,3 +248,54 @@ def test_an_installed_biome_without_a_biome_json_is_not_the_repos_formatter(biom
     }
     assert {l["kind"] for l in _layouts(report).values()} == {BUILT_IN}
     assert invoke("apply", "--repo", repo, "--formatter", "biome", "--check").exit_code == 2
+
+
+# --- real mesh: the issue's five formatter settings -------------------------------
+
+MESH = os.environ.get("MESH_GIT_DIR")
+SETTINGS = {
+    "indent-width-4": ("formatter", {"indentWidth": 4}),
+    "tabs": ("formatter", {"indentStyle": "tab"}),
+    "line-width-100": ("formatter", {"lineWidth": 100}),
+    "single-quotes": ("javascript", {"quoteStyle": "single"}),
+    "no-semicolons-no-trailing-commas": ("javascript", {"semicolons": "asNeeded", "trailingCommas": "none"}),
+}
+
+
+@pytest.mark.skipif(not MESH, reason="MESH_GIT_DIR is not set")
+@pytest.mark.parametrize("setting", list(SETTINGS))
+def test_real_mesh_under_other_settings_is_left_alone_by_its_biome(setting: str, biome: Path, tmp_path: Path) -> None:
+    """mesh's newest revision (MESH_REV, default HEAD), reformatted by its
+    Biome under another setting: after `apply`, Biome finds nothing to
+    change in the seven touched files, and a second run has nothing to do."""
+    import io
+    import tarfile
+
+    from codemods.recipes import host
+
+    repo = tmp_path / "mesh"
+    archive = subprocess.run(
+        ["git", "-C", MESH, "archive", os.environ.get("MESH_REV", "HEAD"),
+         "apps/mesh/src", "apps/mesh/package.json", "package.json", "biome.json", ".gitignore"],
+        check=True, capture_output=True,
+    ).stdout
+    with tarfile.open(fileobj=io.BytesIO(archive)) as tar:
+        tar.extractall(repo, filter="data")
+    (repo / "node_modules" / ".bin").mkdir(parents=True)
+    (repo / "node_modules" / ".bin" / "biome").symlink_to(biome)
+    section, values = SETTINGS[setting]
+    config = json.loads((repo / "biome.json").read_text())
+    config.setdefault(section, {})
+    target = config[section] if section == "formatter" else config[section].setdefault("formatter", {})
+    target.update(values)
+    (repo / "biome.json").write_text(json.dumps(config, indent=2))
+    touched = sorted(step.path for step in host.STEPS)
+    existing = [p for p in touched if (repo / p).exists()]
+    subprocess.run([str(biome), "format", "--write", *existing], cwd=repo, capture_output=True, check=True)
+
+    report = _apply(repo)
+    assert sorted(_layouts(report)) == touched
+    check = subprocess.run([str(biome), "format", *touched], cwd=repo, capture_output=True, text=True)
+    assert check.returncode == 0, check.stdout + check.stderr
+    again = invoke("apply", "--repo", repo, "--check")
+    assert again.exit_code == 0, again.stderr
