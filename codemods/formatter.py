@@ -93,7 +93,9 @@ def choose(checkout: Path, mode: FormatterMode | str) -> FormatterChoice:
         return FormatterChoice(None, reason)
     if biome is None:
         if mode is FormatterMode.BIOME:
-            raise FormatterMissing(f"--formatter biome: no {_LAUNCHER.as_posix()} in {checkout} (install its dependencies)")
+            raise FormatterMissing(
+                f"--formatter biome: no {_LAUNCHER.as_posix()} in {checkout} (install its dependencies)"
+            )
         return FormatterChoice(None, f"no {_LAUNCHER.as_posix()} in the checkout")
     return FormatterChoice(biome, f"the checkout's {_LAUNCHER.as_posix()}, under its configuration")
 
