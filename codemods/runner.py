@@ -140,6 +140,8 @@ def plan(
     unknown = sorted(set(only) - {s.id for s in steps})
     if unknown:
         raise ValueError(f"unknown step(s): {', '.join(unknown)} (see `mesh-codemod list`)")
+    if not isinstance(formatter, FormatterChoice):
+        formatter = choose(repo, formatter)
     choice = _target(target).choose_mode(repo, bridge)
     ctx = Context(repo=repo, bridge=choice.mode)
     root = repo.resolve()
@@ -180,8 +182,6 @@ def plan(
         for path, ids in touched.items()
         if contents[path][0] != contents[path][1]
     ]
-    if not isinstance(formatter, FormatterChoice):
-        formatter = choose(repo, formatter)
     if changes:
         laid_out = format_pass(root, [Candidate(c.path, c.old, c.new) for c in changes], formatter)
         changes = [c._replace(new=new, layout=layout) for c, (new, layout) in zip(changes, laid_out)]
