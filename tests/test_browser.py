@@ -99,3 +99,14 @@ def test_browser_scenario(scenario: str, browser_results: dict[str, dict]) -> No
     result = browser_results.get(scenario)
     assert result is not None, f"{scenario} did not run"
     assert result["ok"], result["error"]
+
+
+def test_a_missing_tool_skips_locally_and_fails_in_ci(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
+    missing = tmp_path / "no-such-chromium"
+    monkeypatch.delenv("CI", raising=False)
+    with pytest.raises(pytest.skip.Exception):
+        require(missing, "Chromium")
+    monkeypatch.setenv("CI", "true")
+    with pytest.raises(pytest.fail.Exception, match="CI is set"):
+        require(missing, "Chromium")
+    assert require(tmp_path, "a directory") == tmp_path

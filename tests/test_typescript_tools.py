@@ -13,6 +13,9 @@ declaration stubs (tests/typecheck/) only for mesh-internal modules.
 
 from __future__ import annotations
 
+import json
+import os
+import re
 import shutil
 import subprocess
 from pathlib import Path
@@ -146,3 +149,35 @@ def test_type_check_notices_a_broken_prop(tmp_path: Path, tsc: Path) -> None:
     result = _run_tsc(tsc, work)
     assert result.returncode != 0
     assert "project-app-view.tsx" in result.stdout and "appState" in result.stdout, result.stdout
+
+
+# The packages the type check and the browser test use, pinned in
+# tools/package.json at the versions mesh's lock file installs.
+MESH_PACKAGES = [
+    "@modelcontextprotocol/ext-apps",
+    "@modelcontextprotocol/sdk",
+    "@tanstack/react-router",
+    "@types/bun",
+    "@types/react",
+    "@types/react-dom",
+    "ai",
+    "react",
+    "react-dom",
+    "typescript",
+    "zod",
+]
+
+
+@pytest.mark.skipif(not os.environ.get("MESH_GIT_DIR"), reason="MESH_GIT_DIR is not set")
+def test_tools_pin_mesh_versions() -> None:
+    """tools/package.json pins what mesh's bun.lock installs (MESH_REV, default HEAD)."""
+    lock = subprocess.run(
+        ["git", "-C", os.environ["MESH_GIT_DIR"], "show", f"{os.environ.get('MESH_REV', 'HEAD')}:bun.lock"],
+        check=True, capture_output=True, text=True,
+    ).stdout
+    pinned = json.loads((TOOLS.parent / "package.json").read_text())["devDependencies"]
+    for name in MESH_PACKAGES:
+        # a top-level entry: `"name": ["name@version", ...`
+        found = re.search(rf'^\s*"{re.escape(name)}": \["{re.escape(name)}@([^"]+)"', lock, re.M)
+        assert found, f"{name} is not in mesh's bun.lock"
+        assert pinned[name] == found.group(1), f"{name}: tools pins {pinned[name]}, mesh installs {found.group(1)}"

@@ -55,7 +55,9 @@ function meshModules(src) {
         if (rel === null) return undefined;
         const file = resolveInSrc(rel);
         if (!file) {
-          return { errors: [{ text: `no file or stub for ${args.path} (${rel})` }] };
+          return {
+            errors: [{ text: `no file or stub for ${args.path} (${rel})` }],
+          };
         }
         return { path: file };
       });

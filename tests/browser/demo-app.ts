@@ -19,7 +19,10 @@ const viewElement = document.getElementById("view") as HTMLElement;
 function show(state: unknown) {
   viewElement.textContent =
     state === undefined ? "default" : JSON.stringify(state);
-  harness.event(uri, { type: "view", state: state === undefined ? "<default>" : state });
+  harness.event(uri, {
+    type: "view",
+    state: state === undefined ? "<default>" : state,
+  });
 }
 
 const app = new App(

@@ -77,7 +77,13 @@ export function exposeRouter(r: AnyRouter) {
 
 const apps: Record<string, AppRecord> = {};
 function app(uri: string): AppRecord {
-  apps[uri] ??= { uri, initialized: false, view: undefined, hasView: false, log: [] };
+  apps[uri] ??= {
+    uri,
+    initialized: false,
+    view: undefined,
+    hasView: false,
+    log: [],
+  };
   return apps[uri];
 }
 
@@ -91,12 +97,16 @@ const waiting = new Map<string, () => void>();
 // Every state-changed handler a bridge registers, with the part it serves,
 // so that a test can call the handler of a bridge that was torn down.
 const bridgeParts = new WeakMap<object, string>();
-const stateHandlers: Array<{ bridge: AppBridge; handler: (n: unknown) => void }> = [];
+const stateHandlers: Array<{
+  bridge: AppBridge;
+  handler: (n: unknown) => void;
+}> = [];
 // AppBridge's own `setNotificationHandler` is an instance field that calls
 // the base Protocol's method, so the methods are wrapped where they live.
 function owner(name: string): Record<string, (...args: unknown[]) => unknown> {
   let proto: object | null = AppBridge.prototype;
-  while (proto && !Object.hasOwn(proto, name)) proto = Object.getPrototypeOf(proto);
+  while (proto && !Object.hasOwn(proto, name))
+    proto = Object.getPrototypeOf(proto);
   if (!proto) throw new Error(`AppBridge has no ${name}`);
   return proto as Record<string, (...args: unknown[]) => unknown>;
 }
@@ -114,10 +124,21 @@ connectOwner.connect = function (this: AppBridge, transport: unknown) {
 };
 const handlerOwner = owner("setNotificationHandler");
 const originalSetNotificationHandler = handlerOwner.setNotificationHandler!;
-handlerOwner.setNotificationHandler = function (this: object, schema: unknown, handler: unknown) {
-  const method = (schema as { shape?: { method?: { value?: unknown } } }).shape?.method?.value;
-  if (method === "ui/notifications/state-changed" && this instanceof AppBridge) {
-    stateHandlers.push({ bridge: this, handler: handler as (n: unknown) => void });
+handlerOwner.setNotificationHandler = function (
+  this: object,
+  schema: unknown,
+  handler: unknown,
+) {
+  const method = (schema as { shape?: { method?: { value?: unknown } } }).shape
+    ?.method?.value;
+  if (
+    method === "ui/notifications/state-changed" &&
+    this instanceof AppBridge
+  ) {
+    stateHandlers.push({
+      bridge: this,
+      handler: handler as (n: unknown) => void,
+    });
   }
   return originalSetNotificationHandler.call(this, schema, handler);
 };
@@ -142,7 +163,9 @@ const harness = {
     return new Promise((resolve) => waiting.set(uri, resolve));
   },
   crash(error: unknown) {
-    (window as unknown as { __errors: string[] }).__errors.push(`boundary: ${String(error)}`);
+    (window as unknown as { __errors: string[] }).__errors.push(
+      `boundary: ${String(error)}`,
+    );
   },
   // called by the test
   release(uri: string) {
@@ -182,9 +205,13 @@ const harness = {
     let called = 0;
     for (const entry of stateHandlers) {
       if (bridgeParts.get(entry.bridge) !== partName) continue;
-      const transport = (entry.bridge as unknown as { transport?: unknown }).transport;
+      const transport = (entry.bridge as unknown as { transport?: unknown })
+        .transport;
       if (transport) continue; // still connected
-      entry.handler({ method: "ui/notifications/state-changed", params: { state } });
+      entry.handler({
+        method: "ui/notifications/state-changed",
+        params: { state },
+      });
       called += 1;
     }
     return called;
@@ -195,12 +222,28 @@ const harness = {
       search: location.search,
       historyLength: history.length,
       navigations,
-      matches: router ? router.state.matches.map((m) => ({ id: m.routeId, status: m.status, error: m.error ? String(m.error) : null })) : [],
-      apps: JSON.parse(JSON.stringify(apps, (key, value) => (key === "report" ? undefined : value === undefined ? "<undefined>" : value))),
+      matches: router
+        ? router.state.matches.map((m) => ({
+            id: m.routeId,
+            status: m.status,
+            error: m.error ? String(m.error) : null,
+          }))
+        : [],
+      apps: JSON.parse(
+        JSON.stringify(apps, (key, value) =>
+          key === "report"
+            ? undefined
+            : value === undefined
+              ? "<undefined>"
+              : value,
+        ),
+      ),
       renders: { ...renders },
       bridges: stateHandlers.map((e) => ({
         part: bridgeParts.get(e.bridge) ?? null,
-        connected: Boolean((e.bridge as unknown as { transport?: unknown }).transport),
+        connected: Boolean(
+          (e.bridge as unknown as { transport?: unknown }).transport,
+        ),
       })),
       warns: [...(window as unknown as { __warns: string[] }).__warns],
       errors: [...(window as unknown as { __errors: string[] }).__errors],

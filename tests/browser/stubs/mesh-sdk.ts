@@ -22,7 +22,9 @@ export function useMCPClient(_options: {
 
 export function useMCPReadResource({ uri }: { client: Client; uri: string }) {
   return {
-    data: { contents: [{ uri, mimeType: "text/html", text: demoAppHtml(uri) }] },
+    data: {
+      contents: [{ uri, mimeType: "text/html", text: demoAppHtml(uri) }],
+    },
   };
 }
 

@@ -9,7 +9,9 @@ interface Props {
 export class ErrorBoundary extends Component<Props, { error: unknown }> {
   override state = { error: null as unknown };
   static getDerivedStateFromError(error: unknown) {
-    (window as unknown as { __harness: { crash(e: unknown): void } }).__harness.crash(error);
+    (
+      window as unknown as { __harness: { crash(e: unknown): void } }
+    ).__harness.crash(error);
     return { error };
   }
   override render() {
