@@ -1,35 +1,35 @@
-"""Find anchors in a parsed file and *ensure* things exist next to them.
+"""Ensure operations: make sure things exist next to the anchors that
+:mod:`.find` locates.
 
 Every ``ensure_*`` operation first looks for its result and records no edit
 when it is already there, which is what makes every recipe idempotent and
-lets a partly applied tree be completed instead of duplicated. Edits are
-recorded on the original bytes and applied in one pass by :meth:`result`.
+lets a partly applied tree be completed instead of duplicated. It sees what
+earlier operations of the same run planned for the same container (a list,
+an import) and merges with it. Edits are recorded on the original bytes and
+applied in one pass by :meth:`FileEditor.result`; layout is asked of
+:mod:`.layout` for the file's :class:`~.style.Style`.
 """
 
 from __future__ import annotations
 
 import re
 import textwrap
-from collections.abc import Callable, Iterable, Iterator, Sequence
+from collections.abc import Iterable, Sequence
 from typing import NamedTuple
 
 from tree_sitter import Node
 
 from .edits import EditSet
-from .outcome import AnchorMissing, Conflict, SyntaxProblem
-from .parsing import first_error, parse
-from .source import LINE_WIDTH, SourceFile
+from .find import FUNCTION_TYPES, JSX_TAGS, Finder, module_stem, squash  # noqa: F401 (re-exported)
+from .layout import layout_snippet, requote
+from .outcome import SyntaxProblem
+from .parsing import TSX, first_error, parse
+from .source import SourceFile
+from .style import Style
 
-_WS = re.compile(r"\s+")
-_DOUBLE_QUOTED = re.compile(r'"((?:[^"\\\n]|\\.)*)"')
+_STRING = re.compile(r""""(?:[^"\\\n]|\\.)*"|'(?:[^'\\\n]|\\.)*'""")
+_DECLARED = re.compile(r"^\s*(?:export\s+)?(?:const|let|var|function|class)\s+([A-Za-z_$][\w$]*)")
 
-FUNCTION_TYPES = {
-    "function_declaration",
-    "function_expression",
-    "arrow_function",
-    "method_definition",
-    "generator_function_declaration",
-}
 LIST_CONTAINERS = {
     "formal_parameters",
     "arguments",
@@ -39,12 +39,6 @@ LIST_CONTAINERS = {
     "array",
 }
 MEMBER_CONTAINERS = {"interface_body", "object_type"}
-JSX_TAGS = ("jsx_self_closing_element", "jsx_opening_element")
-
-
-def squash(text: str) -> str:
-    """Text with all whitespace removed, for comparing code by content."""
-    return _WS.sub("", text)
 
 
 class Item(NamedTuple):
@@ -54,241 +48,99 @@ class Item(NamedTuple):
     text: str
 
 
-class FileEditor:
-    """Collects edits for one :class:`SourceFile`."""
+class Statement(NamedTuple):
+    """A statement to ensure, and how to tell that it is already there: the
+    name it declares, or else a marker found in its own text."""
 
-    def __init__(self, source: SourceFile) -> None:
-        self.source = source
-        self.edits = EditSet()
-        self.added: list[str] = []
-
-    # ------------------------------------------------------------------
-    # Finding anchors
-    # ------------------------------------------------------------------
+    snippet: str
+    name: str = ""
+    marker: str = ""
 
     @property
-    def path(self) -> str:
-        return self.source.path
+    def identity(self) -> str:
+        return f"`{self.name}`" if self.name else f"`{self.marker}`"
 
-    def text(self, node: Node) -> str:
-        return self.source.text(node)
 
-    def walk(self, node: Node | None = None) -> Iterator[Node]:
-        stack = [node or self.source.root]
-        while stack:
-            current = stack.pop()
-            yield current
-            stack.extend(reversed(current.children))
+def statement(snippet: str, marker: str = "") -> Statement:
+    """A :class:`Statement`, checked when the recipe is loaded: a snippet
+    that declares a name is known by it; any other needs a ``marker`` that
+    its own text contains (else editing the snippet alone would silently
+    break idempotency)."""
+    body = textwrap.dedent(snippet).strip("\n")
+    code = "\n".join(line for line in body.split("\n") if not line.lstrip().startswith("//"))
+    declared = _DECLARED.match(code)
+    if marker:
+        if squash(marker) not in squash(code):
+            raise ValueError(f"statement marker {marker!r} is not in its own snippet:\n{body}")
+        return Statement(snippet, marker=marker)
+    if declared is None:
+        raise ValueError(f"a statement that declares no name needs a marker:\n{body}")
+    return Statement(snippet, name=declared.group(1))
 
-    def _only(self, nodes: list[Node], what: str) -> Node:
-        if not nodes:
-            raise AnchorMissing(self.path, what)
-        if len(nodes) > 1:
-            lines = ", ".join(str(n.start_point[0] + 1) for n in nodes)
-            raise Conflict(self.path, f"{what} is defined more than once (lines {lines})")
-        return nodes[0]
 
-    def _name(self, node: Node) -> str | None:
-        name = node.child_by_field_name("name")
-        return self.text(name) if name is not None else None
+class Ensured(NamedTuple):
+    """What one ensure operation did: ``added`` is empty when all was there."""
 
-    def _named(self, kinds: tuple[str, ...], scope: Node | None, name: str) -> list[Node]:
-        """Indexed nodes of ``kinds`` inside ``scope`` whose name is ``name``
-        (for a call, its squashed callee)."""
-        found = []
-        for kind in kinds:
-            for node in self.source.nodes(kind):
-                if scope is not None and not (scope.start_byte <= node.start_byte < scope.end_byte):
-                    continue
-                label = node.child_by_field_name("function" if kind == "call_expression" else "name")
-                if label is not None and squash(self.text(label)) == name:
-                    found.append(node)
-        return sorted(found, key=lambda n: n.start_byte)
+    operation: str
+    where: str
+    added: tuple[str, ...] = ()
 
-    def function(self, name: str, scope: Node | None = None) -> Node:
-        """A function declaration, or a ``const name = (...) => {}``."""
-        found = self._named(("function_declaration",), scope, name)
-        for declarator in self.variables(name, scope):
-            value = declarator.child_by_field_name("value")
-            if value is not None and value.type in FUNCTION_TYPES:
-                found.append(value)
-        return self._only(found, f"function `{name}`")
+    @property
+    def changed(self) -> bool:
+        return bool(self.added)
 
-    def interface(self, name: str) -> Node:
-        found = self._named(("interface_declaration",), None, name)
-        return self._only(found, f"interface `{name}`")
 
-    def class_(self, name: str) -> Node:
-        found = self._named(("class_declaration",), None, name)
-        return self._only(found, f"class `{name}`")
+class _PlannedList(NamedTuple):
+    container: Node
+    items: list[Item]
 
-    def method(self, cls: Node, name: str) -> Node:
-        """A method, or an arrow-function field, of a class: the function node."""
-        body = cls.child_by_field_name("body")
-        found = []
-        for member in body.named_children if body else []:
-            if self._name(member) != name:
-                continue
-            if member.type == "method_definition":
-                found.append(member)
-            elif member.type == "public_field_definition":
-                value = member.child_by_field_name("value")
-                if value is not None and value.type in FUNCTION_TYPES:
-                    found.append(value)
-        return self._only(found, f"method `{name}` of class `{self._name(cls)}`")
 
-    def class_member(self, cls: Node, name: str) -> Node:
-        body = cls.child_by_field_name("body")
-        found = [m for m in body.named_children if self._name(m) == name]
-        return self._only(found, f"member `{name}` of class `{self._name(cls)}`")
+class _PlannedImport(NamedTuple):
+    anchor: Node
+    module: str
+    names: list[str]
 
-    def variables(self, name: str, scope: Node | None = None) -> list[Node]:
-        return self._named(("variable_declarator",), scope, name)
 
-    def variable(self, name: str, scope: Node | None = None) -> Node:
-        """The declarator of ``const name = ...``."""
-        return self._only(self.variables(name, scope), f"variable `{name}`")
+class FileEditor(Finder):
+    """Collects edits for one :class:`SourceFile`."""
 
-    def body(self, function: Node) -> Node:
-        body = function.child_by_field_name("body")
-        if body is None or body.type != "statement_block":
-            raise AnchorMissing(self.path, f"a block body for `{self._label(function)}`")
-        return body
+    def __init__(self, source: SourceFile, style: Style | None = None) -> None:
+        super().__init__(source)
+        self.style = style or source.style
+        self.edits = EditSet()
+        self.results: list[Ensured] = []
+        self.notes: list[str] = []
+        # Planned but not yet laid out: merged per container, laid out once.
+        self._lists: dict[tuple[int, int], _PlannedList] = {}
+        self._imports: dict[str, _PlannedImport] = {}
 
-    def parameters(self, function: Node) -> Node:
-        params = function.child_by_field_name("parameters")
-        if params is None:
-            raise AnchorMissing(self.path, f"the parameters of `{self._label(function)}`")
-        return params
+    @property
+    def added(self) -> list[str]:
+        """What the operations added, then the recipe's own notes, for the report."""
+        return [text for r in self.results for text in r.added] + self.notes
 
-    def _label(self, node: Node) -> str:
-        name = self._name(node)
-        if name is None and node.parent is not None:
-            name = self._name(node.parent)
-        return name or node.type
+    def note(self, text: str) -> None:
+        self.notes.append(text)
 
-    def calls(self, scope: Node, callee: str) -> list[Node]:
-        return self._named(("call_expression",), scope, callee)
-
-    def call(self, scope: Node, callee: str, where: str) -> Node:
-        return self._only(self.calls(scope, callee), f"call `{callee}(...)` in {where}")
-
-    def jsx_elements(self, scope: Node, tag: str) -> list[Node]:
-        return self._named(JSX_TAGS, scope, tag)
-
-    def jsx_element(self, scope: Node, tag: str, where: str) -> Node:
-        return self._only(self.jsx_elements(scope, tag), f"JSX element `<{tag}>` in {where}")
-
-    def statement(self, block: Node, predicate: Callable[[str], bool], what: str) -> Node:
-        found = [s for s in self._statements(block) if predicate(squash(self.text(s)))]
-        if not found:
-            raise AnchorMissing(self.path, what)
-        return found[0]
-
-    def declaration_of(self, block: Node, name: str) -> Node:
-        """The statement in ``block`` that declares ``name``."""
-        for stmt in self._statements(block):
-            if stmt.type in {"lexical_declaration", "variable_declaration"}:
-                for declarator in stmt.named_children:
-                    if declarator.type == "variable_declarator" and name in self._bound_names(declarator):
-                        return stmt
-        raise AnchorMissing(self.path, f"the declaration of `{name}`")
-
-    def _bound_names(self, declarator: Node) -> set[str]:
-        target = declarator.child_by_field_name("name")
-        if target is None:
-            return set()
-        if target.type == "identifier":
-            return {self.text(target)}
-        return {
-            self.text(n) for n in self.walk(target)
-            if n.type in {"shorthand_property_identifier_pattern", "identifier"}
-        }
-
-    def imports(self) -> list[Node]:
-        return [n for n in self.source.root.named_children if n.type == "import_statement"]
-
-    def imported_name(self, module_suffix: str, exported: str) -> str | None:
-        """The local name under which ``exported`` is imported from a module."""
-        for node in self.imports():
-            source = node.child_by_field_name("source")
-            if source is None or not self.text(source)[1:-1].endswith(module_suffix):
-                continue
-            for spec in self.walk(node):
-                if spec.type == "import_specifier" and self._name(spec) == exported:
-                    alias = spec.child_by_field_name("alias")
-                    return self.text(alias if alias is not None else spec.child_by_field_name("name"))
-        return None
-
-    def has_statement(self, block: Node, marker: str) -> bool:
-        return self._statement_with(block, marker) is not None
-
-    def enclosing_statement(self, node: Node) -> Node:
-        """The statement of a block (or of the file) that contains ``node``."""
-        current = node
-        while current.parent is not None and current.parent.type not in {"statement_block", "program"}:
-            current = current.parent
-        return current
-
-    def destructuring_of(self, scope: Node, value: str, binds: str) -> Node:
-        """The ``{ ... }`` pattern of ``const { binds, ... } = value`` in scope."""
-        for declarator in self.walk(scope):
-            if declarator.type != "variable_declarator":
-                continue
-            pattern = declarator.child_by_field_name("name")
-            init = declarator.child_by_field_name("value")
-            if (
-                pattern is not None and pattern.type == "object_pattern"
-                and init is not None and squash(self.text(init)) == squash(value)
-                and binds in self._bound_names(declarator)
-            ):
-                return pattern
-        raise AnchorMissing(self.path, f"`const {{ {binds}, ... }} = {value}` in `{self._label(scope)}`")
-
-    def props_pattern(self, function: Node) -> Node:
-        """The destructured props of a component: its first parameter's pattern."""
-        params = [p for p in self.parameters(function).named_children if p.type != "comment"]
-        pattern = params[0].child_by_field_name("pattern") if params else None
-        if pattern is None or pattern.type != "object_pattern":
-            raise AnchorMissing(self.path, f"destructured props `({{ ... }})` of `{self._label(function)}`")
-        return pattern
-
-    def object_argument(self, call: Node) -> Node:
-        """The first ``{ ... }`` argument of a call."""
-        arguments = call.child_by_field_name("arguments")
-        for argument in arguments.named_children if arguments else []:
-            if argument.type == "object":
-                return argument
-        callee = self.text(call.child_by_field_name("function"))
-        raise AnchorMissing(self.path, f"the object argument of `{callee}(...)`")
-
-    def _statements(self, block: Node) -> list[Node]:
-        return [c for c in block.named_children if c.type != "comment"]
+    def _record(self, operation: str, where: str, added: Iterable[str]) -> Ensured:
+        result = Ensured(operation, where, tuple(added))
+        self.results.append(result)
+        return result
 
     # ------------------------------------------------------------------
     # Snippets
     # ------------------------------------------------------------------
 
-    def render(self, snippet: str, indent: str) -> str:
-        """A snippet dedented, re-indented to ``indent`` in the file's unit and
-        quote style, with the file's line endings (first line not indented)."""
-        body = textwrap.dedent(snippet).strip("\n")
-        unit = self.source.indent_unit
-        lines = []
-        for line in body.split("\n"):
-            stripped = line.lstrip(" ")
-            if not stripped:
-                lines.append("")
-                continue
-            depth, extra = divmod(len(line) - len(stripped), 2)
-            lines.append(indent + unit * depth + " " * extra + stripped)
-        text = self.source.eol.join(lines)[len(indent):]
-        if self.source.quote == "'":
-            text = _DOUBLE_QUOTED.sub(_to_single_quotes, text)
-        return text
+    def render(self, snippet: str, indent: str, kind: str = "statements") -> str:
+        """A snippet laid out for ``indent`` in the file's style, with its
+        line endings (first line not indented)."""
+        text = layout_snippet(snippet, indent, self.style, tsx=self.source.language is TSX, kind=kind).text
+        return text.replace("\n", self.style.eol)
 
     def _inline(self, snippet: str) -> str:
-        return self.render(snippet, "")
+        """A one-line fragment (a list item, a member) in the file's quotes."""
+        text = " ".join(textwrap.dedent(snippet).strip().split("\n"))
+        return _STRING.sub(lambda m: requote(m.group(0), self.style.quote), text)
 
     # ------------------------------------------------------------------
     # Ensure: imports
@@ -300,10 +152,11 @@ class FileEditor:
         names: Sequence[str],
         *,
         after_module_suffix: str | None = None,
-    ) -> None:
+    ) -> Ensured:
         """``import { names } from "module"``: add missing names to an existing
         value import of the module, or add the statement after the import of
-        ``after_module_suffix`` (or the last import)."""
+        ``after_module_suffix`` (or the last import). Two calls for a module
+        that is not imported yet give one import statement."""
         existing = None
         for node in self.imports():
             source = node.child_by_field_name("source")
@@ -316,8 +169,12 @@ class FileEditor:
                 existing = named
                 break
         if existing is not None:
-            self.ensure_list_items(existing, [Item(n, n) for n in names])
-            return
+            return self.ensure_list_items(existing, [Item(n, n) for n in names])
+        planned = self._imports.get(module_stem(module))
+        if planned is not None:
+            missing = [n for n in names if n not in planned.names]
+            planned.names.extend(missing)
+            return self._record("import", module, [f"import {{ {', '.join(missing)} }} from {module}"] if missing else [])
         anchor = None
         if after_module_suffix is not None:
             anchor = next(
@@ -332,12 +189,18 @@ class FileEditor:
         if anchor is None:
             imports = self.imports()
             if not imports:
+                from .outcome import AnchorMissing
+
                 raise AnchorMissing(self.path, "an import statement to insert after")
             anchor = imports[-1]
-        quote = self.source.quote
-        statement = f"import {{ {', '.join(names)} }} from {quote}{module}{quote};"
-        self._insert_after(anchor, [statement], "")
-        self.added.append(f"import {{ {', '.join(names)} }} from {module}")
+        self._imports[module_stem(module)] = _PlannedImport(anchor, module, list(names))
+        return self._record("import", module, [f"import {{ {', '.join(names)} }} from {module}"])
+
+    def _lay_out_imports(self) -> None:
+        for planned in self._imports.values():
+            quote = self.style.quote
+            statement = f"import {{ {', '.join(planned.names)} }} from {quote}{planned.module}{quote};"
+            self._insert_after(planned.anchor, [statement], "")
 
     # ------------------------------------------------------------------
     # Ensure: comma-separated lists (parameters, arguments, objects, patterns)
@@ -368,20 +231,32 @@ class FileEditor:
             return self._name(node) or squash(self.text(node))
         return squash(self.text(node))
 
-    def ensure_list_items(self, container: Node, items: Sequence[Item]) -> None:
-        """Append the items that are missing to a comma-separated list, laid out
+    def ensure_list_items(self, container: Node, items: Sequence[Item]) -> Ensured:
+        """Add the items that are missing to a comma-separated list, laid out
         the way the list already is, breaking it one item per line when the
-        line would grow past the line width (as Biome would print it)."""
+        line would grow past the line width (as Biome would print it). Items
+        that an earlier call planned for the same list count as present;
+        the list is laid out once, with all of them."""
+        key = (container.start_byte, container.end_byte)
+        planned = self._lists.get(key)
         present = {self.item_key(n) for n in self.list_items(container)}
+        present |= {i.key for i in planned.items} if planned is not None else set()
         missing = [i for i in items if i.key not in present]
-        if not missing:
-            return
-        self.added.extend(i.text for i in missing)
-        current = self.list_items(container)
-        if self._is_multiline(container, current):
-            self._append_lines(container, current, [self._inline(i.text) for i in missing], ",")
-            return
-        self._append_inline(container, current, [self._inline(i.text) for i in missing])
+        if missing:
+            if planned is None:
+                planned = self._lists[key] = _PlannedList(container, [])
+            planned.items.extend(missing)
+        return self._record("list items", container.type, [i.text for i in missing])
+
+    def _lay_out_lists(self) -> None:
+        for planned in self._lists.values():
+            container = planned.container
+            current = self.list_items(container)
+            texts = [self._inline(i.text) for i in planned.items]
+            if self._is_multiline(container, current):
+                self._append_lines(container, current, texts, ",")
+            else:
+                self._append_inline(container, current, texts)
 
     def _is_multiline(self, container: Node, items: list[Node]) -> bool:
         if not items:
@@ -400,7 +275,7 @@ class FileEditor:
         start = self.source.line_start(container.start_byte)
         column = anchor - start
         grown = line[:column] + insertion + line[column:] if container.end_point[0] == container.start_point[0] else line
-        fits = self.source.column_width(grown) <= LINE_WIDTH
+        fits = self.source.column_width(grown) <= self.style.line_width
         if fits or container.start_point[0] != container.end_point[0]:
             self.edits.insert(anchor, insertion)
             return
@@ -420,7 +295,7 @@ class FileEditor:
             return False
         head_start = self.source.line_start(container.start_byte)
         head = self.source.data[head_start:anchor].decode() + insertion + self.source.data[anchor:equals.end_byte].decode()
-        if "\n" in head or self.source.column_width(head) > LINE_WIDTH:
+        if "\n" in head or self.source.column_width(head) > self.style.line_width:
             return False
         indent = self.source.indent_of(declarator.parent or declarator) + self.source.indent_unit
         self.edits.insert(anchor, insertion)
@@ -481,7 +356,7 @@ class FileEditor:
     # Ensure: members of interfaces and object types
     # ------------------------------------------------------------------
 
-    def ensure_members(self, body: Node, items: Sequence[Item]) -> None:
+    def ensure_members(self, body: Node, items: Sequence[Item]) -> Ensured:
         """Append missing members (``name?: Type;``) to an interface body."""
         if body.type == "interface_declaration":
             body = body.child_by_field_name("body")
@@ -490,9 +365,9 @@ class FileEditor:
         members = [c for c in body.named_children if c.type != "comment"]
         present = {self._name(m) for m in members}
         missing = [i for i in items if i.key not in present]
+        result = self._record("members", self._label(body.parent or body), [i.text for i in missing])
         if not missing:
-            return
-        self.added.extend(i.text for i in missing)
+            return result
         separators = [c.type for c in body.children if c.type in {";", ","}]
         separator = ";" if not separators else max(set(separators), key=separators.count)
         texts = [self._inline(i.text).rstrip(";,") for i in missing]
@@ -505,21 +380,22 @@ class FileEditor:
                 self.edits.insert(point, lead + "".join(f" {t}{separator}" for t in texts))
             else:
                 self.edits.insert(body.children[0].end_byte, " " + " ".join(f"{t}{separator}" for t in texts) + " ")
-            return
+            return result
         self._append_lines(body, members, texts, separator)
+        return result
 
     # ------------------------------------------------------------------
     # Ensure: JSX attributes
     # ------------------------------------------------------------------
 
-    def ensure_jsx_attributes(self, element: Node, items: Sequence[Item]) -> None:
+    def ensure_jsx_attributes(self, element: Node, items: Sequence[Item]) -> Ensured:
         """Append missing ``name={value}`` attributes to a JSX element."""
         attributes = [c for c in element.named_children if c.type == "jsx_attribute"]
         present = {self.text(a.named_children[0]) for a in attributes if a.named_children}
         missing = [i for i in items if i.key not in present]
+        result = self._record("JSX attributes", self.text(element.child_by_field_name("name")), [i.text for i in missing])
         if not missing:
-            return
-        self.added.extend(i.text for i in missing)
+            return result
         texts = [self._inline(i.text) for i in missing]
         name = element.child_by_field_name("name")
         multiline = bool(attributes) and attributes[0].start_point[0] != name.start_point[0]
@@ -527,15 +403,15 @@ class FileEditor:
             last = attributes[-1]
             indent = self.source.indent_of(last)
             self.edits.insert(last.end_byte, "".join(f"{self.source.eol}{indent}{t}" for t in texts))
-            return
+            return result
         anchor = attributes[-1].end_byte if attributes else name.end_byte
         insertion = "".join(" " + t for t in texts)
         line = self.source.code_line(element.start_byte)
         column = anchor - self.source.line_start(anchor)
         single_line = element.start_point[0] == element.end_point[0]
-        if not single_line or self.source.column_width(line[:column] + insertion + line[column:]) <= LINE_WIDTH:
+        if not single_line or self.source.column_width(line[:column] + insertion + line[column:]) <= self.style.line_width:
             self.edits.insert(anchor, insertion)
-            return
+            return result
         indent = self.source.indent_of(element)
         inner = indent + self.source.indent_unit
         eol = self.source.eol
@@ -545,20 +421,17 @@ class FileEditor:
         type_args = element.child_by_field_name("type_arguments")
         start = (type_args if type_args is not None else name).end_byte
         self.edits.replace(start, element.children[-1].start_byte, body)
+        return result
 
     # ------------------------------------------------------------------
     # Ensure: statements and class members
     # ------------------------------------------------------------------
 
-    def ensure_statements_after(
-        self,
-        anchor: Node,
-        snippets: Sequence[tuple[str, str]],
-    ) -> None:
-        """Insert each ``(marker, snippet)`` after ``anchor`` unless a statement
-        of the same block already contains ``marker``. In a partly applied
-        block a missing statement goes after its present predecessor, so the
-        sequence keeps its order."""
+    def ensure_statements_after(self, anchor: Node, statements: Sequence[Statement]) -> Ensured:
+        """Insert each statement after ``anchor`` unless the block already has
+        it (see :class:`Statement`). In a partly applied block a missing
+        statement goes after its present predecessor, so the sequence keeps
+        its order."""
         # An anchor set apart by blank lines on both sides (one of a list of
         # handlers, say): the new statements get blank lines too.
         before, after = self._neighbours(anchor)
@@ -568,18 +441,29 @@ class FileEditor:
             and after.start_point[0] - anchor.end_point[0] > 1
         )
         indent = self.source.indent_of(anchor)
-        cursor, pending = anchor, []
-        for marker, snippet in snippets:
-            found = self._statement_with(anchor.parent, marker)
+        cursor, pending, added = anchor, [], []
+        for wanted in statements:
+            found = self.find_statement(anchor.parent, wanted)
             if found is None:
-                pending.append(snippet)
-                self.added.append(textwrap.dedent(snippet).strip())
+                pending.append(wanted.snippet)
+                added.append(textwrap.dedent(wanted.snippet).strip())
                 continue
             if pending:
                 self._insert_after(cursor, pending, indent, spaced)
             cursor, pending = found, []
         if pending:
             self._insert_after(cursor, pending, indent, spaced)
+        return self._record("statements", f"after line {anchor.end_point[0] + 1}", added)
+
+    def find_statement(self, block: Node, wanted: Statement) -> Node | None:
+        """The statement of ``block`` that ``wanted`` already is: the one
+        declaring its name, or the one containing its marker."""
+        if wanted.name:
+            return self.declaration_in(block, wanted.name)
+        return self.statement_with(block, wanted.marker)
+
+    def has_statement(self, block: Node, wanted: Statement) -> bool:
+        return self.find_statement(block, wanted) is not None
 
     def _neighbours(self, anchor: Node) -> tuple[Node | None, Node | None]:
         """The siblings before and after ``anchor``, not counting a comment
@@ -591,46 +475,41 @@ class FileEditor:
             after = after.next_named_sibling
         return before, after
 
-    def _statement_with(self, block: Node, marker: str) -> Node | None:
-        key = squash(marker)
-        return next((s for s in self._statements(block) if key in squash(self.text(s))), None)
-
-    def ensure_statements_at_end(self, block: Node, snippets: Sequence[tuple[str, str]]) -> None:
-        missing = self._missing_statements(block, snippets)
+    def ensure_statements_at_end(self, block: Node, statements: Sequence[Statement]) -> Ensured:
+        missing = [s.snippet for s in statements if self.find_statement(block, s) is None]
+        result = self._record("statements", "end of block", [textwrap.dedent(s).strip() for s in missing])
         if not missing:
-            return
-        statements = self._statements(block)
-        if statements:
-            self._insert_after(statements[-1], missing, self.source.indent_of(statements[-1]))
+            return result
+        existing = self._statements(block)
+        if existing:
+            self._insert_after(existing[-1], missing, self.source.indent_of(existing[-1]))
         else:
-            indent = self.source.indent_of(block) + self.source.indent_unit
-            text = "".join(self.source.eol + indent + self.render(s, indent) for s in missing)
+            indent = self.source.indent_of(block) + self.style.indent
+            text = "".join(self.style.eol + indent + self.render(s, indent) for s in missing)
             self.edits.insert(block.children[0].end_byte, text)
+        return result
 
     def ensure_class_member(
         self, cls: Node, name: str, snippet: str, *, after: Node, spaced: bool = False
-    ) -> None:
+    ) -> Ensured:
         """A class field or method named ``name``, placed after ``after``
         (``spaced``: set apart by a blank line, as methods are)."""
         body = cls.child_by_field_name("body")
         if any(self._name(m) == name for m in body.named_children):
-            return
+            return self._record("class member", name, [])
         anchor = after
         follower = anchor.next_sibling
         if follower is not None and follower.type == ";":
             anchor = follower
-        self.added.append(snippet.strip())
-        self._insert_after(anchor, [snippet], self.source.indent_of(after), spaced)
+        self._insert_after(anchor, [snippet], self.source.indent_of(after), spaced, kind="members")
+        return self._record("class member", name, [textwrap.dedent(snippet).strip()])
 
-    def _missing_statements(self, block: Node, snippets: Sequence[tuple[str, str]]) -> list[str]:
-        missing = [snippet for marker, snippet in snippets if self._statement_with(block, marker) is None]
-        self.added.extend(textwrap.dedent(snippet).strip() for snippet in missing)
-        return missing
-
-    def _insert_after(self, anchor: Node, snippets: Iterable[str], indent: str, spaced: bool = False) -> None:
+    def _insert_after(
+        self, anchor: Node, snippets: Iterable[str], indent: str, spaced: bool = False, kind: str = "statements"
+    ) -> None:
         point = self._end_of_line_after(anchor.end_byte, anchor.parent or anchor)
-        gap = self.source.eol if spaced else ""
-        text = "".join(gap + self.source.eol + indent + self.render(s, indent) for s in snippets)
+        gap = self.style.eol if spaced else ""
+        text = "".join(gap + self.style.eol + indent + self.render(s, indent, kind) for s in snippets)
         self.edits.insert(point, text)
 
     # ------------------------------------------------------------------
@@ -638,7 +517,12 @@ class FileEditor:
     # ------------------------------------------------------------------
 
     def result(self) -> bytes:
-        """The edited bytes (BOM restored); refuses output that does not parse."""
+        """The edited bytes (BOM restored); refuses output that does not parse.
+        Planned lists and imports are laid out here, once each."""
+        self._lay_out_lists()
+        self._lay_out_imports()
+        self._lists.clear()
+        self._imports.clear()
         data = self.edits.apply(self.source.data)
         if data != self.source.data:
             tree = parse(data, self.source.language)
@@ -651,13 +535,3 @@ class FileEditor:
         return self.source.to_bytes(data)
 
 
-def module_stem(module: str) -> str:
-    """A module specifier without its file extension: `./a.ts` is `./a`."""
-    return re.sub(r"\.(tsx?|jsx?)$", "", module)
-
-
-def _to_single_quotes(match: re.Match[str]) -> str:
-    inner = match.group(1)
-    if "'" in inner:
-        return match.group(0)
-    return "'" + inner.replace('\\"', '"') + "'"
