@@ -279,9 +279,30 @@ class FileEditor(Finder):
         if fits or container.start_point[0] != container.end_point[0]:
             self.edits.insert(anchor, insertion)
             return
+        if self._relayout_statement(container, anchor, insertion):
+            return
         if self._break_after_assignment(container, anchor, insertion):
             return
         self._explode(container, [self.text(n) for n in items] + texts)
+
+    def _relayout_statement(self, container: Node, anchor: int, insertion: str) -> bool:
+        """Lay the whole statement that holds a grown list out again, the way
+        Biome would print it with the new items (which of its groups break
+        depends on all of them). Only for a statement without comments
+        whose constructs the layout printer knows."""
+        stmt = self.enclosing_statement(container)
+        if stmt.type not in {"lexical_declaration", "expression_statement", "return_statement"}:
+            return False
+        if any(n.type == "comment" for n in self.walk(stmt)):
+            return False
+        data = self.source.data
+        text = (data[stmt.start_byte:anchor] + insertion.encode() + data[anchor:stmt.end_byte]).decode()
+        indent = self.source.indent_of(stmt)
+        laid = layout_snippet(text, indent, self.style, tsx=self.source.language is TSX)
+        if not laid.laid_out:
+            return False
+        self.edits.replace(stmt.start_byte, stmt.end_byte, laid.text.replace("\n", self.style.eol))
+        return True
 
     def _break_after_assignment(self, container: Node, anchor: int, insertion: str) -> bool:
         """``const { a, b } =\\n  value;``: how Biome breaks a destructuring
