@@ -53,6 +53,7 @@ import difflib
 import functools
 import re
 import shutil
+import subprocess
 import tempfile
 from collections import Counter
 from dataclasses import dataclass, field
@@ -476,3 +477,76 @@ def test_checks_catch_wrong_output() -> None:
     with pytest.raises(AssertionError, match="double quotes"):
         assert_style(BRIDGE, Variant(single_quotes=True), single, perturb.single_quote(new, BRIDGE).replace(
             b"from './app-state'", b'from "./app-state"', 1))
+
+
+# ----------------------------------------------------------------------
+# Under other formatter settings: Biome itself is the check
+# ----------------------------------------------------------------------
+
+# What a repository may put into biome.json (formatter, javascript.formatter).
+BIOME_CONFIGS = {
+    "indent-width-4": ({"indentWidth": 4}, {}),
+    "tabs": ({"indentStyle": "tab"}, {}),
+    "single-quotes": ({}, {"quoteStyle": "single"}),
+    "line-width-100": ({"lineWidth": 100}, {}),
+    "line-width-120": ({"lineWidth": 120}, {}),
+}
+
+
+@st.composite
+def structural_perturbations(draw) -> dict[str, bytes]:
+    """The perturbations that survive a formatter: member order, blank and
+    comment lines, trailing comments (quotes, indentation and commas are the
+    formatter's to decide)."""
+    out = {}
+    for path in TARGETS:
+        data = ORIGINAL[path]
+        for interface in PERMUTABLE:
+            blocks = perturb.member_blocks(data, path, interface)
+            if blocks and draw(st.booleans()):
+                data = perturb.permute_members(data, path, interface, draw(member_orders(len(blocks))))
+        if draw(st.booleans()):
+            data = perturb.insert_gaps(data, path, draw(gap_insertions(perturb.gap_points(data, path))))
+        if draw(st.booleans()):
+            data = perturb.add_trailing_comments(
+                data, path, draw(trailing_comments(perturb.trailing_comment_points(data, path)))
+            )
+        out[path] = data
+    return out
+
+
+def _biome(repo: Path, *args: str) -> subprocess.CompletedProcess:
+    from .node_tools import BIN
+
+    return subprocess.run([str(BIN / "biome"), "format", *args, *TARGETS], cwd=repo, capture_output=True, text=True)
+
+
+@pytest.mark.parametrize("config", sorted(BIOME_CONFIGS))
+@settings(max_examples=5, deadline=None, suppress_health_check=[HealthCheck.too_slow, HealthCheck.function_scoped_fixture])
+@given(files=structural_perturbations(), mode=st.sampled_from(MODES))
+def test_output_is_biome_clean_under_other_settings(config: str, files: dict[str, bytes], mode: str) -> None:
+    """The five targets, perturbed and then formatted by Biome under another
+    configuration written into the tree's biome.json: after `apply`, Biome
+    (mesh's version, tools/) finds nothing to change in them."""
+    import json
+
+    from .node_tools import BIN, require
+
+    require(BIN / "biome", "Biome")
+    general, javascript = BIOME_CONFIGS[config]
+    with tempfile.TemporaryDirectory() as tmp:
+        repo = Path(tmp) / "repo"
+        shutil.copytree(INPUT, repo)
+        settings_ = json.loads((repo / "biome.json").read_text())
+        settings_["formatter"].update(general)
+        settings_["javascript"]["formatter"].update(javascript)
+        (repo / "biome.json").write_text(json.dumps(settings_, indent=2) + "\n")
+        for path, data in files.items():
+            (repo / path).write_bytes(data)
+        formatted = _biome(repo, "--write")
+        assert formatted.returncode == 0, formatted.stdout + formatted.stderr
+        before = snapshot(repo)
+        after = run_twice(repo, mode)
+        assert any(after[p] != before[p] for p in TARGETS), "nothing was edited"
+        check = _biome(repo)
+        assert check.returncode == 0, f"Biome would reformat the output under {config}:\n{check.stdout}{check.stderr}"
