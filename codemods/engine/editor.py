@@ -199,7 +199,8 @@ class FileEditor(Finder):
     def _lay_out_imports(self) -> None:
         for planned in self._imports.values():
             quote = self.style.quote
-            statement = f"import {{ {', '.join(planned.names)} }} from {quote}{planned.module}{quote};"
+            semicolon = ";" if self.style.semicolons else ""
+            statement = f"import {{ {', '.join(planned.names)} }} from {quote}{planned.module}{quote}{semicolon}"
             self._insert_after(planned.anchor, [statement], "")
 
     # ------------------------------------------------------------------
@@ -350,7 +351,7 @@ class FileEditor(Finder):
         follower = last.next_sibling
         has_sep = follower is not None and follower.type == separator
         end = follower.end_byte if has_sep else last.end_byte
-        if not has_sep:
+        if not has_sep and separator:
             # The list's own style has no separator after its last item:
             # the old last item gets one, the new last item does not.
             self.edits.insert(end, separator)
@@ -390,7 +391,11 @@ class FileEditor(Finder):
         if not missing:
             return result
         separators = [c.type for c in body.children if c.type in {";", ","}]
-        separator = ";" if not separators else max(set(separators), key=separators.count)
+        if separators:
+            separator = max(set(separators), key=separators.count)
+        else:
+            # No member has one: Biome without semicolons leaves them off.
+            separator = ";" if self.style.semicolons or not members else ""
         texts = [self._inline(i.text).rstrip(";,") for i in missing]
         if not self._is_multiline(body, members):
             if members:
