@@ -21,6 +21,7 @@ from tree_sitter import Node
 
 from .edits import EditSet
 from .find import FUNCTION_TYPES, JSX_TAGS, Finder, module_stem, squash  # noqa: F401 (re-exported)
+from . import layout
 from .layout import layout_snippet, requote
 from .outcome import SyntaxProblem
 from .parsing import TSX, first_error, parse
@@ -276,13 +277,11 @@ class FileEditor(Finder):
         start = self.source.line_start(container.start_byte)
         column = anchor - start
         grown = line[:column] + insertion + line[column:] if container.end_point[0] == container.start_point[0] else line
-        fits = self.source.column_width(grown) <= self.style.line_width
+        fits = layout.fits(grown, self.style)
         if fits or container.start_point[0] != container.end_point[0]:
             self.edits.insert(anchor, insertion)
             return
         if self._relayout_statement(container, anchor, insertion):
-            return
-        if self._break_after_assignment(container, anchor, insertion):
             return
         self._explode(container, [self.text(n) for n in items] + texts)
 
@@ -305,32 +304,17 @@ class FileEditor(Finder):
         self.edits.replace(stmt.start_byte, stmt.end_byte, laid.text.replace("\n", self.style.eol))
         return True
 
-    def _break_after_assignment(self, container: Node, anchor: int, insertion: str) -> bool:
-        """``const { a, b } =\\n  value;``: how Biome breaks a destructuring
-        declaration whose pattern still fits on the first line."""
-        declarator = container.parent
-        if container.type != "object_pattern" or declarator is None or declarator.type != "variable_declarator":
-            return False
-        value = declarator.child_by_field_name("value")
-        equals = next((c for c in declarator.children if c.type == "="), None)
-        if value is None or equals is None:
-            return False
-        head_start = self.source.line_start(container.start_byte)
-        head = self.source.data[head_start:anchor].decode() + insertion + self.source.data[anchor:equals.end_byte].decode()
-        if "\n" in head or self.source.column_width(head) > self.style.line_width:
-            return False
-        indent = self.source.indent_of(declarator.parent or declarator) + self.source.indent_unit
-        self.edits.insert(anchor, insertion)
-        self.edits.replace(equals.end_byte, value.start_byte, self.source.eol + indent)
-        return True
-
     def _explode(self, container: Node, texts: list[str]) -> None:
-        """Rewrite a one-line list as one item per line with trailing commas."""
-        indent = self.source.indent_of(container)
-        inner = indent + self.source.indent_unit
-        eol = self.source.eol
-        body = "".join(f"{eol}{inner}{t}," for t in texts) + eol + indent
-        self.edits.replace(container.children[0].end_byte, container.children[-1].start_byte, body)
+        """Rewrite a one-line list as one item per line (the "break" half of
+        the rule, printed by the layout module)."""
+        pad = container.type in {"object", "object_pattern", "named_imports"}
+        kind = "call" if container.type in {"arguments", "formal_parameters"} else "list"
+        open_, close = self.text(container.children[0]), self.text(container.children[-1])
+        doc = layout.delimited(open_, list(texts), close, self.style, pad=pad, kind=kind, broken=True)
+        printed = layout.print_doc(doc, self.style, self.source.indent_of(container))
+        self.edits.replace(
+            container.children[0].start_byte, container.children[-1].end_byte, printed.replace("\n", self.style.eol)
+        )
 
     def _append_lines(self, container: Node, items: list[Node], texts: list[str], separator: str) -> None:
         """Add one line per text after the last item of a multi-line list."""
@@ -435,18 +419,16 @@ class FileEditor(Finder):
         line = self.source.code_line(element.start_byte)
         column = anchor - self.source.line_start(anchor)
         single_line = element.start_point[0] == element.end_point[0]
-        if not single_line or self.source.column_width(line[:column] + insertion + line[column:]) <= self.style.line_width:
+        if not single_line or layout.fits(line[:column] + insertion + line[column:], self.style):
             self.edits.insert(anchor, insertion)
             return result
-        indent = self.source.indent_of(element)
-        inner = indent + self.source.indent_unit
-        eol = self.source.eol
-        all_attrs = [self.text(a) for a in attributes] + texts
-        body = "".join(f"{eol}{inner}{a}" for a in all_attrs) + eol + indent
-        # From after the tag name (and type arguments) up to `/>` or `>`.
+        # From the tag (and type arguments) up to `/>` or `>`, broken.
         type_args = element.child_by_field_name("type_arguments")
-        start = (type_args if type_args is not None else name).end_byte
-        self.edits.replace(start, element.children[-1].start_byte, body)
+        head = self.source.data[element.start_byte:(type_args if type_args is not None else name).end_byte].decode()
+        close = self.text(element.children[-1])
+        doc = layout.jsx_attributes(head, [self.text(a) for a in attributes] + texts, close)
+        printed = layout.print_doc(layout.Group(doc.contents, broken=True), self.style, self.source.indent_of(element))
+        self.edits.replace(element.start_byte, element.end_byte, printed.replace("\n", self.style.eol))
         return result
 
     # ------------------------------------------------------------------

@@ -180,6 +180,13 @@ def _fits(next_cmd, rest, room: int, style: Style, modes: dict, must_be_flat: bo
     return False
 
 
+def fits(line: str, style: Style) -> bool:
+    """The "fit" half of the rule for a line already written out: whether
+    Biome would leave it on one line (its printed width within the line
+    width; a trailing comment is not counted, see SourceFile.code_line)."""
+    return style.width_of(line) <= style.line_width
+
+
 # ----------------------------------------------------------------------
 # Building blocks: one function per construct, all printed by one rule
 # ----------------------------------------------------------------------

@@ -15,6 +15,7 @@ from collections.abc import Iterable, Sequence
 
 from tree_sitter import Node
 
+from . import layout
 from .editor import FileEditor, squash
 
 
@@ -88,7 +89,7 @@ def ensure_entry_after(editor: FileEditor, container: Node, after: str, key: str
     line_start = editor.source.line_start(point)
     line = editor.source.data[line_start:editor.source.line_end(point)].decode()
     column = point - line_start
-    if editor.source.column_width(line[:column] + insertion + line[column:]) > editor.style.line_width and own == ",":
+    if not layout.fits(line[:column] + insertion + line[column:], editor.style) and own == ",":
         texts = []
         for entry in present:
             texts.append(editor.text(entry))
