@@ -16,7 +16,6 @@ from .engine.edits import DuplicateEdit, OverlapError
 from .engine.outcome import Conflict, NotUtf8, Refused, Status, StepResult, SyntaxProblem, TargetMissing
 from .engine.source import SourceError, SourceFile
 from .engine.style import read_config, style_for
-from .engine.layout import restyle_text
 from . import recipes
 from .recipes import ModeChoice, Target
 from .recipes.base import Bridge, CommitGroup, Context, Notice, Step
@@ -260,7 +259,9 @@ def _run_step(step: Step, ctx: Context, path: str, current: bytes | None) -> tup
     if step.new_file is not None:
         # Templates are written in mesh's style; a new file takes the
         # repository's (no file yet to look at).
-        wanted = restyle_text(step.new_file.render(ctx), style_for(b"", ctx.formatter)).encode()
+        from .engine.snippet_printer import render_file
+
+        wanted = render_file(step.new_file.render(ctx), style_for(b"", ctx.formatter)).encode()
         if current is None:
             return wanted, []
         if current == wanted:

@@ -54,7 +54,7 @@ class _Printer:
     def statement(self, node: Node) -> object:
         kind = node.type
         if kind == "comment":
-            return self.verbatim(node)
+            return self.comment(node)
         if kind in {"lexical_declaration", "variable_declaration"}:
             keyword = node.children[0].type
             declarators = [self.declarator(d) for d in node.named_children if d.type == "variable_declarator"]
@@ -69,6 +69,37 @@ class _Printer:
             return self.if_statement(node)
         if kind == "statement_block":
             return self.block(node)
+        if kind == "export_statement":
+            declaration = node.child_by_field_name("declaration")
+            if declaration is None:
+                return self.verbatim(node)
+            return ["export ", self.statement(declaration)]
+        if kind == "function_declaration":
+            return self.function(node)
+        if kind == "import_statement":
+            return self.import_statement(node)
+        if kind == "try_statement":
+            parts: list = ["try ", self.block(node.child_by_field_name("body"))]
+            handler = node.child_by_field_name("handler")
+            if handler is not None:
+                param = handler.child_by_field_name("parameter")
+                parts += [" catch ", f"({self.squashed(param)}) " if param is not None else "",
+                          self.block(handler.child_by_field_name("body"))]
+            finalizer = node.child_by_field_name("finalizer")
+            if finalizer is not None:
+                parts += [" finally ", self.block(finalizer.child_by_field_name("body"))]
+            return parts
+        if kind == "for_in_statement":
+            body = node.child_by_field_name("body")
+            head = self.data[node.start_byte:body.start_byte].decode().strip()
+            if "\n" in head:
+                raise L.Unsupported("a loop head over several lines")
+            head = L._STRING.sub(lambda m: L.requote(m.group(0), self.style.quote), head)
+            if body.type == "statement_block":
+                return [head, " ", self.block(body)]
+            return L.group(head, L.Indent([L.LINE, self.statement(body)]))
+        if kind == "throw_statement":
+            return ["throw ", self.expression(node.named_children[0]), self.semi()]
         if kind == "public_field_definition":
             return [self.squashed(node).rstrip(";"), self.semi()]
         if kind == "method_definition":
@@ -76,6 +107,33 @@ class _Printer:
             head = self.data[node.start_byte:body.start_byte].decode()
             return [" ".join(head.split()), " ", self.block(body)]
         return self.verbatim(node)
+
+    def function(self, node: Node) -> object:
+        name = node.child_by_field_name("name")
+        params = node.child_by_field_name("parameters")
+        returns = node.child_by_field_name("return_type")
+        head = self.data[node.start_byte:name.end_byte].decode()
+        return [
+            " ".join(head.split()),
+            self.parameters(params),
+            self.squashed(returns) if returns is not None else "",
+            " ",
+            self.block(node.child_by_field_name("body")),
+        ]
+
+    def import_statement(self, node: Node) -> object:
+        source = node.child_by_field_name("source")
+        clause = next((c for c in node.named_children if c.type == "import_clause"), None)
+        if clause is None:
+            return ["import ", self.expression(source), self.semi()]
+        named = next((c for c in clause.named_children if c.type == "named_imports"), None)
+        head = self.data[node.start_byte:(named or clause).start_byte].decode()
+        if named is None:
+            return [" ".join(self.data[node.start_byte:clause.end_byte].decode().split()), " from ",
+                    self.expression(source), self.semi()]
+        items = [self.squashed(spec) for spec in named.named_children]
+        return [" ".join(head.split()) + " ", L.delimited("{", items, "}", self.style, pad=True), " from ",
+                self.expression(source), self.semi()]
 
     def if_statement(self, node: Node) -> object:
         test = node.child_by_field_name("condition")
@@ -125,7 +183,7 @@ class _Printer:
             return L.requote(self.text(node), self.style.quote)
         if kind in {"identifier", "this", "property_identifier", "number", "true", "false", "null", "undefined",
                     "shorthand_property_identifier", "shorthand_property_identifier_pattern", "super",
-                    "private_property_identifier", "regex"}:
+                    "private_property_identifier", "regex", "template_string"}:
             return self.text(node)
         if kind == "member_expression":
             obj = node.child_by_field_name("object")
@@ -133,7 +191,10 @@ class _Printer:
             between = self.data[obj.end_byte:prop.start_byte].decode().strip()
             return [self.expression(obj), between, self.expression(prop)]
         if kind == "call_expression":
-            return self.call(node)
+            chain = self.member_chain(node)
+            return chain if chain is not None else self.call(node)
+        if kind == "template_string":
+            return self.text(node)
         if kind == "new_expression":
             ctor = node.child_by_field_name("constructor")
             args = node.child_by_field_name("arguments")
@@ -203,11 +264,78 @@ class _Printer:
             return parts  # the parentheses' group breaks them
         return L.group(parts[0], L.Indent(parts[1:]))
 
+    def member_chain(self, node: Node) -> object | None:
+        """``a.b(x).c(y).d(z)``: with more than two calls after the head, on
+        one line when it fits, else one ``.call()`` per line (Biome's member
+        chain); shorter chains are printed as nested calls."""
+        links: list[tuple[str, Node, Node | None]] = []  # (operator, property, arguments)
+        current = node
+        while True:
+            if current.type == "call_expression":
+                function = current.child_by_field_name("function")
+                args = current.child_by_field_name("arguments")
+                if function.type != "member_expression" or args is None or args.type != "arguments":
+                    break
+                prop = function.child_by_field_name("property")
+                operator = self.data[function.child_by_field_name("object").end_byte:prop.start_byte].decode().strip()
+                links.append((operator, prop, args))
+                current = function.child_by_field_name("object")
+            elif current.type == "member_expression" and links:
+                prop = current.child_by_field_name("property")
+                operator = self.data[current.child_by_field_name("object").end_byte:prop.start_byte].decode().strip()
+                links.append((operator, prop, None))
+                current = current.child_by_field_name("object")
+            else:
+                break
+        if not links or any(self.text(p).startswith("#") for _, p, _ in links):
+            return None
+        links.reverse()  # head first
+        head: list = [self.call(current) if current.type == "call_expression" else self.expression(current)]
+        if current.type != "call_expression":
+            # `this.a.b()`: member accesses before the first call stay with the head.
+            while len(links) > 1 and links[0][2] is None:
+                operator, prop, _ = links.pop(0)
+                head.append(operator + self.text(prop))
+        groups: list[list] = []
+        ended = True
+        for operator, prop, args in links:
+            if ended:
+                groups.append([])
+            groups[-1].append(operator + self.text(prop))
+            if args is not None:
+                groups[-1].append(self.arguments(args))
+            ended = args is not None
+        if len(groups) <= 2:
+            return None
+        expanded = [head, L.Indent([[L.HARD, g] for g in groups])]
+        return L.Group([head, groups], states=(expanded,))
+
+    def test_call(self, node: Node) -> object | None:
+        """``it("does x", () => { ... })``: a test call keeps its name and
+        callback on the first line, however long (as Biome does)."""
+        function = node.child_by_field_name("function")
+        args = [a for a in node.child_by_field_name("arguments").named_children]
+        name = self.text(function)
+        if name.split(".")[0] not in {"describe", "it", "test"} or "(" in name:
+            return None
+        if len(args) != 2 or args[0].type not in {"string", "template_string"}:
+            return None
+        callback = args[1]
+        params = callback.child_by_field_name("parameters")
+        if callback.type not in {"arrow_function", "function_expression"} or (
+            params is not None and len(params.named_children) > 1
+        ):
+            return None
+        return [name, "(", self.expression(args[0]), ", ", self.expression(callback), ")"]
+
     def call(self, node: Node) -> object:
         function = node.child_by_field_name("function")
         args = node.child_by_field_name("arguments")
         if args is None or args.type != "arguments":
             return self.verbatim(node)
+        test = self.test_call(node)
+        if test is not None:
+            return test
         between = self.data[function.end_byte:args.start_byte].decode().strip()
         return [self.expression(function), between, self.arguments(args)]
 
@@ -224,7 +352,10 @@ class _Printer:
             return bool(node.named_children)
         if node.type in {"arrow_function", "function_expression"}:
             body = node.child_by_field_name("body")
-            return body is not None and body.type in {"statement_block", "parenthesized_expression", "object"}
+            return body is not None and body.type in {
+                "statement_block", "parenthesized_expression", "object", "call_expression", "ternary_expression",
+                "array", "as_expression",
+            }
         return False
 
     def arrow(self, node: Node) -> object:
@@ -275,6 +406,16 @@ class _Printer:
             return [self.expression(key), ": ", self.expression(value)]
         return self.expression(node)
 
+    def comment(self, node: Node) -> object:
+        """A comment as written; a block comment's lines re-indented (its
+        `` * `` lines one space in, as Biome keeps them)."""
+        lines = self.text(node).split("\n")
+        out: list = [lines[0]]
+        for line in lines[1:]:
+            stripped = line.strip()
+            out += [L.HARD, (" " + stripped) if stripped.startswith("*") else stripped]
+        return out
+
     # ---- text kept as written ----
 
     def squashed(self, node: Node) -> str:
@@ -304,3 +445,36 @@ def snippet_doc(body: str, style: Style, *, tsx: bool = False, kind: str = "stat
     if kind == "members":
         nodes = nodes[0].child_by_field_name("body").named_children
     return printer.statements(nodes)
+
+
+def render_file(template: str, style: Style, written_in: Style = Style()) -> str:
+    """A new file from a template written in the ``written_in`` style, for
+    ``style``. Each top-level statement is laid out by the printer when the
+    printer gives back exactly the template's text in the template's own
+    style (so the template stays the truth where the printer knows less);
+    any other statement is kept as written, re-indented and re-quoted."""
+    data = template.encode()
+    tree = parse(data, TYPESCRIPT)
+    if tree.root_node.has_error or style == written_in:
+        return L.restyle_text(template, style)
+    out: list[str] = []
+    cursor = 0
+    for node in tree.root_node.named_children:
+        gap = data[cursor:node.start_byte].decode()
+        out.append(style.eol * gap.count("\n") if gap.strip() == "" else L.restyle_text(gap, style))
+        text = data[node.start_byte:node.end_byte].decode()
+        out.append(_statement_for(data, node, text, style, written_in))
+        cursor = node.end_byte
+    tail = data[cursor:].decode()
+    out.append(style.eol * tail.count("\n") if tail.strip() == "" else L.restyle_text(tail, style))
+    return "".join(out)
+
+
+def _statement_for(data: bytes, node: Node, text: str, style: Style, written_in: Style) -> str:
+    if node.type != "comment":
+        try:
+            if L.print_doc(_Printer(data, written_in).statement(node), written_in) == text:
+                return L.print_doc(_Printer(data, style).statement(node), style).replace("\n", style.eol)
+        except L.Unsupported:
+            pass
+    return L.restyle_text(text, style)
