@@ -490,7 +490,9 @@ BIOME_CONFIGS = {
     "single-quotes": ({}, {"quoteStyle": "single"}),
     "line-width-100": ({"lineWidth": 100}, {}),
     "line-width-120": ({"lineWidth": 120}, {}),
+    "no-semicolons-no-trailing-commas": ({}, {"semicolons": "asNeeded", "trailingCommas": "none"}),
 }
+NEW_FILES = ("apps/mesh/src/mcp-apps/app-state.ts", "apps/mesh/src/mcp-apps/app-state.test.ts")
 
 
 @st.composite
@@ -515,10 +517,10 @@ def structural_perturbations(draw) -> dict[str, bytes]:
     return out
 
 
-def _biome(repo: Path, *args: str) -> subprocess.CompletedProcess:
+def _biome(repo: Path, *args: str, files=TARGETS) -> subprocess.CompletedProcess:
     from .node_tools import BIN
 
-    return subprocess.run([str(BIN / "biome"), "format", *args, *TARGETS], cwd=repo, capture_output=True, text=True)
+    return subprocess.run([str(BIN / "biome"), "format", *args, *files], cwd=repo, capture_output=True, text=True)
 
 
 @pytest.mark.parametrize("config", sorted(BIOME_CONFIGS))
@@ -527,7 +529,8 @@ def _biome(repo: Path, *args: str) -> subprocess.CompletedProcess:
 def test_output_is_biome_clean_under_other_settings(config: str, files: dict[str, bytes], mode: str) -> None:
     """The five targets, perturbed and then formatted by Biome under another
     configuration written into the tree's biome.json: after `apply`, Biome
-    (mesh's version, tools/) finds nothing to change in them."""
+    (mesh's version, tools/) finds nothing to change in them, nor in the two
+    new files. One Biome run per tree and check (all files at once)."""
     import json
 
     from .node_tools import BIN, require
@@ -548,5 +551,5 @@ def test_output_is_biome_clean_under_other_settings(config: str, files: dict[str
         before = snapshot(repo)
         after = run_twice(repo, mode)
         assert any(after[p] != before[p] for p in TARGETS), "nothing was edited"
-        check = _biome(repo)
+        check = _biome(repo, files=TARGETS + NEW_FILES)
         assert check.returncode == 0, f"Biome would reformat the output under {config}:\n{check.stdout}{check.stderr}"

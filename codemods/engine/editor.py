@@ -293,15 +293,24 @@ class FileEditor(Finder):
         stmt = self.enclosing_statement(container)
         if stmt.type not in {"lexical_declaration", "expression_statement", "return_statement"}:
             return False
-        if any(n.type == "comment" for n in self.walk(stmt)):
+        # Without semicolons a trailing `// comment` is part of the statement:
+        # it is kept after the code (Biome does not count it towards the width).
+        code_end, trailing = stmt.end_byte, ""
+        children = [c for c in stmt.children if c.type != "comment"]
+        if children and stmt.children[-1].type == "comment":
+            code_end = children[-1].end_byte
+            trailing = self.source.data[code_end:stmt.end_byte].decode()
+            if "\n" in trailing.strip():
+                return False
+        if any(n.type == "comment" and n.end_byte <= code_end for n in self.walk(stmt)):
             return False
         data = self.source.data
-        text = (data[stmt.start_byte:anchor] + insertion.encode() + data[anchor:stmt.end_byte]).decode()
+        text = (data[stmt.start_byte:anchor] + insertion.encode() + data[anchor:code_end]).decode()
         indent = self.source.indent_of(stmt)
         laid = layout_snippet(text, indent, self.style, tsx=self.source.language is TSX)
         if not laid.laid_out:
             return False
-        self.edits.replace(stmt.start_byte, stmt.end_byte, laid.text.replace("\n", self.style.eol))
+        self.edits.replace(stmt.start_byte, code_end, laid.text.replace("\n", self.style.eol))
         return True
 
     def _explode(self, container: Node, texts: list[str]) -> None:
