@@ -67,14 +67,11 @@ SDK_HANDLER = statement(
 )
 COMPAT_HANDLER = statement(
     """
-    bridge.setNotificationHandler(
-      StateChangedNotificationSchema,
-      ({ params }) => {
-        if (this.disposed || this.bridge !== bridge) return;
-        this.appStateJson = JSON.stringify(params.state);
-        this.config.onAppStateChange?.(params.state);
-      },
-    );
+    bridge.setNotificationHandler(StateChangedNotificationSchema, ({ params }) => {
+      if (this.disposed || this.bridge !== bridge) return;
+      this.appStateJson = JSON.stringify(params.state);
+      this.config.onAppStateChange?.(params.state);
+    });
     """,
     marker="bridge.setNotificationHandler(StateChangedNotificationSchema",
 )

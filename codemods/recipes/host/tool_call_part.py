@@ -25,11 +25,7 @@ SEARCH = app_state_search(
 # The model-context source id is null without a connection: then there is no
 # app key, no state and no navigation.
 DECODE = statement(
-    """
-    const appState = sourceId
-      ? decodeAppState(sourceId, appStateParam)
-      : undefined;
-    """,
+    "const appState = sourceId ? decodeAppState(sourceId, appStateParam) : undefined;",
 )
 
 
