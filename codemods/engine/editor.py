@@ -20,15 +20,14 @@ from typing import NamedTuple
 from tree_sitter import Node
 
 from .edits import EditSet
-from .find import FUNCTION_TYPES, JSX_TAGS, Finder, module_stem, squash  # noqa: F401 (re-exported)
 from . import layout
-from .layout import layout_snippet, requote
-from .outcome import SyntaxProblem
+from .find import Finder, module_stem, squash
+from .layout import layout_snippet
+from .outcome import AnchorMissing, SyntaxProblem
 from .parsing import TSX, first_error, parse
 from .source import SourceFile
 from .style import Style
 
-_STRING = re.compile(r""""(?:[^"\\\n]|\\.)*"|'(?:[^'\\\n]|\\.)*'""")
 _DECLARED = re.compile(r"^\s*(?:export\s+)?(?:const|let|var|function|class)\s+([A-Za-z_$][\w$]*)")
 
 LIST_CONTAINERS = {
@@ -141,7 +140,7 @@ class FileEditor(Finder):
     def _inline(self, snippet: str) -> str:
         """A one-line fragment (a list item, a member) in the file's quotes."""
         text = " ".join(textwrap.dedent(snippet).strip().split("\n"))
-        return _STRING.sub(lambda m: requote(m.group(0), self.style.quote), text)
+        return layout.requote_all(text, self.style.quote)
 
     # ------------------------------------------------------------------
     # Ensure: imports
@@ -190,8 +189,6 @@ class FileEditor(Finder):
         if anchor is None:
             imports = self.imports()
             if not imports:
-                from .outcome import AnchorMissing
-
                 raise AnchorMissing(self.path, "an import statement to insert after")
             anchor = imports[-1]
         self._imports[module_stem(module)] = _PlannedImport(anchor, module, list(names))

@@ -241,13 +241,17 @@ def condition(test) -> list:
     return [group("(", Indent([SOFT, test]), SOFT, ")")]
 
 
-def binary_chain(operands: list, operators: list) -> Group:
+def binary_chain(operands: list, operators: list, *, in_parens: bool = False) -> object:
     """``a && b && c``: on one line, else one operand per line, the
-    operator at the end of each line."""
+    operator at the end of each line. Inside parentheses (an ``if`` test)
+    the parentheses' group breaks it; elsewhere the continuation lines are
+    indented."""
     parts: list = [operands[0]]
     for op, operand in zip(operators, operands[1:]):
         parts += [" ", op, LINE, operand]
-    return group(*parts)
+    if in_parens:
+        return parts
+    return group(parts[0], Indent(parts[1:]))
 
 
 def conditional(test, consequent, alternate) -> Group:
@@ -329,6 +333,11 @@ def reindent(text: str, indent: str, style: Style, source_unit: str = "  ") -> s
 _STRING = re.compile(r""""(?:[^"\\\n]|\\.)*"|'(?:[^'\\\n]|\\.)*'""")
 
 
+def requote_all(code: str, quote: str) -> str:
+    """Every string literal of one line of code in the preferred quote."""
+    return _STRING.sub(lambda m: requote(m.group(0), quote), code)
+
+
 def restyle_text(text: str, style: Style, source_unit: str = "  ") -> str:
     """A whole file written in mesh's style (``source_unit`` per level, double
     quotes, semicolons, trailing commas) in ``style``'s indent, quotes,
@@ -344,7 +353,7 @@ def restyle_text(text: str, style: Style, source_unit: str = "  ") -> str:
         depth, extra = divmod(len(line) - len(stripped), len(source_unit))
         code = stripped
         if not code.startswith(("//", "*", "/*")):
-            code = _STRING.sub(lambda m: requote(m.group(0), style.quote), code)
+            code = requote_all(code, style.quote)
             if not style.semicolons and code.endswith(";"):
                 code = code[:-1]
             if style.trailing_commas == "none" and code.endswith(","):

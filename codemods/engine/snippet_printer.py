@@ -94,7 +94,7 @@ class _Printer:
             head = self.data[node.start_byte:body.start_byte].decode().strip()
             if "\n" in head:
                 raise L.Unsupported("a loop head over several lines")
-            head = L._STRING.sub(lambda m: L.requote(m.group(0), self.style.quote), head)
+            head = L.requote_all(head, self.style.quote)
             if body.type == "statement_block":
                 return [head, " ", self.block(body)]
             return L.group(head, L.Indent([L.LINE, self.statement(body)]))
@@ -257,12 +257,7 @@ class _Printer:
         if op not in _LOGICAL:
             # `a === b`: one line (the operands break inside themselves).
             return L.join(f" {op} ", operands)
-        parts: list = [operands[0]]
-        for operator, operand in zip(operators, operands[1:]):
-            parts += [" ", operator, L.LINE, operand]
-        if in_parens:
-            return parts  # the parentheses' group breaks them
-        return L.group(parts[0], L.Indent(parts[1:]))
+        return L.binary_chain(operands, operators, in_parens=in_parens)
 
     def member_chain(self, node: Node) -> object | None:
         """``a.b(x).c(y).d(z)``: with more than two calls after the head, on
@@ -424,7 +419,7 @@ class _Printer:
         text = self.text(node)
         if "\n" in text:
             raise L.Unsupported(f"{node.type} over several lines")
-        return L._STRING.sub(lambda m: L.requote(m.group(0), self.style.quote), text)
+        return L.requote_all(text, self.style.quote)
 
     def verbatim(self, node: Node) -> str:
         if node.type == "comment":

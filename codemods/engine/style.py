@@ -27,14 +27,13 @@ class Style(NamedTuple):
     semicolons: bool = True  # False: Biome's "asNeeded"
     trailing_commas: str = "all"  # "all", "es5" or "none"
     eol: str = "\n"
+    # Biome measures a tab as indentWidth columns (2 by default).
+    indent_width: int = 2
 
     @property
     def tab_width(self) -> int:
-        """How wide a tab counts towards the line width (Biome: indentWidth)."""
+        """How wide a tab counts towards the line width."""
         return len(self.indent) if self.indent != "\t" else self.indent_width
-
-    # Biome measures a tab as indentWidth columns (2 by default).
-    indent_width: int = 2
 
     def width_of(self, text: str) -> int:
         return len(text.expandtabs(self.tab_width))
