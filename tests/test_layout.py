@@ -215,3 +215,28 @@ def test_recipe_markers_are_in_their_snippets() -> None:
 
     assert bridge_store.SDK_HANDLER.marker and panel_app_view.DECODE.name == "appState"
     assert tool_call_part.SEARCH.name == "appStateParam"
+
+
+def test_members_and_jsx_attributes_planned_twice_merge() -> None:
+    def members(ed: FileEditor) -> None:
+        props = ed.interface("Props")
+        ed.ensure_members(props, [Item("a", "a?: string;")])
+        again = ed.ensure_members(props, [Item("a", "a?: string;"), Item("b", "b?: number;")])
+        assert again.added == ("b?: number;",)
+
+    assert _edit("interface Props {\n  x: string;\n}\n", members) == (
+        "interface Props {\n  x: string;\n  a?: string;\n  b?: number;\n}\n"
+    )
+
+    def attributes(ed: FileEditor) -> None:
+        element = ed.jsx_element(ed.function("F"), "Frame", "F")
+        ed.ensure_jsx_attributes(element, [Item("appState", "appState={appState}")])
+        ed.ensure_jsx_attributes(element, [Item("onAppStateChange", "onAppStateChange={handleAppStateChange}")])
+
+    source = b"function F() {\n  return (\n    <Frame resourceURI={resourceURI} className={className} />\n  );\n}\n"
+    editor = FileEditor(SourceFile.from_bytes("a.tsx", source))
+    attributes(editor)
+    assert editor.result().decode() == (
+        "function F() {\n  return (\n    <Frame\n      resourceURI={resourceURI}\n      className={className}\n"
+        "      appState={appState}\n      onAppStateChange={handleAppStateChange}\n    />\n  );\n}\n"
+    )

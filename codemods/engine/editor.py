@@ -90,7 +90,11 @@ class Ensured(NamedTuple):
         return bool(self.added)
 
 
-class _PlannedList(NamedTuple):
+class _Planned(NamedTuple):
+    """Items planned for one container (a list, an interface body, a JSX
+    element), laid out together when the result is built."""
+
+    kind: str
     container: Node
     items: list[Item]
 
@@ -111,7 +115,7 @@ class FileEditor(Finder):
         self.results: list[Ensured] = []
         self.notes: list[str] = []
         # Planned but not yet laid out: merged per container, laid out once.
-        self._lists: dict[tuple[int, int], _PlannedList] = {}
+        self._planned: dict[tuple[str, int, int], _Planned] = {}
         self._imports: dict[str, _PlannedImport] = {}
 
     @property
@@ -121,6 +125,25 @@ class FileEditor(Finder):
 
     def note(self, text: str) -> None:
         self.notes.append(text)
+
+    def _plan(self, kind: str, container: Node, present: set[str], items: Sequence[Item]) -> list[Item]:
+        """The items not in ``present`` nor planned for ``container`` by an
+        earlier call; they are added to its plan."""
+        key = (kind, container.start_byte, container.end_byte)
+        planned = self._planned.get(key)
+        known = present | ({i.key for i in planned.items} if planned is not None else set())
+        missing = [i for i in items if i.key not in known]
+        if missing:
+            if planned is None:
+                planned = self._planned[key] = _Planned(kind, container, [])
+            planned.items.extend(missing)
+        return missing
+
+    def _lay_out_planned(self) -> None:
+        lay_out = {"list": self._lay_out_list, "members": self._lay_out_members, "jsx": self._lay_out_jsx}
+        for planned in self._planned.values():
+            lay_out[planned.kind](planned.container, planned.items)
+        self._planned.clear()
 
     def _record(self, operation: str, where: str, added: Iterable[str]) -> Ensured:
         result = Ensured(operation, where, tuple(added))
@@ -236,26 +259,17 @@ class FileEditor(Finder):
         line would grow past the line width (as Biome would print it). Items
         that an earlier call planned for the same list count as present;
         the list is laid out once, with all of them."""
-        key = (container.start_byte, container.end_byte)
-        planned = self._lists.get(key)
         present = {self.item_key(n) for n in self.list_items(container)}
-        present |= {i.key for i in planned.items} if planned is not None else set()
-        missing = [i for i in items if i.key not in present]
-        if missing:
-            if planned is None:
-                planned = self._lists[key] = _PlannedList(container, [])
-            planned.items.extend(missing)
+        missing = self._plan("list", container, present, items)
         return self._record("list items", container.type, [i.text for i in missing])
 
-    def _lay_out_lists(self) -> None:
-        for planned in self._lists.values():
-            container = planned.container
-            current = self.list_items(container)
-            texts = [self._inline(i.text) for i in planned.items]
-            if self._is_multiline(container, current):
-                self._append_lines(container, current, texts, ",")
-            else:
-                self._append_inline(container, current, texts)
+    def _lay_out_list(self, container: Node, items: list[Item]) -> None:
+        current = self.list_items(container)
+        texts = [self._inline(i.text) for i in items]
+        if self._is_multiline(container, current):
+            self._append_lines(container, current, texts, ",")
+        else:
+            self._append_inline(container, current, texts)
 
     def _is_multiline(self, container: Node, items: list[Node]) -> bool:
         if not items:
@@ -375,11 +389,11 @@ class FileEditor(Finder):
         if body is None or body.type not in MEMBER_CONTAINERS:
             raise ValueError("ensure_members needs an interface or object type body")
         members = [c for c in body.named_children if c.type != "comment"]
-        present = {self._name(m) for m in members}
-        missing = [i for i in items if i.key not in present]
-        result = self._record("members", self._label(body.parent or body), [i.text for i in missing])
-        if not missing:
-            return result
+        missing = self._plan("members", body, {self._name(m) for m in members}, items)
+        return self._record("members", self._label(body.parent or body), [i.text for i in missing])
+
+    def _lay_out_members(self, body: Node, missing: list[Item]) -> None:
+        members = [c for c in body.named_children if c.type != "comment"]
         separators = [c.type for c in body.children if c.type in {";", ","}]
         if separators:
             separator = max(set(separators), key=separators.count)
@@ -396,9 +410,8 @@ class FileEditor(Finder):
                 self.edits.insert(point, lead + "".join(f" {t}{separator}" for t in texts))
             else:
                 self.edits.insert(body.children[0].end_byte, " " + " ".join(f"{t}{separator}" for t in texts) + " ")
-            return result
+            return
         self._append_lines(body, members, texts, separator)
-        return result
 
     # ------------------------------------------------------------------
     # Ensure: JSX attributes
@@ -408,10 +421,11 @@ class FileEditor(Finder):
         """Append missing ``name={value}`` attributes to a JSX element."""
         attributes = [c for c in element.named_children if c.type == "jsx_attribute"]
         present = {self.text(a.named_children[0]) for a in attributes if a.named_children}
-        missing = [i for i in items if i.key not in present]
-        result = self._record("JSX attributes", self.text(element.child_by_field_name("name")), [i.text for i in missing])
-        if not missing:
-            return result
+        missing = self._plan("jsx", element, present, items)
+        return self._record("JSX attributes", self.text(element.child_by_field_name("name")), [i.text for i in missing])
+
+    def _lay_out_jsx(self, element: Node, missing: list[Item]) -> None:
+        attributes = [c for c in element.named_children if c.type == "jsx_attribute"]
         texts = [self._inline(i.text) for i in missing]
         name = element.child_by_field_name("name")
         multiline = bool(attributes) and attributes[0].start_point[0] != name.start_point[0]
@@ -419,7 +433,7 @@ class FileEditor(Finder):
             last = attributes[-1]
             indent = self.source.indent_of(last)
             self.edits.insert(last.end_byte, "".join(f"{self.source.eol}{indent}{t}" for t in texts))
-            return result
+            return
         anchor = attributes[-1].end_byte if attributes else name.end_byte
         insertion = "".join(" " + t for t in texts)
         line = self.source.code_line(element.start_byte)
@@ -427,7 +441,7 @@ class FileEditor(Finder):
         single_line = element.start_point[0] == element.end_point[0]
         if not single_line or layout.fits(line[:column] + insertion + line[column:], self.style):
             self.edits.insert(anchor, insertion)
-            return result
+            return
         # From the tag (and type arguments) up to `/>` or `>`, broken.
         type_args = element.child_by_field_name("type_arguments")
         head = self.source.data[element.start_byte:(type_args if type_args is not None else name).end_byte].decode()
@@ -435,7 +449,6 @@ class FileEditor(Finder):
         doc = layout.jsx_attributes(head, [self.text(a) for a in attributes] + texts, close)
         printed = layout.print_doc(layout.Group(doc.contents, broken=True), self.style, self.source.indent_of(element))
         self.edits.replace(element.start_byte, element.end_byte, printed.replace("\n", self.style.eol))
-        return result
 
     # ------------------------------------------------------------------
     # Ensure: statements and class members
@@ -533,9 +546,8 @@ class FileEditor(Finder):
     def result(self) -> bytes:
         """The edited bytes (BOM restored); refuses output that does not parse.
         Planned lists and imports are laid out here, once each."""
-        self._lay_out_lists()
+        self._lay_out_planned()
         self._lay_out_imports()
-        self._lists.clear()
         self._imports.clear()
         data = self.edits.apply(self.source.data)
         if data != self.source.data:
