@@ -15,6 +15,7 @@ is kept as written (re-indented), never guessed at.
 
 from __future__ import annotations
 
+import itertools
 import re
 import textwrap
 from typing import NamedTuple
@@ -54,6 +55,7 @@ class IndentIfBreak(NamedTuple):
 
 
 LINE, SOFT, HARD = Line(), Line(soft=True), Line(hard=True)
+_GROUP_IDS = itertools.count()
 
 
 def group(*parts, broken: bool = False, id: str = "") -> Group:
@@ -276,7 +278,7 @@ def assignment(left, operator: str, right, *, layout: str = "fluid") -> list:
         return [group(left), " ", operator, " ", right]
     if layout == "break-after-operator":
         return [group(left), " ", operator, group(Indent([LINE, right]))]
-    key = f"assign{id(right)}"
+    key = f"assign{next(_GROUP_IDS)}"
     return [group(left), " ", operator, Group([Indent([LINE])], id=key), IndentIfBreak(group(right), key)]
 
 
