@@ -240,3 +240,25 @@ def test_members_and_jsx_attributes_planned_twice_merge() -> None:
         "function F() {\n  return (\n    <Frame\n      resourceURI={resourceURI}\n      className={className}\n"
         "      appState={appState}\n      onAppStateChange={handleAppStateChange}\n    />\n  );\n}\n"
     )
+
+
+@pytest.mark.parametrize("mode", ["compat", "sdk"])
+def test_every_template_statement_is_laid_out_by_the_printer(mode: str) -> None:
+    """New files go through the printer statement by statement only where it
+    gives back the template exactly in mesh's style; today that is every
+    statement of every host template (else other styles get the template's
+    line breaks, which the Biome property test would catch)."""
+    from codemods.engine import snippet_printer
+    from codemods.engine.parsing import TYPESCRIPT, parse
+    from codemods.recipes.base import Bridge, Context
+    from codemods.recipes.host import _template, render_module
+
+    for text in (render_module(Context(Path("."), Bridge(mode))), _template("app-state.test.ts")):
+        data = text.encode()
+        for node in parse(data, TYPESCRIPT).root_node.named_children:
+            if node.type == "comment":
+                continue
+            printed = L.print_doc(snippet_printer._Printer(data, Style()).statement(node), Style())
+            assert printed == data[node.start_byte:node.end_byte].decode()
+    wide = snippet_printer.render_file(_template("app-state.test.ts"), Style(line_width=120))
+    assert 'import { APP_STATE_MAX_LENGTH, decodeAppState, encodeAppState, toAppStateParam } from "./app-state.ts";' in wide

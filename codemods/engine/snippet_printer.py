@@ -91,13 +91,17 @@ class _Printer:
             return parts
         if kind == "for_in_statement":
             body = node.child_by_field_name("body")
-            head = self.data[node.start_byte:body.start_byte].decode().strip()
-            if "\n" in head:
-                raise L.Unsupported("a loop head over several lines")
-            head = L.requote_all(head, self.style.quote)
+            left, right = node.child_by_field_name("left"), node.child_by_field_name("right")
+            opening = " ".join(self.data[node.start_byte:left.start_byte].decode().split()).replace("( ", "(")
+            opening += "" if opening.endswith("(") else " "
+            operator = self.data[left.end_byte:right.start_byte].decode().strip()
+            closing = self.data[right.end_byte:body.start_byte].decode().strip()
+            if closing != ")" or "\n" in self.text(left):
+                raise L.Unsupported("an unusual loop head")
+            head = [opening, self.text(left), f" {operator} ", self.expression(right), ")"]
             if body.type == "statement_block":
                 return [head, " ", self.block(body)]
-            return L.group(head, L.Indent([L.LINE, self.statement(body)]))
+            return L.group(*head, L.Indent([L.LINE, self.statement(body)]))
         if kind == "throw_statement":
             return ["throw ", self.expression(node.named_children[0]), self.semi()]
         if kind == "public_field_definition":
@@ -207,7 +211,14 @@ class _Printer:
             items = [self.entry(c) for c in node.named_children]
             return L.delimited("{", items, "}", self.style, pad=True)
         if kind == "array":
-            return L.delimited("[", [self.expression(c) for c in node.named_children], "]", self.style)
+            elements = node.named_children
+            # Biome breaks a list of several objects or arrays that each have
+            # more than one entry, one per line, whatever the width.
+            matrix = len(elements) > 1 and all(
+                e.type == elements[0].type and e.type in {"object", "array"} and len(e.named_children) > 1
+                for e in elements
+            )
+            return L.delimited("[", [self.expression(c) for c in elements], "]", self.style, broken=matrix)
         if kind == "parenthesized_expression":
             return ["(", self.expression(node.named_children[0], in_parens=True), ")"]
         if kind == "binary_expression":
@@ -343,7 +354,7 @@ class _Printer:
         return L.call_arguments([self.expression(a) for a in args], self.style, hug_last=hug)
 
     def huggable(self, node: Node) -> bool:
-        if node.type == "object":
+        if node.type in {"object", "array"}:
             return bool(node.named_children)
         if node.type in {"arrow_function", "function_expression"}:
             body = node.child_by_field_name("body")
