@@ -219,9 +219,8 @@ class FileEditor(Finder):
 
     def _lay_out_imports(self) -> None:
         for planned in self._imports.values():
-            quote = self.style.quote
-            semicolon = ";" if self.style.semicolons else ""
-            statement = f"import {{ {', '.join(planned.names)} }} from {quote}{planned.module}{quote}{semicolon}"
+            # Laid out like any snippet: quotes, semicolon and width per Style.
+            statement = f"import {{ {', '.join(planned.names)} }} from \"{planned.module}\";"
             self._insert_after(planned.anchor, [statement], "")
 
     # ------------------------------------------------------------------
