@@ -45,6 +45,12 @@ the blank line that sets it apart.
   the trailing comment we added;
 - the lines of the hunks follow the file's style: tab indentation with tabs,
   multiples of 4 spaces with 4 spaces, no double quote with single quotes.
+
+``test_output_is_biome_clean_under_other_settings`` goes further for the
+settings a repository can choose: the setting is written into the tree's
+``biome.json``, Biome formats the (structurally perturbed) targets, the
+codemod runs, and Biome itself is the check: it must find nothing to change
+in the five edited files and the two new ones.
 """
 
 from __future__ import annotations
