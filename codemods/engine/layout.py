@@ -28,6 +28,9 @@ from .style import Style
 
 
 class Group(NamedTuple):
+    """Printed on one line if it fits, else with its lines broken; a
+    conditional group tries ``states`` in order before breaking fully."""
+
     contents: object
     broken: bool = False  # already broken (a hard line inside, or kept expanded)
     id: str = ""
@@ -35,21 +38,31 @@ class Group(NamedTuple):
 
 
 class Indent(NamedTuple):
+    """Lines broken inside it start one indent level deeper."""
+
     contents: object
 
 
 class Line(NamedTuple):
+    """A possible line break: a space (nothing if ``soft``) when its group is
+    flat, a new line when broken; ``hard`` always breaks."""
+
     soft: bool = False  # "" when flat (else " ")
     hard: bool = False
 
 
 class IfBreak(NamedTuple):
+    """``broken`` or ``flat`` depending on how a group was printed (a
+    trailing comma, say)."""
+
     broken: object
     flat: object = ""
     group: str = ""  # the group whose mode decides; "" for the enclosing one
 
 
 class IndentIfBreak(NamedTuple):
+    """Indented only when the group named ``group`` broke."""
+
     contents: object
     group: str
 
