@@ -11,9 +11,10 @@ from typing import NamedTuple
 
 from .engine.diff import unified_diff
 from .engine.editor import FileEditor
-from .engine.edits import OverlapError
+from .engine.edits import DuplicateEdit, OverlapError
 from .engine.outcome import Conflict, NotUtf8, Refused, Status, StepResult, SyntaxProblem, TargetMissing
 from .engine.source import SourceError, SourceFile
+from .engine.style import read_config, style_for
 from . import recipes
 from .formatter import Candidate, FormatterChoice, FormatterMode, Layout, choose, format_pass
 from .recipes import ModeChoice, Target
@@ -143,7 +144,7 @@ def plan(
     if not isinstance(formatter, FormatterChoice):
         formatter = choose(repo, formatter)
     choice = _target(target).choose_mode(repo, bridge)
-    ctx = Context(repo=repo, bridge=choice.mode)
+    ctx = Context(repo=repo, bridge=choice.mode, formatter=read_config(repo))
     root = repo.resolve()
     selected = [s for s in steps if not only or s.id in only]
     locations, failures = _locate_all(repo, selected)
@@ -277,7 +278,11 @@ def _read(path: Path, relative: str, step: Step) -> bytes | None:
 
 def _run_step(step: Step, ctx: Context, path: str, current: bytes | None) -> tuple[bytes, list[str]]:
     if step.new_file is not None:
-        wanted = step.new_file.render(ctx).encode()
+        # Templates are written in mesh's style; a new file takes the
+        # repository's (no file yet to look at).
+        from .engine.snippet_printer import render_file
+
+        wanted = render_file(step.new_file.render(ctx), style_for(b"", ctx.formatter)).encode()
         if current is None:
             return wanted, []
         if current == wanted:
@@ -293,16 +298,19 @@ def _run_step(step: Step, ctx: Context, path: str, current: bytes | None) -> tup
         new, notes = step.rewrite(path, current, ctx)
         return new, notes
     try:
-        source = SourceFile.from_bytes(path, current)
+        source = SourceFile.from_bytes(path, current, ctx.formatter)
     except SourceError as err:
         refusal = SyntaxProblem if err.syntax else NotUtf8
         raise refusal(path, str(err).removeprefix(f"{path}:").strip()) from None
     editor = FileEditor(source)
     try:
         step.transform(editor, ctx)
+        new = editor.result()
+    except DuplicateEdit as err:
+        raise Conflict(path, f"internal error, please report it: {err}") from None
     except OverlapError as err:
         raise Conflict(path, f"two edits would overlap ({err})") from None
-    return editor.result(), editor.added
+    return new, editor.added
 
 
 def refuse_unwritable(plan: Plan) -> None:

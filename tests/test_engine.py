@@ -15,8 +15,8 @@ from pathlib import Path
 import pytest
 
 from codemods.engine.diff import unified_diff
-from codemods.engine.editor import FileEditor, Item
-from codemods.engine.edits import Edit, EditSet, OverlapError
+from codemods.engine.editor import FileEditor, Item, statement
+from codemods.engine.edits import DuplicateEdit, Edit, EditSet, OverlapError
 from codemods.engine.outcome import AnchorMissing, Conflict, SyntaxProblem
 from codemods.engine.source import SourceError, SourceFile
 
@@ -54,10 +54,11 @@ def test_edit_set_applies_in_one_pass_and_keeps_insertion_order() -> None:
     assert edits.apply(b"abcdef") == b"xbcBCdef"
 
 
-def test_edit_set_rejects_overlaps_but_tolerates_identical_duplicates() -> None:
+def test_edit_set_rejects_overlaps_and_duplicates() -> None:
     edits = EditSet()
     edits.replace(1, 4, "X")
-    edits.replace(1, 4, "X")
+    with pytest.raises(DuplicateEdit):
+        edits.replace(1, 4, "X")  # planned twice: a bug, not hidden
     assert len(edits) == 1
     with pytest.raises(OverlapError):
         edits.replace(2, 5, "Y")
@@ -446,7 +447,7 @@ def test_statements_after_anchor_are_indented_and_ordered() -> None:
         body = ed.body(ed.function("f"))
         ed.ensure_statements_after(
             ed.declaration_of(body, "a"),
-            [("const b =", "const b = a + 1;"), ("const c =", "const c = () => {\n  return b;\n};")],
+            [statement("const b = a + 1;"), statement("const c = () => {\n  return b;\n};")],
         )
 
     assert_transform(
@@ -475,7 +476,7 @@ def test_partly_present_sequence_keeps_its_order() -> None:
         body = ed.body(ed.function("f"))
         ed.ensure_statements_after(
             ed.declaration_of(body, "a"),
-            [("const b =", "const b = 2;"), ("const c =", "const c = 3;"), ("const d =", "const d = 4;")],
+            [statement("const b = 2;"), statement("const c = 3;"), statement("const d = 4;")],
         )
 
     assert_transform(
@@ -501,7 +502,7 @@ def test_statement_in_a_blank_line_separated_list_gets_blank_lines() -> None:
     def op(ed: FileEditor) -> None:
         body = ed.body(ed.function("f"))
         anchor = ed.statement(body, lambda s: s.startswith("b.two"), "b.two")
-        ed.ensure_statements_after(anchor, [("b.three", "b.three = 3;")])
+        ed.ensure_statements_after(anchor, [statement("b.three = 3;", marker="b.three")])
 
     assert_transform(
         "function f() {\n  b.one = 1;\n\n  b.two = 2;\n\n  b.four = 4;\n}\n",
@@ -514,7 +515,7 @@ def test_anchor_with_a_trailing_comment_still_counts_as_set_apart() -> None:
     def op(ed: FileEditor) -> None:
         body = ed.body(ed.function("f"))
         anchor = ed.statement(body, lambda s: s.startswith("b.two"), "b.two")
-        ed.ensure_statements_after(anchor, [("b.three", "b.three = 3;")])
+        ed.ensure_statements_after(anchor, [statement("b.three = 3;", marker="b.three")])
 
     assert_transform(
         "function f() {\n  b.one = 1;\n\n  b.two = 2; // note\n\n  b.four = 4;\n}\n",
@@ -524,7 +525,7 @@ def test_anchor_with_a_trailing_comment_still_counts_as_set_apart() -> None:
 
 
 def test_statements_at_end_of_block_and_of_empty_block() -> None:
-    op = lambda ed: ed.ensure_statements_at_end(ed.body(ed.function("f")), [("done()", "done();")])  # noqa: E731
+    op = lambda ed: ed.ensure_statements_at_end(ed.body(ed.function("f")), [statement("done();", marker="done()")])  # noqa: E731
     assert_transform("function f() {\n  go();\n}\n", "function f() {\n  go();\n  done();\n}\n", op)
     assert_transform("function f() {\n}\n", "function f() {\n  done();\n}\n", op)
 
@@ -551,14 +552,14 @@ def test_crlf_bom_and_tabs_are_kept() -> None:
     def op(ed: FileEditor) -> None:
         fn = ed.function("f")
         ed.ensure_list_items(ed.parameters(fn), [Item("b", "b?: string")])
-        ed.ensure_statements_at_end(ed.body(fn), [("const c", "const c = () => {\n  return 1;\n};")])
+        ed.ensure_statements_at_end(ed.body(fn), [statement("const c = () => {\n  return 1;\n};")])
 
     assert_transform(before, after, op)
 
 
 def test_four_space_indentation_is_followed() -> None:
     def op(ed: FileEditor) -> None:
-        ed.ensure_statements_at_end(ed.body(ed.function("f")), [("if (b)", 'if (b) {\n  log("b");\n}')])
+        ed.ensure_statements_at_end(ed.body(ed.function("f")), [statement('if (b) {\n  log("b");\n}', marker="if (b)")])
 
     assert_transform(
         "function f() {\n    if (a) {\n        go();\n    }\n}\n",
@@ -569,7 +570,7 @@ def test_four_space_indentation_is_followed() -> None:
 
 def test_single_quote_files_get_single_quoted_snippets() -> None:
     def op(ed: FileEditor) -> None:
-        ed.ensure_statements_at_end(ed.body(ed.function("f")), [("go(", 'go("x", "it\'s");')])
+        ed.ensure_statements_at_end(ed.body(ed.function("f")), [statement('go("x", "it\'s");', marker="go(")])
 
     assert_transform(
         "function f() {\n  log('a');\n}\n",

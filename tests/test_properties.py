@@ -45,6 +45,12 @@ the blank line that sets it apart.
   the trailing comment we added;
 - the lines of the hunks follow the file's style: tab indentation with tabs,
   multiples of 4 spaces with 4 spaces, no double quote with single quotes.
+
+``test_output_is_biome_clean_under_other_settings`` goes further for the
+settings a repository can choose: the setting is written into the tree's
+``biome.json``, Biome formats the (structurally perturbed) targets, the
+codemod runs, and Biome itself is the check: it must find nothing to change
+in the five edited files and the two new ones.
 """
 
 from __future__ import annotations
@@ -53,6 +59,7 @@ import difflib
 import functools
 import re
 import shutil
+import subprocess
 import tempfile
 from collections import Counter
 from dataclasses import dataclass, field
@@ -476,3 +483,79 @@ def test_checks_catch_wrong_output() -> None:
     with pytest.raises(AssertionError, match="double quotes"):
         assert_style(BRIDGE, Variant(single_quotes=True), single, perturb.single_quote(new, BRIDGE).replace(
             b"from './app-state'", b'from "./app-state"', 1))
+
+
+# ----------------------------------------------------------------------
+# Under other formatter settings: Biome itself is the check
+# ----------------------------------------------------------------------
+
+# What a repository may put into biome.json (formatter, javascript.formatter).
+BIOME_CONFIGS = {
+    "indent-width-4": ({"indentWidth": 4}, {}),
+    "tabs": ({"indentStyle": "tab"}, {}),
+    "single-quotes": ({}, {"quoteStyle": "single"}),
+    "line-width-100": ({"lineWidth": 100}, {}),
+    "line-width-120": ({"lineWidth": 120}, {}),
+    "no-semicolons-no-trailing-commas": ({}, {"semicolons": "asNeeded", "trailingCommas": "none"}),
+}
+NEW_FILES = ("apps/mesh/src/mcp-apps/app-state.ts", "apps/mesh/src/mcp-apps/app-state.test.ts")
+
+
+@st.composite
+def structural_perturbations(draw) -> dict[str, bytes]:
+    """The perturbations that survive a formatter: member order, blank and
+    comment lines, trailing comments (quotes, indentation and commas are the
+    formatter's to decide)."""
+    out = {}
+    for path in TARGETS:
+        data = ORIGINAL[path]
+        for interface in PERMUTABLE:
+            blocks = perturb.member_blocks(data, path, interface)
+            if blocks and draw(st.booleans()):
+                data = perturb.permute_members(data, path, interface, draw(member_orders(len(blocks))))
+        if draw(st.booleans()):
+            data = perturb.insert_gaps(data, path, draw(gap_insertions(perturb.gap_points(data, path))))
+        if draw(st.booleans()):
+            data = perturb.add_trailing_comments(
+                data, path, draw(trailing_comments(perturb.trailing_comment_points(data, path)))
+            )
+        out[path] = data
+    return out
+
+
+def _biome(repo: Path, *args: str, files=TARGETS) -> subprocess.CompletedProcess:
+    from .node_tools import BIN
+
+    return subprocess.run([str(BIN / "biome"), "format", *args, *files], cwd=repo, capture_output=True, text=True)
+
+
+@pytest.mark.parametrize("config", sorted(BIOME_CONFIGS))
+@settings(max_examples=5, deadline=None, suppress_health_check=[HealthCheck.too_slow, HealthCheck.function_scoped_fixture])
+@given(files=structural_perturbations(), mode=st.sampled_from(MODES))
+def test_output_is_biome_clean_under_other_settings(config: str, files: dict[str, bytes], mode: str) -> None:
+    """The five targets, perturbed and then formatted by Biome under another
+    configuration written into the tree's biome.json: after `apply`, Biome
+    (mesh's version, tools/) finds nothing to change in them, nor in the two
+    new files. One Biome run per tree and check (all files at once)."""
+    import json
+
+    from .node_tools import BIN, require
+
+    require(BIN / "biome", "Biome")
+    general, javascript = BIOME_CONFIGS[config]
+    with tempfile.TemporaryDirectory() as tmp:
+        repo = Path(tmp) / "repo"
+        shutil.copytree(INPUT, repo)
+        settings_ = json.loads((repo / "biome.json").read_text())
+        settings_["formatter"].update(general)
+        settings_["javascript"]["formatter"].update(javascript)
+        (repo / "biome.json").write_text(json.dumps(settings_, indent=2) + "\n")
+        for path, data in files.items():
+            (repo / path).write_bytes(data)
+        formatted = _biome(repo, "--write")
+        assert formatted.returncode == 0, formatted.stdout + formatted.stderr
+        before = snapshot(repo)
+        after = run_twice(repo, mode)
+        assert any(after[p] != before[p] for p in TARGETS), "nothing was edited"
+        check = _biome(repo, files=TARGETS + NEW_FILES)
+        assert check.returncode == 0, f"Biome would reformat the output under {config}:\n{check.stdout}{check.stderr}"

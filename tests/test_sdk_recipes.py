@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 
 from codemods import recipes
-from codemods.engine.editor import FileEditor
+from codemods.engine.editor import FileEditor, statement
 from codemods.engine.mirror import ensure_entry_after, ensure_union_member_after, renamed
 from codemods.engine.parsing import TYPESCRIPT, parse
 from codemods.engine.source import SourceFile
@@ -80,7 +80,7 @@ def test_a_third_target_needs_only_a_registry_entry(tmp_path: Path, monkeypatch)
     """The runner plans a target it has never heard of, from its entry."""
 
     def transform(editor: FileEditor, ctx: Context) -> None:
-        editor.ensure_statements_at_end(editor.source.root, [("toy", 'export const toy = "yes";')])
+        editor.ensure_statements_at_end(editor.source.root, [statement('export const toy = "yes";')])
 
     step = Step("toy-step", "toy.ts", "toy", "toy", "toy", transform=transform)
     toy = recipes.Target(

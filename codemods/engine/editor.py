@@ -1,35 +1,35 @@
-"""Find anchors in a parsed file and *ensure* things exist next to them.
+"""Ensure operations: make sure things exist next to the anchors that
+:mod:`.find` locates.
 
 Every ``ensure_*`` operation first looks for its result and records no edit
 when it is already there, which is what makes every recipe idempotent and
-lets a partly applied tree be completed instead of duplicated. Edits are
-recorded on the original bytes and applied in one pass by :meth:`result`.
+lets a partly applied tree be completed instead of duplicated. It sees what
+earlier operations of the same run planned for the same container (a list,
+an import) and merges with it. Edits are recorded on the original bytes and
+applied in one pass by :meth:`FileEditor.result`; layout is asked of
+:mod:`.layout` for the file's :class:`~.style.Style`.
 """
 
 from __future__ import annotations
 
 import re
 import textwrap
-from collections.abc import Callable, Iterable, Iterator, Sequence
+from collections.abc import Iterable, Sequence
 from typing import NamedTuple
 
 from tree_sitter import Node
 
 from .edits import EditSet
-from .outcome import AnchorMissing, Conflict, SyntaxProblem
-from .parsing import first_error, parse
-from .source import LINE_WIDTH, SourceFile
+from . import layout
+from .find import Finder, module_stem, squash
+from .layout import layout_snippet
+from .outcome import AnchorMissing, SyntaxProblem
+from .parsing import TSX, first_error, parse
+from .source import SourceFile
+from .style import Style
 
-_WS = re.compile(r"\s+")
-_DOUBLE_QUOTED = re.compile(r'"((?:[^"\\\n]|\\.)*)"')
+_DECLARED = re.compile(r"^\s*(?:export\s+)?(?:const|let|var|function|class)\s+([A-Za-z_$][\w$]*)")
 
-FUNCTION_TYPES = {
-    "function_declaration",
-    "function_expression",
-    "arrow_function",
-    "method_definition",
-    "generator_function_declaration",
-}
 LIST_CONTAINERS = {
     "formal_parameters",
     "arguments",
@@ -39,12 +39,6 @@ LIST_CONTAINERS = {
     "array",
 }
 MEMBER_CONTAINERS = {"interface_body", "object_type"}
-JSX_TAGS = ("jsx_self_closing_element", "jsx_opening_element")
-
-
-def squash(text: str) -> str:
-    """Text with all whitespace removed, for comparing code by content."""
-    return _WS.sub("", text)
 
 
 class Item(NamedTuple):
@@ -54,241 +48,122 @@ class Item(NamedTuple):
     text: str
 
 
-class FileEditor:
-    """Collects edits for one :class:`SourceFile`."""
+class Statement(NamedTuple):
+    """A statement to ensure, and how to tell that it is already there: the
+    name it declares, or else a marker found in its own text."""
 
-    def __init__(self, source: SourceFile) -> None:
-        self.source = source
-        self.edits = EditSet()
-        self.added: list[str] = []
-
-    # ------------------------------------------------------------------
-    # Finding anchors
-    # ------------------------------------------------------------------
+    snippet: str
+    name: str = ""
+    marker: str = ""
 
     @property
-    def path(self) -> str:
-        return self.source.path
+    def identity(self) -> str:
+        return f"`{self.name}`" if self.name else f"`{self.marker}`"
 
-    def text(self, node: Node) -> str:
-        return self.source.text(node)
 
-    def walk(self, node: Node | None = None) -> Iterator[Node]:
-        stack = [node or self.source.root]
-        while stack:
-            current = stack.pop()
-            yield current
-            stack.extend(reversed(current.children))
+def statement(snippet: str, marker: str = "") -> Statement:
+    """A :class:`Statement`, checked when the recipe is loaded: a snippet
+    that declares a name is known by it; any other needs a ``marker`` that
+    its own text contains (else editing the snippet alone would silently
+    break idempotency)."""
+    body = textwrap.dedent(snippet).strip("\n")
+    code = "\n".join(line for line in body.split("\n") if not line.lstrip().startswith("//"))
+    declared = _DECLARED.match(code)
+    if marker:
+        if squash(marker) not in squash(code):
+            raise ValueError(f"statement marker {marker!r} is not in its own snippet:\n{body}")
+        return Statement(snippet, marker=marker)
+    if declared is None:
+        raise ValueError(f"a statement that declares no name needs a marker:\n{body}")
+    return Statement(snippet, name=declared.group(1))
 
-    def _only(self, nodes: list[Node], what: str) -> Node:
-        if not nodes:
-            raise AnchorMissing(self.path, what)
-        if len(nodes) > 1:
-            lines = ", ".join(str(n.start_point[0] + 1) for n in nodes)
-            raise Conflict(self.path, f"{what} is defined more than once (lines {lines})")
-        return nodes[0]
 
-    def _name(self, node: Node) -> str | None:
-        name = node.child_by_field_name("name")
-        return self.text(name) if name is not None else None
+class Ensured(NamedTuple):
+    """What one ensure operation did: ``added`` is empty when all was there."""
 
-    def _named(self, kinds: tuple[str, ...], scope: Node | None, name: str) -> list[Node]:
-        """Indexed nodes of ``kinds`` inside ``scope`` whose name is ``name``
-        (for a call, its squashed callee)."""
-        found = []
-        for kind in kinds:
-            for node in self.source.nodes(kind):
-                if scope is not None and not (scope.start_byte <= node.start_byte < scope.end_byte):
-                    continue
-                label = node.child_by_field_name("function" if kind == "call_expression" else "name")
-                if label is not None and squash(self.text(label)) == name:
-                    found.append(node)
-        return sorted(found, key=lambda n: n.start_byte)
+    operation: str
+    where: str
+    added: tuple[str, ...] = ()
 
-    def function(self, name: str, scope: Node | None = None) -> Node:
-        """A function declaration, or a ``const name = (...) => {}``."""
-        found = self._named(("function_declaration",), scope, name)
-        for declarator in self.variables(name, scope):
-            value = declarator.child_by_field_name("value")
-            if value is not None and value.type in FUNCTION_TYPES:
-                found.append(value)
-        return self._only(found, f"function `{name}`")
+    @property
+    def changed(self) -> bool:
+        return bool(self.added)
 
-    def interface(self, name: str) -> Node:
-        found = self._named(("interface_declaration",), None, name)
-        return self._only(found, f"interface `{name}`")
 
-    def class_(self, name: str) -> Node:
-        found = self._named(("class_declaration",), None, name)
-        return self._only(found, f"class `{name}`")
+class _Planned(NamedTuple):
+    """Items planned for one container (a list, an interface body, a JSX
+    element), laid out together when the result is built."""
 
-    def method(self, cls: Node, name: str) -> Node:
-        """A method, or an arrow-function field, of a class: the function node."""
-        body = cls.child_by_field_name("body")
-        found = []
-        for member in body.named_children if body else []:
-            if self._name(member) != name:
-                continue
-            if member.type == "method_definition":
-                found.append(member)
-            elif member.type == "public_field_definition":
-                value = member.child_by_field_name("value")
-                if value is not None and value.type in FUNCTION_TYPES:
-                    found.append(value)
-        return self._only(found, f"method `{name}` of class `{self._name(cls)}`")
+    kind: str
+    container: Node
+    items: list[Item]
 
-    def class_member(self, cls: Node, name: str) -> Node:
-        body = cls.child_by_field_name("body")
-        found = [m for m in body.named_children if self._name(m) == name]
-        return self._only(found, f"member `{name}` of class `{self._name(cls)}`")
 
-    def variables(self, name: str, scope: Node | None = None) -> list[Node]:
-        return self._named(("variable_declarator",), scope, name)
+class _PlannedImport(NamedTuple):
+    anchor: Node
+    module: str
+    names: list[str]
 
-    def variable(self, name: str, scope: Node | None = None) -> Node:
-        """The declarator of ``const name = ...``."""
-        return self._only(self.variables(name, scope), f"variable `{name}`")
 
-    def body(self, function: Node) -> Node:
-        body = function.child_by_field_name("body")
-        if body is None or body.type != "statement_block":
-            raise AnchorMissing(self.path, f"a block body for `{self._label(function)}`")
-        return body
+class FileEditor(Finder):
+    """Collects edits for one :class:`SourceFile`."""
 
-    def parameters(self, function: Node) -> Node:
-        params = function.child_by_field_name("parameters")
-        if params is None:
-            raise AnchorMissing(self.path, f"the parameters of `{self._label(function)}`")
-        return params
+    def __init__(self, source: SourceFile, style: Style | None = None) -> None:
+        super().__init__(source)
+        self.style = style or source.style
+        self.edits = EditSet()
+        self.results: list[Ensured] = []
+        self.notes: list[str] = []
+        # Planned but not yet laid out: merged per container, laid out once.
+        self._planned: dict[tuple[str, int, int], _Planned] = {}
+        self._imports: dict[str, _PlannedImport] = {}
 
-    def _label(self, node: Node) -> str:
-        name = self._name(node)
-        if name is None and node.parent is not None:
-            name = self._name(node.parent)
-        return name or node.type
+    @property
+    def added(self) -> list[str]:
+        """What the operations added, then the recipe's own notes, for the report."""
+        return [text for r in self.results for text in r.added] + self.notes
 
-    def calls(self, scope: Node, callee: str) -> list[Node]:
-        return self._named(("call_expression",), scope, callee)
+    def note(self, text: str) -> None:
+        self.notes.append(text)
 
-    def call(self, scope: Node, callee: str, where: str) -> Node:
-        return self._only(self.calls(scope, callee), f"call `{callee}(...)` in {where}")
+    def _plan(self, kind: str, container: Node, present: set[str], items: Sequence[Item]) -> list[Item]:
+        """The items not in ``present`` nor planned for ``container`` by an
+        earlier call; they are added to its plan."""
+        key = (kind, container.start_byte, container.end_byte)
+        planned = self._planned.get(key)
+        known = present | ({i.key for i in planned.items} if planned is not None else set())
+        missing = [i for i in items if i.key not in known]
+        if missing:
+            if planned is None:
+                planned = self._planned[key] = _Planned(kind, container, [])
+            planned.items.extend(missing)
+        return missing
 
-    def jsx_elements(self, scope: Node, tag: str) -> list[Node]:
-        return self._named(JSX_TAGS, scope, tag)
+    def _lay_out_planned(self) -> None:
+        lay_out = {"list": self._lay_out_list, "members": self._lay_out_members, "jsx": self._lay_out_jsx}
+        for planned in self._planned.values():
+            lay_out[planned.kind](planned.container, planned.items)
+        self._planned.clear()
 
-    def jsx_element(self, scope: Node, tag: str, where: str) -> Node:
-        return self._only(self.jsx_elements(scope, tag), f"JSX element `<{tag}>` in {where}")
-
-    def statement(self, block: Node, predicate: Callable[[str], bool], what: str) -> Node:
-        found = [s for s in self._statements(block) if predicate(squash(self.text(s)))]
-        if not found:
-            raise AnchorMissing(self.path, what)
-        return found[0]
-
-    def declaration_of(self, block: Node, name: str) -> Node:
-        """The statement in ``block`` that declares ``name``."""
-        for stmt in self._statements(block):
-            if stmt.type in {"lexical_declaration", "variable_declaration"}:
-                for declarator in stmt.named_children:
-                    if declarator.type == "variable_declarator" and name in self._bound_names(declarator):
-                        return stmt
-        raise AnchorMissing(self.path, f"the declaration of `{name}`")
-
-    def _bound_names(self, declarator: Node) -> set[str]:
-        target = declarator.child_by_field_name("name")
-        if target is None:
-            return set()
-        if target.type == "identifier":
-            return {self.text(target)}
-        return {
-            self.text(n) for n in self.walk(target)
-            if n.type in {"shorthand_property_identifier_pattern", "identifier"}
-        }
-
-    def imports(self) -> list[Node]:
-        return [n for n in self.source.root.named_children if n.type == "import_statement"]
-
-    def imported_name(self, module_suffix: str, exported: str) -> str | None:
-        """The local name under which ``exported`` is imported from a module."""
-        for node in self.imports():
-            source = node.child_by_field_name("source")
-            if source is None or not self.text(source)[1:-1].endswith(module_suffix):
-                continue
-            for spec in self.walk(node):
-                if spec.type == "import_specifier" and self._name(spec) == exported:
-                    alias = spec.child_by_field_name("alias")
-                    return self.text(alias if alias is not None else spec.child_by_field_name("name"))
-        return None
-
-    def has_statement(self, block: Node, marker: str) -> bool:
-        return self._statement_with(block, marker) is not None
-
-    def enclosing_statement(self, node: Node) -> Node:
-        """The statement of a block (or of the file) that contains ``node``."""
-        current = node
-        while current.parent is not None and current.parent.type not in {"statement_block", "program"}:
-            current = current.parent
-        return current
-
-    def destructuring_of(self, scope: Node, value: str, binds: str) -> Node:
-        """The ``{ ... }`` pattern of ``const { binds, ... } = value`` in scope."""
-        for declarator in self.walk(scope):
-            if declarator.type != "variable_declarator":
-                continue
-            pattern = declarator.child_by_field_name("name")
-            init = declarator.child_by_field_name("value")
-            if (
-                pattern is not None and pattern.type == "object_pattern"
-                and init is not None and squash(self.text(init)) == squash(value)
-                and binds in self._bound_names(declarator)
-            ):
-                return pattern
-        raise AnchorMissing(self.path, f"`const {{ {binds}, ... }} = {value}` in `{self._label(scope)}`")
-
-    def props_pattern(self, function: Node) -> Node:
-        """The destructured props of a component: its first parameter's pattern."""
-        params = [p for p in self.parameters(function).named_children if p.type != "comment"]
-        pattern = params[0].child_by_field_name("pattern") if params else None
-        if pattern is None or pattern.type != "object_pattern":
-            raise AnchorMissing(self.path, f"destructured props `({{ ... }})` of `{self._label(function)}`")
-        return pattern
-
-    def object_argument(self, call: Node) -> Node:
-        """The first ``{ ... }`` argument of a call."""
-        arguments = call.child_by_field_name("arguments")
-        for argument in arguments.named_children if arguments else []:
-            if argument.type == "object":
-                return argument
-        callee = self.text(call.child_by_field_name("function"))
-        raise AnchorMissing(self.path, f"the object argument of `{callee}(...)`")
-
-    def _statements(self, block: Node) -> list[Node]:
-        return [c for c in block.named_children if c.type != "comment"]
+    def _record(self, operation: str, where: str, added: Iterable[str]) -> Ensured:
+        result = Ensured(operation, where, tuple(added))
+        self.results.append(result)
+        return result
 
     # ------------------------------------------------------------------
     # Snippets
     # ------------------------------------------------------------------
 
-    def render(self, snippet: str, indent: str) -> str:
-        """A snippet dedented, re-indented to ``indent`` in the file's unit and
-        quote style, with the file's line endings (first line not indented)."""
-        body = textwrap.dedent(snippet).strip("\n")
-        unit = self.source.indent_unit
-        lines = []
-        for line in body.split("\n"):
-            stripped = line.lstrip(" ")
-            if not stripped:
-                lines.append("")
-                continue
-            depth, extra = divmod(len(line) - len(stripped), 2)
-            lines.append(indent + unit * depth + " " * extra + stripped)
-        text = self.source.eol.join(lines)[len(indent):]
-        if self.source.quote == "'":
-            text = _DOUBLE_QUOTED.sub(_to_single_quotes, text)
-        return text
+    def render(self, snippet: str, indent: str, kind: str = "statements") -> str:
+        """A snippet laid out for ``indent`` in the file's style, with its
+        line endings (first line not indented)."""
+        text = layout_snippet(snippet, indent, self.style, tsx=self.source.language is TSX, kind=kind).text
+        return text.replace("\n", self.style.eol)
 
     def _inline(self, snippet: str) -> str:
-        return self.render(snippet, "")
+        """A one-line fragment (a list item, a member) in the file's quotes."""
+        text = " ".join(textwrap.dedent(snippet).strip().split("\n"))
+        return layout.requote_all(text, self.style.quote)
 
     # ------------------------------------------------------------------
     # Ensure: imports
@@ -300,10 +175,11 @@ class FileEditor:
         names: Sequence[str],
         *,
         after_module_suffix: str | None = None,
-    ) -> None:
+    ) -> Ensured:
         """``import { names } from "module"``: add missing names to an existing
         value import of the module, or add the statement after the import of
-        ``after_module_suffix`` (or the last import)."""
+        ``after_module_suffix`` (or the last import). Two calls for a module
+        that is not imported yet give one import statement."""
         existing = None
         for node in self.imports():
             source = node.child_by_field_name("source")
@@ -316,8 +192,12 @@ class FileEditor:
                 existing = named
                 break
         if existing is not None:
-            self.ensure_list_items(existing, [Item(n, n) for n in names])
-            return
+            return self.ensure_list_items(existing, [Item(n, n) for n in names])
+        planned = self._imports.get(module_stem(module))
+        if planned is not None:
+            missing = [n for n in names if n not in planned.names]
+            planned.names.extend(missing)
+            return self._record("import", module, [f"import {{ {', '.join(missing)} }} from {module}"] if missing else [])
         anchor = None
         if after_module_suffix is not None:
             anchor = next(
@@ -334,10 +214,14 @@ class FileEditor:
             if not imports:
                 raise AnchorMissing(self.path, "an import statement to insert after")
             anchor = imports[-1]
-        quote = self.source.quote
-        statement = f"import {{ {', '.join(names)} }} from {quote}{module}{quote};"
-        self._insert_after(anchor, [statement], "")
-        self.added.append(f"import {{ {', '.join(names)} }} from {module}")
+        self._imports[module_stem(module)] = _PlannedImport(anchor, module, list(names))
+        return self._record("import", module, [f"import {{ {', '.join(names)} }} from {module}"])
+
+    def _lay_out_imports(self) -> None:
+        for planned in self._imports.values():
+            # Laid out like any snippet: quotes, semicolon and width per Style.
+            statement = f"import {{ {', '.join(planned.names)} }} from \"{planned.module}\";"
+            self._insert_after(planned.anchor, [statement], "")
 
     # ------------------------------------------------------------------
     # Ensure: comma-separated lists (parameters, arguments, objects, patterns)
@@ -368,20 +252,23 @@ class FileEditor:
             return self._name(node) or squash(self.text(node))
         return squash(self.text(node))
 
-    def ensure_list_items(self, container: Node, items: Sequence[Item]) -> None:
-        """Append the items that are missing to a comma-separated list, laid out
+    def ensure_list_items(self, container: Node, items: Sequence[Item]) -> Ensured:
+        """Add the items that are missing to a comma-separated list, laid out
         the way the list already is, breaking it one item per line when the
-        line would grow past the line width (as Biome would print it)."""
+        line would grow past the line width (as Biome would print it). Items
+        that an earlier call planned for the same list count as present;
+        the list is laid out once, with all of them."""
         present = {self.item_key(n) for n in self.list_items(container)}
-        missing = [i for i in items if i.key not in present]
-        if not missing:
-            return
-        self.added.extend(i.text for i in missing)
+        missing = self._plan("list", container, present, items)
+        return self._record("list items", container.type, [i.text for i in missing])
+
+    def _lay_out_list(self, container: Node, items: list[Item]) -> None:
         current = self.list_items(container)
+        texts = [self._inline(i.text) for i in items]
         if self._is_multiline(container, current):
-            self._append_lines(container, current, [self._inline(i.text) for i in missing], ",")
-            return
-        self._append_inline(container, current, [self._inline(i.text) for i in missing])
+            self._append_lines(container, current, texts, ",")
+        else:
+            self._append_inline(container, current, texts)
 
     def _is_multiline(self, container: Node, items: list[Node]) -> bool:
         if not items:
@@ -400,40 +287,53 @@ class FileEditor:
         start = self.source.line_start(container.start_byte)
         column = anchor - start
         grown = line[:column] + insertion + line[column:] if container.end_point[0] == container.start_point[0] else line
-        fits = self.source.column_width(grown) <= LINE_WIDTH
+        fits = layout.fits(grown, self.style)
         if fits or container.start_point[0] != container.end_point[0]:
             self.edits.insert(anchor, insertion)
             return
-        if self._break_after_assignment(container, anchor, insertion):
+        if self._relayout_statement(container, anchor, insertion):
             return
         self._explode(container, [self.text(n) for n in items] + texts)
 
-    def _break_after_assignment(self, container: Node, anchor: int, insertion: str) -> bool:
-        """``const { a, b } =\\n  value;``: how Biome breaks a destructuring
-        declaration whose pattern still fits on the first line."""
-        declarator = container.parent
-        if container.type != "object_pattern" or declarator is None or declarator.type != "variable_declarator":
+    def _relayout_statement(self, container: Node, anchor: int, insertion: str) -> bool:
+        """Lay the whole statement that holds a grown list out again, the way
+        Biome would print it with the new items (which of its groups break
+        depends on all of them). Only for a statement without comments
+        whose constructs the layout printer knows."""
+        stmt = self.enclosing_statement(container)
+        if stmt.type not in {"lexical_declaration", "expression_statement", "return_statement"}:
             return False
-        value = declarator.child_by_field_name("value")
-        equals = next((c for c in declarator.children if c.type == "="), None)
-        if value is None or equals is None:
+        # Without semicolons a trailing `// comment` is part of the statement:
+        # it is kept after the code (Biome does not count it towards the width).
+        code_end, trailing = stmt.end_byte, ""
+        children = [c for c in stmt.children if c.type != "comment"]
+        if children and stmt.children[-1].type == "comment":
+            code_end = children[-1].end_byte
+            trailing = self.source.data[code_end:stmt.end_byte].decode()
+            if "\n" in trailing.strip():
+                return False
+        if any(n.type == "comment" and n.end_byte <= code_end for n in self.walk(stmt)):
             return False
-        head_start = self.source.line_start(container.start_byte)
-        head = self.source.data[head_start:anchor].decode() + insertion + self.source.data[anchor:equals.end_byte].decode()
-        if "\n" in head or self.source.column_width(head) > LINE_WIDTH:
+        data = self.source.data
+        text = (data[stmt.start_byte:anchor] + insertion.encode() + data[anchor:code_end]).decode()
+        indent = self.source.indent_of(stmt)
+        laid = layout_snippet(text, indent, self.style, tsx=self.source.language is TSX)
+        if not laid.laid_out:
             return False
-        indent = self.source.indent_of(declarator.parent or declarator) + self.source.indent_unit
-        self.edits.insert(anchor, insertion)
-        self.edits.replace(equals.end_byte, value.start_byte, self.source.eol + indent)
+        self.edits.replace(stmt.start_byte, code_end, laid.text.replace("\n", self.style.eol))
         return True
 
     def _explode(self, container: Node, texts: list[str]) -> None:
-        """Rewrite a one-line list as one item per line with trailing commas."""
-        indent = self.source.indent_of(container)
-        inner = indent + self.source.indent_unit
-        eol = self.source.eol
-        body = "".join(f"{eol}{inner}{t}," for t in texts) + eol + indent
-        self.edits.replace(container.children[0].end_byte, container.children[-1].start_byte, body)
+        """Rewrite a one-line list as one item per line (the "break" half of
+        the rule, printed by the layout module)."""
+        pad = container.type in {"object", "object_pattern", "named_imports"}
+        kind = "call" if container.type in {"arguments", "formal_parameters"} else "list"
+        open_, close = self.text(container.children[0]), self.text(container.children[-1])
+        doc = layout.delimited(open_, list(texts), close, self.style, pad=pad, kind=kind, broken=True)
+        printed = layout.print_doc(doc, self.style, self.source.indent_of(container))
+        self.edits.replace(
+            container.children[0].start_byte, container.children[-1].end_byte, printed.replace("\n", self.style.eol)
+        )
 
     def _append_lines(self, container: Node, items: list[Node], texts: list[str], separator: str) -> None:
         """Add one line per text after the last item of a multi-line list."""
@@ -454,7 +354,7 @@ class FileEditor:
         follower = last.next_sibling
         has_sep = follower is not None and follower.type == separator
         end = follower.end_byte if has_sep else last.end_byte
-        if not has_sep:
+        if not has_sep and separator:
             # The list's own style has no separator after its last item:
             # the old last item gets one, the new last item does not.
             self.edits.insert(end, separator)
@@ -481,20 +381,24 @@ class FileEditor:
     # Ensure: members of interfaces and object types
     # ------------------------------------------------------------------
 
-    def ensure_members(self, body: Node, items: Sequence[Item]) -> None:
+    def ensure_members(self, body: Node, items: Sequence[Item]) -> Ensured:
         """Append missing members (``name?: Type;``) to an interface body."""
         if body.type == "interface_declaration":
             body = body.child_by_field_name("body")
         if body is None or body.type not in MEMBER_CONTAINERS:
             raise ValueError("ensure_members needs an interface or object type body")
         members = [c for c in body.named_children if c.type != "comment"]
-        present = {self._name(m) for m in members}
-        missing = [i for i in items if i.key not in present]
-        if not missing:
-            return
-        self.added.extend(i.text for i in missing)
+        missing = self._plan("members", body, {self._name(m) for m in members}, items)
+        return self._record("members", self._label(body.parent or body), [i.text for i in missing])
+
+    def _lay_out_members(self, body: Node, missing: list[Item]) -> None:
+        members = [c for c in body.named_children if c.type != "comment"]
         separators = [c.type for c in body.children if c.type in {";", ","}]
-        separator = ";" if not separators else max(set(separators), key=separators.count)
+        if separators:
+            separator = max(set(separators), key=separators.count)
+        else:
+            # No member has one: Biome without semicolons leaves them off.
+            separator = ";" if self.style.semicolons or not members else ""
         texts = [self._inline(i.text).rstrip(";,") for i in missing]
         if not self._is_multiline(body, members):
             if members:
@@ -512,14 +416,15 @@ class FileEditor:
     # Ensure: JSX attributes
     # ------------------------------------------------------------------
 
-    def ensure_jsx_attributes(self, element: Node, items: Sequence[Item]) -> None:
+    def ensure_jsx_attributes(self, element: Node, items: Sequence[Item]) -> Ensured:
         """Append missing ``name={value}`` attributes to a JSX element."""
         attributes = [c for c in element.named_children if c.type == "jsx_attribute"]
         present = {self.text(a.named_children[0]) for a in attributes if a.named_children}
-        missing = [i for i in items if i.key not in present]
-        if not missing:
-            return
-        self.added.extend(i.text for i in missing)
+        missing = self._plan("jsx", element, present, items)
+        return self._record("JSX attributes", self.text(element.child_by_field_name("name")), [i.text for i in missing])
+
+    def _lay_out_jsx(self, element: Node, missing: list[Item]) -> None:
+        attributes = [c for c in element.named_children if c.type == "jsx_attribute"]
         texts = [self._inline(i.text) for i in missing]
         name = element.child_by_field_name("name")
         multiline = bool(attributes) and attributes[0].start_point[0] != name.start_point[0]
@@ -533,32 +438,26 @@ class FileEditor:
         line = self.source.code_line(element.start_byte)
         column = anchor - self.source.line_start(anchor)
         single_line = element.start_point[0] == element.end_point[0]
-        if not single_line or self.source.column_width(line[:column] + insertion + line[column:]) <= LINE_WIDTH:
+        if not single_line or layout.fits(line[:column] + insertion + line[column:], self.style):
             self.edits.insert(anchor, insertion)
             return
-        indent = self.source.indent_of(element)
-        inner = indent + self.source.indent_unit
-        eol = self.source.eol
-        all_attrs = [self.text(a) for a in attributes] + texts
-        body = "".join(f"{eol}{inner}{a}" for a in all_attrs) + eol + indent
-        # From after the tag name (and type arguments) up to `/>` or `>`.
+        # From the tag (and type arguments) up to `/>` or `>`, broken.
         type_args = element.child_by_field_name("type_arguments")
-        start = (type_args if type_args is not None else name).end_byte
-        self.edits.replace(start, element.children[-1].start_byte, body)
+        head = self.source.data[element.start_byte:(type_args if type_args is not None else name).end_byte].decode()
+        close = self.text(element.children[-1])
+        doc = layout.jsx_attributes(head, [self.text(a) for a in attributes] + texts, close)
+        printed = layout.print_doc(layout.Group(doc.contents, broken=True), self.style, self.source.indent_of(element))
+        self.edits.replace(element.start_byte, element.end_byte, printed.replace("\n", self.style.eol))
 
     # ------------------------------------------------------------------
     # Ensure: statements and class members
     # ------------------------------------------------------------------
 
-    def ensure_statements_after(
-        self,
-        anchor: Node,
-        snippets: Sequence[tuple[str, str]],
-    ) -> None:
-        """Insert each ``(marker, snippet)`` after ``anchor`` unless a statement
-        of the same block already contains ``marker``. In a partly applied
-        block a missing statement goes after its present predecessor, so the
-        sequence keeps its order."""
+    def ensure_statements_after(self, anchor: Node, statements: Sequence[Statement]) -> Ensured:
+        """Insert each statement after ``anchor`` unless the block already has
+        it (see :class:`Statement`). In a partly applied block a missing
+        statement goes after its present predecessor, so the sequence keeps
+        its order."""
         # An anchor set apart by blank lines on both sides (one of a list of
         # handlers, say): the new statements get blank lines too.
         before, after = self._neighbours(anchor)
@@ -568,18 +467,29 @@ class FileEditor:
             and after.start_point[0] - anchor.end_point[0] > 1
         )
         indent = self.source.indent_of(anchor)
-        cursor, pending = anchor, []
-        for marker, snippet in snippets:
-            found = self._statement_with(anchor.parent, marker)
+        cursor, pending, added = anchor, [], []
+        for wanted in statements:
+            found = self.find_statement(anchor.parent, wanted)
             if found is None:
-                pending.append(snippet)
-                self.added.append(textwrap.dedent(snippet).strip())
+                pending.append(wanted.snippet)
+                added.append(textwrap.dedent(wanted.snippet).strip())
                 continue
             if pending:
                 self._insert_after(cursor, pending, indent, spaced)
             cursor, pending = found, []
         if pending:
             self._insert_after(cursor, pending, indent, spaced)
+        return self._record("statements", f"after line {anchor.end_point[0] + 1}", added)
+
+    def find_statement(self, block: Node, wanted: Statement) -> Node | None:
+        """The statement of ``block`` that ``wanted`` already is: the one
+        declaring its name, or the one containing its marker."""
+        if wanted.name:
+            return self.declaration_in(block, wanted.name)
+        return self.statement_with(block, wanted.marker)
+
+    def has_statement(self, block: Node, wanted: Statement) -> bool:
+        return self.find_statement(block, wanted) is not None
 
     def _neighbours(self, anchor: Node) -> tuple[Node | None, Node | None]:
         """The siblings before and after ``anchor``, not counting a comment
@@ -591,46 +501,41 @@ class FileEditor:
             after = after.next_named_sibling
         return before, after
 
-    def _statement_with(self, block: Node, marker: str) -> Node | None:
-        key = squash(marker)
-        return next((s for s in self._statements(block) if key in squash(self.text(s))), None)
-
-    def ensure_statements_at_end(self, block: Node, snippets: Sequence[tuple[str, str]]) -> None:
-        missing = self._missing_statements(block, snippets)
+    def ensure_statements_at_end(self, block: Node, statements: Sequence[Statement]) -> Ensured:
+        missing = [s.snippet for s in statements if self.find_statement(block, s) is None]
+        result = self._record("statements", "end of block", [textwrap.dedent(s).strip() for s in missing])
         if not missing:
-            return
-        statements = self._statements(block)
-        if statements:
-            self._insert_after(statements[-1], missing, self.source.indent_of(statements[-1]))
+            return result
+        existing = self._statements(block)
+        if existing:
+            self._insert_after(existing[-1], missing, self.source.indent_of(existing[-1]))
         else:
-            indent = self.source.indent_of(block) + self.source.indent_unit
-            text = "".join(self.source.eol + indent + self.render(s, indent) for s in missing)
+            indent = self.source.indent_of(block) + self.style.indent
+            text = "".join(self.style.eol + indent + self.render(s, indent) for s in missing)
             self.edits.insert(block.children[0].end_byte, text)
+        return result
 
     def ensure_class_member(
         self, cls: Node, name: str, snippet: str, *, after: Node, spaced: bool = False
-    ) -> None:
+    ) -> Ensured:
         """A class field or method named ``name``, placed after ``after``
         (``spaced``: set apart by a blank line, as methods are)."""
         body = cls.child_by_field_name("body")
         if any(self._name(m) == name for m in body.named_children):
-            return
+            return self._record("class member", name, [])
         anchor = after
         follower = anchor.next_sibling
         if follower is not None and follower.type == ";":
             anchor = follower
-        self.added.append(snippet.strip())
-        self._insert_after(anchor, [snippet], self.source.indent_of(after), spaced)
+        self._insert_after(anchor, [snippet], self.source.indent_of(after), spaced, kind="members")
+        return self._record("class member", name, [textwrap.dedent(snippet).strip()])
 
-    def _missing_statements(self, block: Node, snippets: Sequence[tuple[str, str]]) -> list[str]:
-        missing = [snippet for marker, snippet in snippets if self._statement_with(block, marker) is None]
-        self.added.extend(textwrap.dedent(snippet).strip() for snippet in missing)
-        return missing
-
-    def _insert_after(self, anchor: Node, snippets: Iterable[str], indent: str, spaced: bool = False) -> None:
+    def _insert_after(
+        self, anchor: Node, snippets: Iterable[str], indent: str, spaced: bool = False, kind: str = "statements"
+    ) -> None:
         point = self._end_of_line_after(anchor.end_byte, anchor.parent or anchor)
-        gap = self.source.eol if spaced else ""
-        text = "".join(gap + self.source.eol + indent + self.render(s, indent) for s in snippets)
+        gap = self.style.eol if spaced else ""
+        text = "".join(gap + self.style.eol + indent + self.render(s, indent, kind) for s in snippets)
         self.edits.insert(point, text)
 
     # ------------------------------------------------------------------
@@ -638,7 +543,11 @@ class FileEditor:
     # ------------------------------------------------------------------
 
     def result(self) -> bytes:
-        """The edited bytes (BOM restored); refuses output that does not parse."""
+        """The edited bytes (BOM restored); refuses output that does not parse.
+        Planned lists and imports are laid out here, once each."""
+        self._lay_out_planned()
+        self._lay_out_imports()
+        self._imports.clear()
         data = self.edits.apply(self.source.data)
         if data != self.source.data:
             tree = parse(data, self.source.language)
@@ -651,13 +560,3 @@ class FileEditor:
         return self.source.to_bytes(data)
 
 
-def module_stem(module: str) -> str:
-    """A module specifier without its file extension: `./a.ts` is `./a`."""
-    return re.sub(r"\.(tsx?|jsx?)$", "", module)
-
-
-def _to_single_quotes(match: re.Match[str]) -> str:
-    inner = match.group(1)
-    if "'" in inner:
-        return match.group(0)
-    return "'" + inner.replace('\\"', '"') + "'"

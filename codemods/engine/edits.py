@@ -1,8 +1,9 @@
 """Edits as data: byte ranges of the original text and their replacement.
 
 Modelled on rustfix: edits are kept sorted, overlapping ranges are
-rejected (an identical duplicate is tolerated), and the new text is built in
-one pass over the original bytes. Nothing here does I/O.
+rejected, and so is a duplicate: the same edit planned twice is a bug of
+the operation that planned it, reported rather than hidden. The new text
+is built in one pass over the original bytes. Nothing here does I/O.
 """
 
 from __future__ import annotations
@@ -30,6 +31,17 @@ class OverlapError(ValueError):
         self.second = second
 
 
+class DuplicateEdit(OverlapError):
+    """The same edit was planned twice (an ensure operation that did not see
+    its own earlier work)."""
+
+    def __init__(self, edit: Edit) -> None:
+        ValueError.__init__(
+            self, f"the same edit was planned twice: bytes {edit.start}..{edit.end} -> {edit.text[:60]!r}"
+        )
+        self.first = self.second = edit
+
+
 class EditSet:
     """An ordered, conflict-free collection of edits to one text.
 
@@ -52,7 +64,7 @@ class EditSet:
             raise ValueError(f"bad edit range {edit.start}..{edit.end}")
         for _, _, _, other in self._edits:
             if other == edit:
-                return
+                raise DuplicateEdit(edit)
             if _overlaps(edit, other):
                 raise OverlapError(other, edit)
         self._edits.append((edit.start, edit.end, len(self._edits), edit))

@@ -15,8 +15,9 @@ from collections.abc import Iterable, Sequence
 
 from tree_sitter import Node
 
+from . import layout
 from .editor import FileEditor, squash
-from .source import LINE_WIDTH
+
 
 _SPECIFIERS = {"import_specifier", "export_specifier"}
 
@@ -69,7 +70,7 @@ def ensure_entry_after(editor: FileEditor, container: Node, after: str, key: str
     anchor = next((n for n in present if entry_key(editor, n) == after), None)
     if anchor is None:
         return False
-    editor.added.append(text)
+    editor.note(text)
     follower = anchor.next_sibling
     separator = follower.type if follower is not None and follower.type in {",", ";"} else None
     own = separator or _separator_of(container)
@@ -88,7 +89,7 @@ def ensure_entry_after(editor: FileEditor, container: Node, after: str, key: str
     line_start = editor.source.line_start(point)
     line = editor.source.data[line_start:editor.source.line_end(point)].decode()
     column = point - line_start
-    if editor.source.column_width(line[:column] + insertion + line[column:]) > LINE_WIDTH and own == ",":
+    if not layout.fits(line[:column] + insertion + line[column:], editor.style) and own == ",":
         texts = []
         for entry in present:
             texts.append(editor.text(entry))
@@ -128,7 +129,7 @@ def ensure_union_member_after(editor: FileEditor, union: Node, after: str, membe
     anchor = next((m for m in members if squash(editor.text(m)) == squash(after)), None)
     if anchor is None:
         return False
-    editor.added.append(f"| {member}")
+    editor.note(f"| {member}")
     line_start = editor.source.line_start(anchor.start_byte)
     lead = editor.source.data[line_start:anchor.start_byte].decode()
     if lead.strip() == "|":
@@ -154,7 +155,7 @@ def insert_after(editor: FileEditor, anchor: Node, text: str, *, blank_line: boo
     if eol != "\n":
         body = body.replace("\n", eol)
     editor.edits.insert(point, (eol if blank_line else "") + eol + indent + body)
-    editor.added.append(text.splitlines()[0] if text else text)
+    editor.note(text.splitlines()[0] if text else text)
 
 
 def source_span(editor: FileEditor, first: Node, last: Node) -> str:

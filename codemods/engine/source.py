@@ -2,16 +2,14 @@
 
 from __future__ import annotations
 
-import re
-from collections import Counter
 from functools import cached_property
 
 from tree_sitter import Language, Node, Tree
 
 from .parsing import TSX, CompiledQuery, first_error, language_for, parse
+from .style import FormatterConfig, Style, style_for
 
 BOM = b"\xef\xbb\xbf"
-LINE_WIDTH = 80
 
 # One query per grammar indexes every node kind that anchors are found by.
 # Node types and a single capture name keep its compilation under 2 ms.
@@ -26,7 +24,6 @@ INDEXED_KINDS = (
 JSX_KINDS = ("jsx_self_closing_element", "jsx_opening_element")
 _INDEX = CompiledQuery(" ".join(f"({k}) @node" for k in INDEXED_KINDS))
 _INDEX_TSX = CompiledQuery(" ".join(f"({k}) @node" for k in INDEXED_KINDS + JSX_KINDS))
-_INDENT = re.compile(rb"^([ \t]+)\S", re.MULTILINE)
 
 
 class SourceError(ValueError):
@@ -44,22 +41,23 @@ class SourceFile:
     is kept aside and restored on output so edits never have to know it.
     """
 
-    def __init__(self, path: str, data: bytes, bom: bool = False) -> None:
+    def __init__(self, path: str, data: bytes, bom: bool = False, config: FormatterConfig | None = None) -> None:
         self.path = path
         self.data = data
         self.bom = bom
+        self.config = config or FormatterConfig()
         self.language: Language = language_for(path)
         self.tree: Tree = parse(data, self.language)
 
     @classmethod
-    def from_bytes(cls, path: str, raw: bytes) -> "SourceFile":
+    def from_bytes(cls, path: str, raw: bytes, config: FormatterConfig | None = None) -> "SourceFile":
         bom = raw.startswith(BOM)
         data = raw[len(BOM):] if bom else raw
         try:
             data.decode("utf-8")
         except UnicodeDecodeError as err:
             raise SourceError(f"{path}: not UTF-8 (byte {err.start})", syntax=False) from None
-        source = cls(path, data, bom)
+        source = cls(path, data, bom, config)
         error = first_error(source.tree)
         if error:
             raise SourceError(f"{path}:{error[0]}:{error[1]}: syntax error", syntax=True)
@@ -91,29 +89,23 @@ class SourceFile:
     # ---- style ----
 
     @cached_property
+    def style(self) -> Style:
+        """The file's one Style: the repository's formatter configuration,
+        and the file itself where that is silent or disagrees."""
+        strings = [self.data[n.start_byte:n.start_byte + 1] for n in self.nodes("string")]
+        return style_for(self.data, self.config, strings)
+
+    @property
     def eol(self) -> str:
-        crlf = self.data.count(b"\r\n")
-        return "\r\n" if crlf and crlf * 2 >= self.data.count(b"\n") else "\n"
+        return self.style.eol
 
-    @cached_property
+    @property
     def indent_unit(self) -> str:
-        """The file's indentation step: a tab, or the commonest space step."""
-        indents = _INDENT.findall(self.data)
-        if not indents:
-            return "  "
-        tabs = sum(1 for i in indents if i.startswith(b"\t"))
-        if tabs * 2 > len(indents):
-            return "\t"
-        widths = sorted({len(i) for i in indents if b"\t" not in i})
-        steps = Counter(b - a for a, b in zip([0, *widths], widths) if b > a)
-        step = min((s for s, _ in steps.most_common(2)), default=2)
-        return " " * (step if step in (2, 3, 4, 8) else 2)
+        return self.style.indent
 
-    @cached_property
+    @property
     def quote(self) -> str:
-        """The quote character the file's string literals mostly use."""
-        counts = Counter(self.data[node.start_byte:node.start_byte + 1] for node in self.nodes("string"))
-        return "'" if counts[b"'"] > counts[b'"'] else '"'
+        return self.style.quote
 
     # ---- positions ----
 
@@ -152,6 +144,5 @@ class SourceFile:
         return self.data[start:end].decode()
 
     def column_width(self, text: str) -> int:
-        """Printed width, tabs counted as the indent unit's width (Biome's view)."""
-        width = len(self.indent_unit) if self.indent_unit != "\t" else 2
-        return len(text.expandtabs(width))
+        """Printed width, a tab counted as Biome counts it."""
+        return self.style.width_of(text)

@@ -8,6 +8,7 @@ from pathlib import Path
 from typing import NamedTuple
 
 from ..engine.editor import FileEditor
+from ..engine.style import FormatterConfig
 
 
 class Bridge(str, Enum):
@@ -23,6 +24,8 @@ class Context(NamedTuple):
 
     repo: Path
     bridge: Bridge
+    # The repository's formatter settings (biome.json), read once per run.
+    formatter: FormatterConfig = FormatterConfig()
 
 
 class NewFile(NamedTuple):

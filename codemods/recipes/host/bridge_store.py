@@ -7,7 +7,7 @@ changed in the URL from outside to the mounted app (SPEC section 3, rule 3).
 
 from __future__ import annotations
 
-from ...engine.editor import FileEditor, Item
+from ...engine.editor import FileEditor, Item, statement
 from ...engine.outcome import Conflict
 from ..base import Bridge, Context
 from .common import PROP_MEMBERS, module_like
@@ -29,11 +29,8 @@ private bridgeAppState: unknown;
 # Until the app reports a state of its own, it shows (or, still loading, will
 # show) the one in the bridge's context.
 REMEMBER_INITIAL = [
-    ("this.bridgeAppState = appState", "this.bridgeAppState = appState;"),
-    (
-        "this.appStateJson = JSON.stringify(appState)",
-        "this.appStateJson = JSON.stringify(appState);",
-    ),
+    statement("this.bridgeAppState = appState;", marker="this.bridgeAppState = appState"),
+    statement("this.appStateJson = JSON.stringify(appState);", marker="this.appStateJson = JSON.stringify(appState)"),
 ]
 
 # The SDK's setHostContext replaces the whole context that ui/initialize
@@ -58,8 +55,7 @@ private pushAppState(appState: unknown) {
 
 # A handler for a bridge that has since been replaced or torn down must not
 # touch the store (rule 4).
-SDK_HANDLER = (
-    "bridge.onappstatechange =",
+SDK_HANDLER = statement(
     """
     bridge.onappstatechange = ({ state }) => {
       if (this.disposed || this.bridge !== bridge) return;
@@ -67,41 +63,38 @@ SDK_HANDLER = (
       this.config.onAppStateChange?.(state);
     };
     """,
+    marker="bridge.onappstatechange =",
 )
-COMPAT_HANDLER = (
-    "bridge.setNotificationHandler(StateChangedNotificationSchema",
+COMPAT_HANDLER = statement(
     """
-    bridge.setNotificationHandler(
-      StateChangedNotificationSchema,
-      ({ params }) => {
-        if (this.disposed || this.bridge !== bridge) return;
-        this.appStateJson = JSON.stringify(params.state);
-        this.config.onAppStateChange?.(params.state);
-      },
-    );
+    bridge.setNotificationHandler(StateChangedNotificationSchema, ({ params }) => {
+      if (this.disposed || this.bridge !== bridge) return;
+      this.appStateJson = JSON.stringify(params.state);
+      this.config.onAppStateChange?.(params.state);
+    });
     """,
+    marker="bridge.setNotificationHandler(StateChangedNotificationSchema",
 )
 
 # Rule 3: the URL changed from outside (a deep link, back/forward). The state
 # is decoded anew on every render, so compare serialized values; what the app
 # itself just reported is already in appStateJson and is not echoed back.
 PUSH_URL_STATE = [
-    (
-        "const appStateJson = JSON.stringify(config.appState)",
+    statement(
         """
         // A state that reached the URL from outside (deep link, back/forward)
         // goes to the app; one the app just reported is never echoed back.
         const appStateJson = JSON.stringify(config.appState);
         """,
     ),
-    (
-        "this.pushAppState(config.appState)",
+    statement(
         """
         if (config.appState !== undefined && appStateJson !== this.appStateJson) {
           this.appStateJson = appStateJson;
           this.pushAppState(config.appState);
         }
         """,
+        marker="this.pushAppState(config.appState)",
     ),
 ]
 
@@ -141,7 +134,7 @@ def transform(ed: FileEditor, ctx: Context) -> None:
 
     handlers = ed.body(ed.method(store, "registerHandlers"))
     wanted, other = (SDK_HANDLER, COMPAT_HANDLER) if ctx.bridge is Bridge.SDK else (COMPAT_HANDLER, SDK_HANDLER)
-    if ed.has_statement(handlers, other[0]) and not ed.has_statement(handlers, wanted[0]):
+    if ed.has_statement(handlers, other) and not ed.has_statement(handlers, wanted):
         raise Conflict(
             ed.path,
             f"state-changed is already wired in {'compat' if ctx.bridge is Bridge.SDK else 'sdk'} mode; "

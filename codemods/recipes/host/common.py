@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from tree_sitter import Node
 
-from ...engine.editor import FileEditor, Item, module_stem
+from ...engine.editor import FileEditor, Item, Statement, module_stem, statement
 from ...engine.outcome import AnchorMissing
 
 APP_STATE_HELPERS = ("decodeAppState", "toAppStateParam")
@@ -19,9 +19,8 @@ PROP_NAMES = (Item("appState", "appState"), Item("onAppStateChange", "onAppState
 # The render site reads the param for its app key and writes it back when the
 # app reports a new state (replace: no history entry per tick). It selects the
 # one value it needs, so other search params never re-render it (rule 7).
-def app_state_search(selected: str, comment: str = "") -> tuple[str, str]:
-    return (
-        "const appStateParam =",
+def app_state_search(selected: str, comment: str = "") -> Statement:
+    return statement(
         comment
         + "const appStateParam = useSearch({\n"
         "  strict: false,\n"
@@ -41,8 +40,8 @@ RENDERER_MODULE = "mcp-app-renderer.tsx"
 def wire_render_site(
     ed: FileEditor,
     component: str,
-    search: tuple[str, str],
-    decode: tuple[str, str],
+    search: Statement,
+    decode: Statement,
     key_may_be_null: bool,
 ) -> tuple[Node, str]:
     """Make ``component`` (which builds ``sourceId``, the app key) read the
@@ -67,10 +66,9 @@ def wire_render_site(
     return node, renderer
 
 
-def handle_app_state_change(key_may_be_null: bool, navigate: str) -> tuple[str, str]:
+def handle_app_state_change(key_may_be_null: bool, navigate: str) -> Statement:
     guard = "  if (!sourceId) return;\n" if key_may_be_null else ""
-    return (
-        "const handleAppStateChange =",
+    return statement(
         "const handleAppStateChange = (state: unknown) => {\n"
         + guard
         + "  const next = toAppStateParam(sourceId, state);\n"
@@ -84,14 +82,14 @@ def handle_app_state_change(key_may_be_null: bool, navigate: str) -> tuple[str, 
     )
 
 
-def ensure_navigate(ed: FileEditor, body) -> tuple[str, list[tuple[str, str]]]:
+def ensure_navigate(ed: FileEditor, body) -> tuple[str, list[Statement]]:
     """The name bound to ``useNavigate()`` in a component body, and the
     statement that declares it when there is none yet."""
     for call in ed.calls(body, "useNavigate"):
         declarator = call.parent
         if declarator is not None and declarator.type == "variable_declarator":
             return ed.text(declarator.child_by_field_name("name")), []
-    return "navigate", [("const navigate = useNavigate()", "const navigate = useNavigate();")]
+    return "navigate", [statement("const navigate = useNavigate();")]
 
 
 def module_like(ed: FileEditor, anchor_suffix: str, bare: str, extension: str) -> str:

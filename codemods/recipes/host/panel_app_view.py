@@ -6,7 +6,7 @@ lands, so it reads and writes the param like the chat tool-call part.
 
 from __future__ import annotations
 
-from ...engine.editor import FileEditor
+from ...engine.editor import FileEditor, statement
 from ..base import Context
 from .common import RENDER_SITE_ATTRIBUTES, app_state_search, wire_render_site
 
@@ -14,8 +14,7 @@ PATH = "apps/mesh/src/web/routes/project-app-view.tsx"
 
 SEARCH = app_state_search(" search.appState")
 
-DECODE = (
-    "const appState =",
+DECODE = statement(
     "const appState = decodeAppState(sourceId, appStateParam);",
 )
 

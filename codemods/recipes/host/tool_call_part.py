@@ -6,7 +6,7 @@ renderer, so the two values are threaded through the wrapper's props.
 
 from __future__ import annotations
 
-from ...engine.editor import FileEditor, Item
+from ...engine.editor import FileEditor, Item, statement
 from ..base import Context
 from .common import PROP_MEMBERS, PROP_NAMES, RENDER_SITE_ATTRIBUTES, app_state_search, wire_render_site
 
@@ -24,13 +24,8 @@ SEARCH = app_state_search(
 
 # The model-context source id is null without a connection: then there is no
 # app key, no state and no navigation.
-DECODE = (
-    "const appState =",
-    """
-    const appState = sourceId
-      ? decodeAppState(sourceId, appStateParam)
-      : undefined;
-    """,
+DECODE = statement(
+    "const appState = sourceId ? decodeAppState(sourceId, appStateParam) : undefined;",
 )
 
 

@@ -44,7 +44,7 @@ def transform(editor: FileEditor, ctx: Context) -> None:
         if value is None or value.type != "object":
             raise AnchorMissing(editor.path, f"the object literal of `{CLASS}.eventSchemas`")
         inserted += _mirror_entry(editor, value, "sizechange")
-    editor.added.append(f"shape {_shape(editor, cls, schemas)}")
+    editor.note(f"shape {_shape(editor, cls, schemas)}")
 
     copy = rename(source_span(editor, accessors[0], accessors[-1]))
     inserted.append(copy)

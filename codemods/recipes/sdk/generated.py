@@ -218,7 +218,7 @@ def _edit_schema(path: str, data: bytes, spec: SpecFacts) -> bytes:
             editor.edits.insert(follower.end_byte, text)
         else:
             editor.edits.insert(last.end_byte, "," + text.rstrip(","))
-        editor.added.append(f"{APP_STATE}: {z}.unknown().optional()")
+        editor.note(f"{APP_STATE}: {z}.unknown().optional()")
     return editor.result()
 
 

@@ -101,7 +101,7 @@ def ensure_app_state(editor: FileEditor) -> None:
         editor.edits.insert(follower.end_byte, text)
     else:
         editor.edits.insert(last.end_byte, separator + text[:-len(separator)])
-    editor.added.append(f"{APP_STATE}?: unknown")
+    editor.note(f"{APP_STATE}?: unknown")
 
 
 def ensure_method_constant(editor: FileEditor) -> None:

@@ -1,0 +1,256 @@
+"""Finding: read-only anchors in a parsed file.
+
+Every function here only looks: it returns nodes (or raises
+:class:`~.outcome.AnchorMissing` / :class:`~.outcome.Conflict` naming what
+it looked for) and records nothing. The ensure operations in
+:mod:`.editor` build on it.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable, Iterator
+
+from tree_sitter import Node
+
+from .outcome import AnchorMissing, Conflict
+from .source import SourceFile
+
+_WS = re.compile(r"\s+")
+
+FUNCTION_TYPES = {
+    "function_declaration",
+    "function_expression",
+    "arrow_function",
+    "method_definition",
+    "generator_function_declaration",
+}
+JSX_TAGS = ("jsx_self_closing_element", "jsx_opening_element")
+
+
+def squash(text: str) -> str:
+    """Text with all whitespace removed, for comparing code by content."""
+    return _WS.sub("", text)
+
+
+def module_stem(module: str) -> str:
+    """A module specifier without its file extension: `./a.ts` is `./a`."""
+    return re.sub(r"\.(tsx?|jsx?)$", "", module)
+
+
+class Finder:
+    """Read-only queries over one :class:`SourceFile`: its anchors."""
+
+    def __init__(self, source: SourceFile) -> None:
+        self.source = source
+
+    @property
+    def path(self) -> str:
+        return self.source.path
+
+    def text(self, node: Node) -> str:
+        return self.source.text(node)
+
+    def walk(self, node: Node | None = None) -> Iterator[Node]:
+        stack = [node or self.source.root]
+        while stack:
+            current = stack.pop()
+            yield current
+            stack.extend(reversed(current.children))
+
+    def _only(self, nodes: list[Node], what: str) -> Node:
+        if not nodes:
+            raise AnchorMissing(self.path, what)
+        if len(nodes) > 1:
+            lines = ", ".join(str(n.start_point[0] + 1) for n in nodes)
+            raise Conflict(self.path, f"{what} is defined more than once (lines {lines})")
+        return nodes[0]
+
+    def _name(self, node: Node) -> str | None:
+        name = node.child_by_field_name("name")
+        return self.text(name) if name is not None else None
+
+    def _named(self, kinds: tuple[str, ...], scope: Node | None, name: str) -> list[Node]:
+        """Indexed nodes of ``kinds`` inside ``scope`` whose name is ``name``
+        (for a call, its squashed callee)."""
+        found = []
+        for kind in kinds:
+            for node in self.source.nodes(kind):
+                if scope is not None and not (scope.start_byte <= node.start_byte < scope.end_byte):
+                    continue
+                label = node.child_by_field_name("function" if kind == "call_expression" else "name")
+                if label is not None and squash(self.text(label)) == name:
+                    found.append(node)
+        return sorted(found, key=lambda n: n.start_byte)
+
+    def function(self, name: str, scope: Node | None = None) -> Node:
+        """A function declaration, or a ``const name = (...) => {}``."""
+        found = self._named(("function_declaration",), scope, name)
+        for declarator in self.variables(name, scope):
+            value = declarator.child_by_field_name("value")
+            if value is not None and value.type in FUNCTION_TYPES:
+                found.append(value)
+        return self._only(found, f"function `{name}`")
+
+    def interface(self, name: str) -> Node:
+        found = self._named(("interface_declaration",), None, name)
+        return self._only(found, f"interface `{name}`")
+
+    def class_(self, name: str) -> Node:
+        found = self._named(("class_declaration",), None, name)
+        return self._only(found, f"class `{name}`")
+
+    def method(self, cls: Node, name: str) -> Node:
+        """A method, or an arrow-function field, of a class: the function node."""
+        body = cls.child_by_field_name("body")
+        found = []
+        for member in body.named_children if body else []:
+            if self._name(member) != name:
+                continue
+            if member.type == "method_definition":
+                found.append(member)
+            elif member.type == "public_field_definition":
+                value = member.child_by_field_name("value")
+                if value is not None and value.type in FUNCTION_TYPES:
+                    found.append(value)
+        return self._only(found, f"method `{name}` of class `{self._name(cls)}`")
+
+    def class_member(self, cls: Node, name: str) -> Node:
+        body = cls.child_by_field_name("body")
+        found = [m for m in body.named_children if self._name(m) == name]
+        return self._only(found, f"member `{name}` of class `{self._name(cls)}`")
+
+    def variables(self, name: str, scope: Node | None = None) -> list[Node]:
+        return self._named(("variable_declarator",), scope, name)
+
+    def variable(self, name: str, scope: Node | None = None) -> Node:
+        """The declarator of ``const name = ...``."""
+        return self._only(self.variables(name, scope), f"variable `{name}`")
+
+    def body(self, function: Node) -> Node:
+        body = function.child_by_field_name("body")
+        if body is None or body.type != "statement_block":
+            raise AnchorMissing(self.path, f"a block body for `{self._label(function)}`")
+        return body
+
+    def parameters(self, function: Node) -> Node:
+        params = function.child_by_field_name("parameters")
+        if params is None:
+            raise AnchorMissing(self.path, f"the parameters of `{self._label(function)}`")
+        return params
+
+    def _label(self, node: Node) -> str:
+        name = self._name(node)
+        if name is None and node.parent is not None:
+            name = self._name(node.parent)
+        return name or node.type
+
+    def calls(self, scope: Node, callee: str) -> list[Node]:
+        return self._named(("call_expression",), scope, callee)
+
+    def call(self, scope: Node, callee: str, where: str) -> Node:
+        return self._only(self.calls(scope, callee), f"call `{callee}(...)` in {where}")
+
+    def jsx_elements(self, scope: Node, tag: str) -> list[Node]:
+        return self._named(JSX_TAGS, scope, tag)
+
+    def jsx_element(self, scope: Node, tag: str, where: str) -> Node:
+        return self._only(self.jsx_elements(scope, tag), f"JSX element `<{tag}>` in {where}")
+
+    def statement(self, block: Node, predicate: Callable[[str], bool], what: str) -> Node:
+        found = [s for s in self._statements(block) if predicate(squash(self.text(s)))]
+        if not found:
+            raise AnchorMissing(self.path, what)
+        return found[0]
+
+    def declaration_of(self, block: Node, name: str) -> Node:
+        """The statement in ``block`` that declares ``name``."""
+        found = self.declaration_in(block, name)
+        if found is None:
+            raise AnchorMissing(self.path, f"the declaration of `{name}`")
+        return found
+
+    def declaration_in(self, block: Node, name: str) -> Node | None:
+        """The statement in ``block`` that declares ``name``, if any."""
+        for stmt in self._statements(block):
+            if stmt.type in {"lexical_declaration", "variable_declaration"}:
+                for declarator in stmt.named_children:
+                    if declarator.type == "variable_declarator" and name in self._bound_names(declarator):
+                        return stmt
+            elif stmt.type in {"function_declaration", "class_declaration"} and self._name(stmt) == name:
+                return stmt
+        return None
+
+    def _bound_names(self, declarator: Node) -> set[str]:
+        target = declarator.child_by_field_name("name")
+        if target is None:
+            return set()
+        if target.type == "identifier":
+            return {self.text(target)}
+        return {
+            self.text(n) for n in self.walk(target)
+            if n.type in {"shorthand_property_identifier_pattern", "identifier"}
+        }
+
+    def imports(self) -> list[Node]:
+        return [n for n in self.source.root.named_children if n.type == "import_statement"]
+
+    def imported_name(self, module_suffix: str, exported: str) -> str | None:
+        """The local name under which ``exported`` is imported from a module."""
+        for node in self.imports():
+            source = node.child_by_field_name("source")
+            if source is None or not self.text(source)[1:-1].endswith(module_suffix):
+                continue
+            for spec in self.walk(node):
+                if spec.type == "import_specifier" and self._name(spec) == exported:
+                    alias = spec.child_by_field_name("alias")
+                    return self.text(alias if alias is not None else spec.child_by_field_name("name"))
+        return None
+
+    def enclosing_statement(self, node: Node) -> Node:
+        """The statement of a block (or of the file) that contains ``node``."""
+        current = node
+        while current.parent is not None and current.parent.type not in {"statement_block", "program"}:
+            current = current.parent
+        return current
+
+    def destructuring_of(self, scope: Node, value: str, binds: str) -> Node:
+        """The ``{ ... }`` pattern of ``const { binds, ... } = value`` in scope."""
+        for declarator in self.walk(scope):
+            if declarator.type != "variable_declarator":
+                continue
+            pattern = declarator.child_by_field_name("name")
+            init = declarator.child_by_field_name("value")
+            if (
+                pattern is not None and pattern.type == "object_pattern"
+                and init is not None and squash(self.text(init)) == squash(value)
+                and binds in self._bound_names(declarator)
+            ):
+                return pattern
+        raise AnchorMissing(self.path, f"`const {{ {binds}, ... }} = {value}` in `{self._label(scope)}`")
+
+    def props_pattern(self, function: Node) -> Node:
+        """The destructured props of a component: its first parameter's pattern."""
+        params = [p for p in self.parameters(function).named_children if p.type != "comment"]
+        pattern = params[0].child_by_field_name("pattern") if params else None
+        if pattern is None or pattern.type != "object_pattern":
+            raise AnchorMissing(self.path, f"destructured props `({{ ... }})` of `{self._label(function)}`")
+        return pattern
+
+    def object_argument(self, call: Node) -> Node:
+        """The first ``{ ... }`` argument of a call."""
+        arguments = call.child_by_field_name("arguments")
+        for argument in arguments.named_children if arguments else []:
+            if argument.type == "object":
+                return argument
+        callee = self.text(call.child_by_field_name("function"))
+        raise AnchorMissing(self.path, f"the object argument of `{callee}(...)`")
+
+    def _statements(self, block: Node) -> list[Node]:
+        return [c for c in block.named_children if c.type != "comment"]
+
+    def statement_with(self, block: Node, marker: str) -> Node | None:
+        """The first statement of ``block`` whose text contains ``marker``
+        (whitespace aside)."""
+        key = squash(marker)
+        return next((s for s in self._statements(block) if key in squash(self.text(s))), None)

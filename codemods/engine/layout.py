@@ -1,0 +1,403 @@
+"""Layout: how code is laid out for a :class:`~.style.Style`, as Biome does.
+
+Pure functions, no I/O and nothing about any one target. Code is turned
+into a document of groups, indents and possible line breaks (the algebra
+that Prettier, and Biome after it, print with), and one rule prints every
+group: *fit it on the line, else break it*. A snippet, a list, a condition,
+an arrow body, a type assertion, a destructuring, a call and a JSX
+attribute list are all laid out by that one rule.
+
+Snippets are written as ordinary TypeScript beside the recipe step that
+inserts them; :func:`layout_snippet` parses them and lays them out for the
+depth and style of the place they go. A construct the printer does not know
+is kept as written (re-indented), never guessed at.
+"""
+
+from __future__ import annotations
+
+import itertools
+import re
+import textwrap
+from typing import NamedTuple
+
+from .style import Style
+
+# ----------------------------------------------------------------------
+# The document algebra
+# ----------------------------------------------------------------------
+
+
+class Group(NamedTuple):
+    """Printed on one line if it fits, else with its lines broken; a
+    conditional group tries ``states`` in order before breaking fully."""
+
+    contents: object
+    broken: bool = False  # already broken (a hard line inside, or kept expanded)
+    id: str = ""
+    states: tuple = ()  # conditional group: the layouts to try, in order
+
+
+class Indent(NamedTuple):
+    """Lines broken inside it start one indent level deeper."""
+
+    contents: object
+
+
+class Line(NamedTuple):
+    """A possible line break: a space (nothing if ``soft``) when its group is
+    flat, a new line when broken; ``hard`` always breaks."""
+
+    soft: bool = False  # "" when flat (else " ")
+    hard: bool = False
+
+
+class IfBreak(NamedTuple):
+    """``broken`` or ``flat`` depending on how a group was printed (a
+    trailing comma, say)."""
+
+    broken: object
+    flat: object = ""
+    group: str = ""  # the group whose mode decides; "" for the enclosing one
+
+
+class IndentIfBreak(NamedTuple):
+    """Indented only when the group named ``group`` broke."""
+
+    contents: object
+    group: str
+
+
+LINE, SOFT, HARD = Line(), Line(soft=True), Line(hard=True)
+_GROUP_IDS = itertools.count()
+
+
+def group(*parts, broken: bool = False, id: str = "") -> Group:
+    contents = list(parts)
+    return Group(contents, broken or _has_hard(contents), id)
+
+
+def _has_hard(doc) -> bool:
+    if isinstance(doc, Line):
+        return doc.hard
+    if isinstance(doc, list):
+        return any(_has_hard(d) for d in doc)
+    if isinstance(doc, Group):
+        return doc.broken
+    if isinstance(doc, (Indent, IndentIfBreak)):
+        return _has_hard(doc.contents)
+    return False
+
+
+def join(separator, docs) -> list:
+    out: list = []
+    for i, doc in enumerate(docs):
+        if i:
+            out.append(separator)
+        out.append(doc)
+    return out
+
+
+_FLAT, _BREAK = 0, 1
+
+
+def print_doc(doc, style: Style, indent: str = "", column: int | None = None) -> str:
+    """The document printed at ``indent``, its first line starting at
+    ``column`` (default: right after the indent). Lines are ``\\n``."""
+    width = style.line_width
+    out: list[str] = []
+    pos = style.width_of(indent) if column is None else column
+    modes: dict[str, int] = {}
+    # After a forced line break, groups printed flat are measured again.
+    remeasure = False
+    stack: list[tuple[str, int, object]] = [(indent, _BREAK, doc)]
+    while stack:
+        ind, mode, d = stack.pop()
+        if isinstance(d, str):
+            out.append(d)
+            pos += style.width_of(d)
+        elif isinstance(d, list):
+            stack.extend((ind, mode, part) for part in reversed(d))
+        elif isinstance(d, Indent):
+            stack.append((ind + style.indent, mode, d.contents))
+        elif isinstance(d, IndentIfBreak):
+            inner = ind + style.indent if modes.get(d.group, mode) == _BREAK else ind
+            stack.append((inner, mode, d.contents))
+        elif isinstance(d, IfBreak):
+            chosen = modes.get(d.group, mode) if d.group else mode
+            stack.append((ind, mode, d.broken if chosen == _BREAK else d.flat))
+        elif isinstance(d, Group):
+            if mode == _FLAT and not d.broken and not remeasure:
+                stack.append((ind, _FLAT, d.contents))
+                if d.id:
+                    modes[d.id] = _FLAT
+                continue
+            remeasure = False
+            chosen_mode, contents = _BREAK, d.contents
+            if not d.broken and _fits((ind, _FLAT, d.contents), stack, width - pos, style, modes):
+                chosen_mode = _FLAT
+            elif d.states:
+                # Conditional group: the first state whose first line fits.
+                for state in d.states[:-1]:
+                    if _fits((ind, _FLAT, state), stack, width - pos, style, modes):
+                        chosen_mode, contents = _FLAT, state
+                        break
+                else:
+                    contents = d.states[-1]
+            if d.id:
+                modes[d.id] = chosen_mode
+            stack.append((ind, chosen_mode, contents))
+        elif isinstance(d, Line):
+            if mode == _FLAT and not d.hard:
+                text = "" if d.soft else " "
+                out.append(text)
+                pos += len(text)
+            else:
+                while out and out[-1].endswith((" ", "\t")) and out[-1].strip(" \t") == "" :
+                    out.pop()
+                out.append("\n" + ind)
+                pos = style.width_of(ind)
+                remeasure = remeasure or mode == _FLAT
+    text = "".join(out)
+    return re.sub(r"[ \t]+\n", "\n", text)
+
+
+def _fits(next_cmd, rest, room: int, style: Style, modes: dict, must_be_flat: bool = False) -> bool:
+    """Whether the text up to the next line break fits in ``room`` columns."""
+    cmds = [next_cmd]
+    rest_index = len(rest)
+    while room >= 0:
+        if not cmds:
+            if rest_index == 0:
+                return True
+            cmds.append(rest[rest_index - 1])
+            rest_index -= 1
+            continue
+        ind, mode, d = cmds.pop()
+        if isinstance(d, str):
+            room -= style.width_of(d)
+        elif isinstance(d, list):
+            cmds.extend((ind, mode, part) for part in reversed(d))
+        elif isinstance(d, (Indent, IndentIfBreak)):
+            cmds.append((ind, mode, d.contents))
+        elif isinstance(d, IfBreak):
+            chosen = modes.get(d.group, mode) if d.group else mode
+            cmds.append((ind, mode, d.broken if chosen == _BREAK else d.flat))
+        elif isinstance(d, Group):
+            if must_be_flat and d.broken:
+                return False
+            group_mode = _BREAK if d.broken else mode
+            contents = d.states[-1] if d.states and group_mode == _BREAK else d.contents
+            cmds.append((ind, group_mode, contents))
+        elif isinstance(d, Line):
+            if mode == _BREAK or d.hard:
+                return True
+            room -= 0 if d.soft else 1
+    return False
+
+
+def fits(line: str, style: Style) -> bool:
+    """The "fit" half of the rule for a line already written out: whether
+    Biome would leave it on one line (its printed width within the line
+    width; a trailing comment is not counted, see SourceFile.code_line)."""
+    return style.width_of(line) <= style.line_width
+
+
+# ----------------------------------------------------------------------
+# Building blocks: one function per construct, all printed by one rule
+# ----------------------------------------------------------------------
+
+
+def trailing_comma(style: Style, kind: str = "list") -> IfBreak:
+    """The comma Biome adds after the last item of a broken list: ``kind``
+    "call" (arguments, parameters) only with trailingCommas "all"."""
+    if style.trailing_commas == "none" or (kind == "call" and style.trailing_commas == "es5"):
+        return IfBreak("", "")
+    return IfBreak(",", "")
+
+
+def delimited(open_: str, items: list, close: str, style: Style, *, pad: bool = False,
+              kind: str = "list", broken: bool = False) -> Group:
+    """A comma-separated list: on one line if it fits, else one item per line."""
+    if not items:
+        return group(open_, close)
+    space = LINE if pad else SOFT
+    return group(
+        open_, Indent([space, join([",", LINE], items)]), trailing_comma(style, kind), space, close,
+        broken=broken,
+    )
+
+
+def call_arguments(args: list, style: Style, *, hug_last: bool = False) -> Group:
+    """``(a, b)``; with ``hug_last`` the last argument (an object or a
+    function) may open on the line of the call and break inside itself."""
+    if not args:
+        return group("()")
+    all_broken = ["(", Indent([SOFT, join([",", LINE], args)]), trailing_comma(style, "call"), SOFT, ")"]
+    if not hug_last:
+        return group(*all_broken)
+    flat = ["(", join([", "], args), ")"]
+    hugged = ["(", join([", "], args[:-1] + [_force_break(args[-1])]), ")"]
+    return Group(flat, _has_hard(flat) and _has_hard(args[:-1]), states=(hugged, all_broken))
+
+
+def _force_break(doc):
+    if isinstance(doc, Group):
+        return doc._replace(broken=True)
+    if isinstance(doc, list) and doc:
+        # The last group of a function: its body.
+        for i in range(len(doc) - 1, -1, -1):
+            if isinstance(doc[i], Group):
+                return doc[:i] + [doc[i]._replace(broken=True)] + doc[i + 1:]
+    return doc
+
+
+def condition(test) -> list:
+    """The parenthesised test of an ``if``: broken, it goes on its own lines."""
+    return [group("(", Indent([SOFT, test]), SOFT, ")")]
+
+
+def binary_chain(operands: list, operators: list, *, in_parens: bool = False) -> object:
+    """``a && b && c``: on one line, else one operand per line, the
+    operator at the end of each line. Inside parentheses (an ``if`` test)
+    the parentheses' group breaks it; elsewhere the continuation lines are
+    indented."""
+    parts: list = [operands[0]]
+    for op, operand in zip(operators, operands[1:]):
+        parts += [" ", op, LINE, operand]
+    if in_parens:
+        return parts
+    return group(parts[0], Indent(parts[1:]))
+
+
+def conditional(test, consequent, alternate) -> Group:
+    """``test ? a : b``; broken, each branch on its own indented line."""
+    return group(test, Indent([LINE, "? ", consequent, LINE, ": ", alternate]))
+
+
+def arrow_body(head, body, *, chain: bool = False) -> list:
+    """``head => body``: a block or an object stays on the line; another
+    expression moves to the next line, indented, when it does not fit."""
+    if chain:
+        return [head, " => ", body]
+    return [head, " =>", group(Indent([LINE, body]))]
+
+
+def assignment(left, operator: str, right, *, layout: str = "fluid") -> list:
+    """``left = right`` as Biome lays out a declaration or an assignment:
+    ``fluid`` breaks after the operator only when the right side cannot
+    start on the line; ``break-after-operator`` moves it down as a whole;
+    ``chain`` keeps it on the line (a function, say)."""
+    if layout == "chain":
+        return [group(left), " ", operator, " ", right]
+    if layout == "break-after-operator":
+        return [group(left), " ", operator, group(Indent([LINE, right]))]
+    key = f"assign{next(_GROUP_IDS)}"
+    return [group(left), " ", operator, Group([Indent([LINE])], id=key), IndentIfBreak(group(right), key)]
+
+
+def type_assertion(expression, type_) -> list:
+    """``expression as Type``."""
+    return [expression, " as ", type_]
+
+
+def jsx_attributes(head: str, attributes: list[str], close: str) -> Group:
+    """``<Tag a b />``: on one line, else one attribute per line."""
+    return group(head, Indent([LINE, join(LINE, attributes)]) if attributes else "", SOFT if close == ">" else LINE, close)
+
+
+# ----------------------------------------------------------------------
+# Snippets: TypeScript text laid out through the building blocks
+# ----------------------------------------------------------------------
+
+
+class Unsupported(Exception):
+    """A construct the printer does not lay out; the caller keeps the text."""
+
+
+def requote(text: str, quote: str) -> str:
+    """A string literal in the preferred quote, unless that needs more escapes
+    (Biome's rule)."""
+    if len(text) < 2 or text[0] not in "'\"" or text[-1] != text[0]:
+        return text
+    inner = text[1:-1]
+    other = "'" if quote == '"' else '"'
+    unescaped = inner.replace("\\" + text[0], text[0])
+    if unescaped.count(quote) > unescaped.count(other):
+        quote, other = other, quote
+    if text[0] == quote:
+        return text
+    return quote + unescaped.replace(quote, "\\" + quote) + quote
+
+
+def reindent(text: str, indent: str, style: Style, source_unit: str = "  ") -> str:
+    """A block of text written with ``source_unit`` per level, re-indented to
+    ``indent`` plus ``style.indent`` per level (first line not indented)."""
+    body = textwrap.dedent(text).strip("\n")
+    lines = []
+    step = len(source_unit)
+    for line in body.split("\n"):
+        stripped = line.lstrip(" ")
+        if not stripped:
+            lines.append("")
+            continue
+        depth, extra = divmod(len(line) - len(stripped), step)
+        lines.append(indent + style.indent * depth + " " * extra + stripped)
+    return "\n".join(lines)[len(indent):]
+
+
+_STRING = re.compile(r""""(?:[^"\\\n]|\\.)*"|'(?:[^'\\\n]|\\.)*'""")
+
+
+def requote_all(code: str, quote: str) -> str:
+    """Every string literal of one line of code in the preferred quote."""
+    return _STRING.sub(lambda m: requote(m.group(0), quote), code)
+
+
+def restyle_text(text: str, style: Style, source_unit: str = "  ") -> str:
+    """A whole file written in mesh's style (``source_unit`` per level, double
+    quotes, semicolons, trailing commas) in ``style``'s indent, quotes,
+    semicolons, trailing commas and line endings. Line breaks stay where
+    they are: a new file's layout is decided by its template."""
+    lines = text.split("\n")
+    out = []
+    for index, line in enumerate(lines):
+        stripped = line.lstrip(" ")
+        if not stripped:
+            out.append("")
+            continue
+        depth, extra = divmod(len(line) - len(stripped), len(source_unit))
+        code = stripped
+        if not code.startswith(("//", "*", "/*")):
+            code = requote_all(code, style.quote)
+            if not style.semicolons and code.endswith(";"):
+                code = code[:-1]
+            if style.trailing_commas == "none" and code.endswith(","):
+                following = next((l for l in lines[index + 1:] if l.strip()), "")
+                if following.lstrip()[:1] in (")", "]", "}"):
+                    code = code[:-1]
+        out.append(style.indent * depth + " " * extra + code)
+    return style.eol.join(out)
+
+
+class SnippetLayout(NamedTuple):
+    """A snippet laid out for its place: the text to insert (first line not
+    indented) and whether the printer laid it out (else kept as written)."""
+
+    text: str
+    laid_out: bool
+
+
+def layout_snippet(snippet: str, indent: str, style: Style, *, tsx: bool = False,
+                   kind: str = "statements") -> SnippetLayout:
+    """Statements (``kind="statements"``) or class members
+    (``kind="members"``) laid out at ``indent``; the first line is not
+    indented. Falls back to re-indenting the text as written."""
+    body = textwrap.dedent(snippet).strip("\n")
+    try:
+        from .snippet_printer import snippet_doc
+
+        doc = snippet_doc(body, style, tsx=tsx, kind=kind)
+    except Unsupported:
+        return SnippetLayout(reindent(body, indent, style), False)
+    text = print_doc(doc, style, indent)
+    return SnippetLayout(text, True)
