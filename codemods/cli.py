@@ -12,6 +12,7 @@ from typing import Annotated, Optional
 import typer
 
 from . import commands
+from .formatter import FormatterMode
 from .recipes.base import Bridge
 
 app = typer.Typer(
@@ -26,6 +27,13 @@ RepoOption = Annotated[
     Path, typer.Option("--repo", help="The checkout to work on.", show_default="current directory")
 ]
 JsonOption = Annotated[bool, typer.Option("--json", help="Print a machine-readable report.")]
+FormatterOption = Annotated[
+    FormatterMode,
+    typer.Option(
+        "--formatter",
+        help="Pass the edited files through the checkout's Biome (auto: when node_modules/.bin/biome exists).",
+    ),
+]
 
 
 @app.command("apply")
@@ -39,16 +47,19 @@ def apply_command(
     lock_timeout: Annotated[
         float, typer.Option("--lock-timeout", help="Seconds to wait for another run on the same checkout.")
     ] = 30.0,
+    formatter: FormatterOption = FormatterMode.AUTO,
 ) -> None:
     """Detect the target, compute every edit, then write it (or show it)."""
-    request = commands.ApplyRequest(repo, dry_run, check, as_json, bridge, only or [], lock_timeout)
+    request = commands.ApplyRequest(repo, dry_run, check, as_json, bridge, only or [], lock_timeout, formatter)
     raise typer.Exit(commands.apply(request))
 
 
 @app.command("status")
-def status_command(repo: RepoOption = Path("."), as_json: JsonOption = False) -> None:
+def status_command(
+    repo: RepoOption = Path("."), as_json: JsonOption = False, formatter: FormatterOption = FormatterMode.AUTO
+) -> None:
     """Each step: applied, pending, or refused with its reason."""
-    raise typer.Exit(commands.status(repo, as_json))
+    raise typer.Exit(commands.status(repo, as_json, formatter))
 
 
 @app.command("list")
@@ -73,9 +84,10 @@ def patch_command(
     bridge: BridgeOption = Bridge.AUTO,
     author: AuthorOption = None,
     as_json: JsonOption = False,
+    formatter: FormatterOption = FormatterMode.AUTO,
 ) -> None:
     """Write the edits as a patch series (one commit per logical change) for `git am`."""
-    raise typer.Exit(commands.patch(commands.SeriesRequest(repo, base, bridge, author, as_json), out))
+    raise typer.Exit(commands.patch(commands.SeriesRequest(repo, base, bridge, author, as_json, formatter), out))
 
 
 @app.command("pr")
@@ -92,10 +104,11 @@ def pr_command(
     bridge: BridgeOption = Bridge.AUTO,
     author: AuthorOption = None,
     as_json: JsonOption = False,
+    formatter: FormatterOption = FormatterMode.AUTO,
 ) -> None:
     """Create or update a branch holding the series, built from git objects
     (the working tree, index and HEAD are not touched), and print the PR body."""
-    series = commands.SeriesRequest(repo, base, bridge, author, as_json)
+    series = commands.SeriesRequest(repo, base, bridge, author, as_json, formatter)
     raise typer.Exit(commands.pr(commands.PrRequest(series, branch, push, body_out, force, verify)))
 
 

@@ -13,6 +13,7 @@ from pathlib import Path
 from typing import NamedTuple
 
 from .engine.outcome import Refused, Status
+from .formatter import FormatterMode
 from .recipes.base import Bridge
 
 
@@ -32,6 +33,7 @@ class ApplyRequest(NamedTuple):
     bridge: Bridge = Bridge.AUTO
     only: tuple[str, ...] | list[str] = ()
     lock_timeout: float = 30.0
+    formatter: FormatterMode = FormatterMode.AUTO
 
 
 _COLORS = {"+": "\x1b[32m", "-": "\x1b[31m", "@": "\x1b[36m"}
@@ -70,17 +72,28 @@ def _fail(message: str, code: Exit, as_json: bool) -> int:
     return int(code)
 
 
-def _plan(repo: Path, bridge: Bridge, only: list[str]):
+def _plan(repo: Path, bridge: Bridge, only: list[str], formatter: FormatterMode = FormatterMode.AUTO):
     from .runner import plan
 
-    return plan(repo, bridge, only)
+    return plan(repo, bridge, only, formatter)
 
 
 def _header(plan) -> None:
     _err(f"target: {plan.target} ({plan.repo})")
     _err(f"bridge: {plan.bridge.mode.value} ({plan.bridge.reason})")
+    if plan.formatter is not None:
+        name = plan.formatter.biome.name if plan.formatter.biome else "none"
+        _err(f"formatter: {name} ({plan.formatter.reason})")
     for notice in plan.notices:
         _err(f"note: {notice}")
+
+
+def _layout_lines(plan) -> list[str]:
+    return [
+        f"  layout {change.path}: {change.layout.kind} ({change.layout.reason})"
+        for change in plan.changes
+        if change.layout is not None
+    ]
 
 
 def _step_lines(plan, applied_word: str) -> list[str]:
@@ -109,7 +122,7 @@ def apply(request: ApplyRequest) -> int:
     writing_allowed = not (request.dry_run or request.check)
     try:
         with repo_lock(request.repo, request.lock_timeout):
-            plan = _plan(request.repo, request.bridge, request.only)
+            plan = _plan(request.repo, request.bridge, request.only, request.formatter)
             if writing_allowed and plan.pending:
                 from .runner import refuse_unwritable
 
@@ -136,7 +149,7 @@ def apply(request: ApplyRequest) -> int:
         _print_json(report)
     else:
         _header(plan)
-        for line in _step_lines(plan, "applied" if writing else "pending"):
+        for line in _step_lines(plan, "applied" if writing else "pending") + _layout_lines(plan):
             _err(line)
         if request.dry_run and plan.pending:
             diff = plan.diff()
@@ -160,14 +173,16 @@ def _summary(plan, writing: bool, check: bool) -> str:
     return f"{len(plan.changes)} file(s) would change" + ("" if check else "; nothing written")
 
 
-def status(repo: Path, as_json: bool) -> int:
+def status(repo: Path, as_json: bool, formatter: FormatterMode = FormatterMode.AUTO) -> int:
     """`mesh-codemod status`: each step applied, pending or refused."""
     from .runner import TargetError
 
     try:
-        plan = _plan(repo, Bridge.AUTO, [])
+        plan = _plan(repo, Bridge.AUTO, [], formatter)
     except TargetError as err:
         return _fail(str(err), Exit.REFUSED, as_json)
+    except ValueError as err:
+        return _fail(str(err), Exit.USAGE, as_json)
     states = [{**r.to_json(), "status": _STATUS_WORDS[r.status]} for r in plan.results]
     if as_json:
         _print_json({**plan.to_json(), "steps": states})
@@ -177,6 +192,8 @@ def status(repo: Path, as_json: bool) -> int:
             line = f"{state['step']:<18} {state['status']:<8} {state['path']}"
             if "reason" in state:
                 line += f"\n{'':<18} {state['reason']}"
+            print(line)
+        for line in _layout_lines(plan):
             print(line)
     return int(Exit.REFUSED if plan.refused else Exit.OK)
 
@@ -211,6 +228,7 @@ class SeriesRequest(NamedTuple):
     bridge: Bridge = Bridge.AUTO
     author: str | None = None  # "Name <email>"
     as_json: bool = False
+    formatter: FormatterMode = FormatterMode.AUTO
 
 
 class PrRequest(NamedTuple):
@@ -238,7 +256,9 @@ def _series(request: SeriesRequest):
 
     repo = gitops.open_repo(request.repo)
     name, email = _author(request.author)
-    return gitops.build_series(repo, request.base, request.bridge, gitops.identity(repo, name, email))
+    return gitops.build_series(
+        repo, request.base, request.bridge, gitops.identity(repo, name, email), request.formatter
+    )
 
 
 def _git_failures():
@@ -303,6 +323,9 @@ def _pr_command(request: PrRequest, series) -> list[str]:
     """The command line that rebuilds exactly this branch."""
     args = ["pr", "--repo", ".", "--branch", request.branch, "--base", series.base]
     args += ["--bridge", series.bridge.mode.value, "--author", str(series.identity)]
+    formatter = series.plan.formatter
+    if formatter is not None:  # the layout depends on it: name it, so that a rerun fails rather than differs
+        args += ["--formatter", "biome" if formatter.biome else "none"]
     return args
 
 
@@ -402,7 +425,8 @@ def verify_checkout(repo: Path, as_json: bool) -> int:
     from .runner import TargetError
 
     try:
-        current = _plan(repo, Bridge.AUTO, [])
+        # only whether edits are pending matters here, not their layout
+        current = _plan(repo, Bridge.AUTO, [], FormatterMode.NONE)
     except TargetError as err:
         return _fail(str(err), Exit.REFUSED, as_json)
     files = sorted({r.path for r in current.results if (repo / r.path).is_file()})

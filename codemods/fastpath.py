@@ -11,10 +11,12 @@ from __future__ import annotations
 from collections.abc import Callable
 from pathlib import Path
 
+from .formatter import FormatterMode
 from .recipes.base import Bridge
 
 _FLAGS = {"--dry-run": "dry_run", "--check": "check", "--json": "as_json"}
-_VALUES = {"--repo", "--bridge", "--only", "--lock-timeout"}
+_VALUES = {"--repo", "--bridge", "--only", "--lock-timeout", "--formatter"}
+_FORMATTERS = {m.value for m in FormatterMode}
 
 
 def parse(argv: list[str]) -> Callable[[], int] | None:
@@ -40,6 +42,10 @@ def parse(argv: list[str]) -> Callable[[], int] | None:
                 if value not in {b.value for b in Bridge}:
                     return None
                 fields["bridge"] = Bridge(value)
+            elif name == "--formatter":
+                if value not in _FORMATTERS:
+                    return None
+                fields["formatter"] = FormatterMode(value)
             elif name == "--lock-timeout":
                 try:
                     fields["lock_timeout"] = float(value)
@@ -47,12 +53,16 @@ def parse(argv: list[str]) -> Callable[[], int] | None:
                     return None
         request = commands.ApplyRequest(**fields)
         return lambda: commands.apply(request)
-    allowed = {"status": {"--repo", "--json"}, "list": {"--json"}}.get(command)
+    allowed = {"status": {"--repo", "--json", "--formatter"}, "list": {"--json"}}.get(command)
     if allowed is None or any(name not in allowed for name, _ in options):
         return None
     values = dict(options)
     if command == "status":
-        return lambda: commands.status(Path(values.get("--repo", ".")), "--json" in values)
+        formatter = values.get("--formatter", FormatterMode.AUTO.value)
+        if formatter not in _FORMATTERS:
+            return None
+        repo = Path(values.get("--repo", "."))
+        return lambda: commands.status(repo, "--json" in values, FormatterMode(formatter))
     return lambda: commands.list_steps("--json" in values)
 
 

@@ -25,6 +25,8 @@ import git
 
 from .recipes.base import Bridge, CommitGroup
 from .recipes import ModeChoice, target_named
+from .formatter import FormatterMode
+from .formatter import choose as choose_formatter
 from .runner import FileChange, Plan, TargetError, commits_for, detect_target, plan
 
 # Every commit the tool makes carries this trailer; with the author's
@@ -145,9 +147,12 @@ def build_series(
     base_rev: str,
     bridge: Bridge,
     author: Identity,
+    formatter: FormatterMode = FormatterMode.AUTO,
 ) -> Series:
     """Make (in the object store only) one commit per commit group whose
-    steps change something, on top of ``base_rev``."""
+    steps change something, on top of ``base_rev``. The files are laid out
+    by the checkout's formatter (its installed Biome, run under the
+    configuration committed in the base) where ``formatter`` allows."""
     base = resolve(repo, base_rev)
     checkout = Path(repo.working_tree_dir)
     date = commit_date(base)
@@ -166,7 +171,8 @@ def build_series(
             # The checkout decides `auto` (the host: its installed SDK), as
             # node_modules is never committed and so not in the exported tree.
             choice = target.choose_mode(checkout, bridge)
-            full = plan(tree, choice.mode)
+            layout = choose_formatter(checkout, formatter)
+            full = plan(tree, choice.mode, formatter=layout)
         except TargetError as err:
             raise GitProblem(str(err).replace(str(tree), f"{checkout} at {base.hexsha[:12]}")) from None
         if full.refused:
@@ -180,7 +186,7 @@ def build_series(
         repo.git.execute(["git", "read-tree", base.hexsha], env=index_env)
         for group in groups:
             selected.extend(group.steps)
-            step_plan = plan(tree, choice.mode, selected)
+            step_plan = plan(tree, choice.mode, selected, layout)
             changed = [c for c in step_plan.changes if group_touches(c, group)]
             for change in step_plan.changes:
                 blob = _store_blob(repo, change.new)

@@ -37,6 +37,16 @@ def render(series, report, command: Sequence[str]) -> str:
             lines.append(f"  - `{path}` ({kind})")
     if target == "host":  # the bridge mode is a host choice (SPEC section 5)
         lines += ["", "## Bridge mode", "", f"`{series.bridge.mode.value}`: {series.bridge.reason}."]
+    formatter = series.plan.formatter
+    if formatter is not None:
+        name = formatter.biome.name if formatter.biome else "none"
+        lines += ["", "## Layout", "", f"Formatter: {name} ({formatter.reason}).", ""]
+        groups: dict = {}
+        for change in series.plan.changes:
+            if change.layout:
+                groups.setdefault(change.layout, []).append(f"`{change.path}`")
+        for layout, paths in groups.items():
+            lines.append(f"- {layout.kind} ({layout.reason}): {', '.join(paths)}")
     lines += ["", "## Verification", ""]
     if report is None:
         lines.append("Not run (`--no-verify`).")

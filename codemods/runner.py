@@ -5,7 +5,6 @@ from __future__ import annotations
 import os
 import posixpath
 import stat
-import subprocess
 from collections.abc import Iterable, Sequence
 from pathlib import Path
 from typing import NamedTuple
@@ -17,6 +16,7 @@ from .engine.outcome import Conflict, NotUtf8, Refused, Status, StepResult, Synt
 from .engine.source import SourceError, SourceFile
 from .engine.style import read_config, style_for
 from . import recipes
+from .formatter import Candidate, FormatterChoice, FormatterMode, Layout, choose, format_pass
 from .recipes import ModeChoice, Target
 from .recipes.base import Bridge, CommitGroup, Context, Notice, Step
 
@@ -32,6 +32,8 @@ class FileChange(NamedTuple):
     old: bytes | None
     new: bytes
     steps: list[str]
+    # Which layout the new content has (the formatter's or the built-in one).
+    layout: Layout | None = None
 
     @property
     def kind(self) -> str:
@@ -52,6 +54,8 @@ class Plan(NamedTuple):
     changes: list[FileChange]
     # What the report must tell the user besides the steps (see Notice).
     notices: tuple[str, ...] = ()
+    # The formatter the changed files were passed through, if any, and why.
+    formatter: FormatterChoice | None = None
 
     @property
     def refused(self) -> list[StepResult]:
@@ -71,8 +75,15 @@ class Plan(NamedTuple):
             "bridge": {"mode": self.bridge.mode.value, "reason": self.bridge.reason},
             "steps": [r.to_json() for r in self.results],
             "files": [
-                {"path": c.path, "change": c.kind, "steps": c.steps} for c in self.changes
+                {
+                    "path": c.path,
+                    "change": c.kind,
+                    "steps": c.steps,
+                    **({"layout": c.layout.to_json()} if c.layout else {}),
+                }
+                for c in self.changes
             ],
+            **({"formatter": self.formatter.to_json()} if self.formatter else {}),
             "pending": self.pending,
             "refused": bool(self.refused),
             "notices": list(self.notices),
@@ -120,13 +131,18 @@ def plan(
     repo: Path,
     bridge: Bridge = Bridge.AUTO,
     only: Sequence[str] = (),
+    formatter: FormatterMode | str | FormatterChoice = FormatterMode.AUTO,
 ) -> Plan:
-    """Compute every step's edits against the files as they are now."""
+    """Compute every step's edits against the files as they are now, and
+    pass the changed files through the checkout's formatter (``formatter``:
+    a mode, or a choice already made, e.g. another checkout's Biome)."""
     target = detect_target(repo)
     steps = steps_for(target)
     unknown = sorted(set(only) - {s.id for s in steps})
     if unknown:
         raise ValueError(f"unknown step(s): {', '.join(unknown)} (see `mesh-codemod list`)")
+    if not isinstance(formatter, FormatterChoice):
+        formatter = choose(repo, formatter)
     choice = _target(target).choose_mode(repo, bridge)
     ctx = Context(repo=repo, bridge=choice.mode, formatter=read_config(repo))
     root = repo.resolve()
@@ -167,10 +183,13 @@ def plan(
         for path, ids in touched.items()
         if contents[path][0] != contents[path][1]
     ]
+    if changes:
+        laid_out = format_pass(root, [Candidate(c.path, c.old, c.new) for c in changes], formatter)
+        changes = [c._replace(new=new, layout=layout) for c, (new, layout) in zip(changes, laid_out)]
     notices = dict.fromkeys(
         str(note) for r in results if r.status is Status.APPLIED for note in r.notes if isinstance(note, Notice)
     )
-    return Plan(repo, target, choice, results, changes, tuple(notices))
+    return Plan(repo, target, choice, results, changes, tuple(notices), formatter)
 
 
 def _locate_all(
@@ -222,6 +241,8 @@ def find_definitions(repo: Path, text: str) -> list[str]:
     `git grep` in a git checkout (tracked and untracked, not ignored),
     otherwise by walking the tree without dependency and build folders."""
     if (repo / ".git").exists():
+        import subprocess  # only here: a moved file is rare, and the import is not free
+
         result = subprocess.run(
             ["git", "-C", str(repo), "grep", "--untracked", "-l", "-F", "-e", text, "--", "*.ts", "*.tsx"],
             capture_output=True,

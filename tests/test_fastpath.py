@@ -26,6 +26,11 @@ ACCEPTED = [
     ["apply", "--repo", "missing-dir"],
     ["status", "--repo", "repo"],
     ["status", "--repo", "repo", "--json"],
+    ["apply", "--repo", "repo", "--dry-run", "--formatter", "none"],
+    ["apply", "--repo", "repo", "--json", "--formatter=auto"],
+    ["apply", "--repo", "repo", "--check", "--formatter", "biome"],
+    ["status", "--repo", "repo", "--formatter", "none"],
+    ["status", "--repo", "repo", "--json", "--formatter=biome"],
 ]
 
 HANDED_TO_TYPER = [
@@ -38,6 +43,8 @@ HANDED_TO_TYPER = [
     ["apply", "--repo", "a", "--repo", "b"],
     ["apply", "--lock-timeout", "soon"],
     ["apply", "--unknown"],
+    ["apply", "--formatter", "prettier"],
+    ["status", "--formatter", "prettier"],
     ["apply", "positional"],
     ["status", "--dry-run"],
     ["list", "--repo", "x"],

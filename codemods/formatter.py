@@ -1,0 +1,333 @@
+"""The checkout's own formatter as a last layout pass (SPEC section 3, rule 8).
+
+When the checkout has Biome installed (``node_modules/.bin/biome``), every
+file the tool changes is passed through it, under the checkout's own
+configuration, while the edits are planned; so `--dry-run` and `--check`
+show exactly what `apply` writes. The formatter's result replaces the
+built-in layout only when
+
+- the file was formatter-clean before the edit (a new file is: there is
+  nothing of the author's to disturb), and
+- the formatter changed nothing outside the lines the tool inserted or
+  edited (from the old -> new line diff).
+
+Otherwise the built-in layout stays, and the file's `Layout` says why. The
+formatter never writes into the checkout: the files are formatted in a
+temporary folder that holds a copy of the checkout's formatter
+configuration, by one Biome process for the files both before and after
+the edit.
+"""
+
+from __future__ import annotations
+
+import os
+import sys
+from enum import Enum
+from pathlib import Path
+from typing import NamedTuple
+
+
+class FormatterMode(str, Enum):
+    """`--formatter`: `auto` uses the checkout's Biome when installed,
+    `biome` requires it, `none` keeps the built-in layout."""
+
+    AUTO = "auto"
+    BIOME = "biome"
+    NONE = "none"
+
+
+class FormatterMissing(ValueError):
+    """`--formatter biome` on a checkout without an installed Biome."""
+
+
+class Layout(NamedTuple):
+    """Which layout a changed file got: ``"formatter"`` or ``"built-in"``, and why."""
+
+    kind: str
+    reason: str
+
+    def to_json(self) -> dict:
+        return {"kind": self.kind, "reason": self.reason}
+
+
+FORMATTER = "formatter"
+BUILT_IN = "built-in"
+
+# What Biome formats; other files keep the built-in layout.
+_SUFFIXES = (".ts", ".tsx", ".mts", ".cts", ".js", ".jsx", ".mjs", ".cjs", ".json", ".jsonc")
+# Read by Biome from the project root or a file's folders; copied with the files.
+_CONFIG_FILES = ("biome.json", "biome.jsonc", ".editorconfig", ".gitignore", ".ignore")
+_LAUNCHER = Path("node_modules", ".bin", "biome")
+_BEFORE = "mesh-codemod-before--"
+_TIMEOUT = 120
+
+
+class Biome(NamedTuple):
+    """An installed Biome: the program to run and what to call it."""
+
+    program: Path
+    name: str  # e.g. "biome 2.2.5"
+
+
+class FormatterChoice(NamedTuple):
+    """The formatter a run uses (None: the built-in layout only) and why."""
+
+    biome: Biome | None
+    reason: str
+
+    def to_json(self) -> dict:
+        return {"name": self.biome.name if self.biome else "none", "reason": self.reason}
+
+
+def choose(checkout: Path, mode: FormatterMode | str) -> FormatterChoice:
+    """The formatter for ``mode`` in ``checkout`` (its ``node_modules/.bin/biome``)."""
+    mode = FormatterMode(mode)
+    if mode is FormatterMode.NONE:
+        return FormatterChoice(None, "--formatter none")
+    biome = find_biome(checkout)
+    if biome is not None and not has_config(checkout):
+        # Installed as some dependency's dependency, perhaps; not the repo's formatter.
+        reason = f"{_LAUNCHER.as_posix()} is installed, but the checkout has no biome.json"
+        if mode is FormatterMode.BIOME:
+            raise FormatterMissing(f"--formatter biome: {reason}")
+        return FormatterChoice(None, reason)
+    if biome is None:
+        if mode is FormatterMode.BIOME:
+            raise FormatterMissing(
+                f"--formatter biome: no {_LAUNCHER.as_posix()} in {checkout} (install its dependencies)"
+            )
+        return FormatterChoice(None, f"no {_LAUNCHER.as_posix()} in the checkout")
+    return FormatterChoice(biome, f"the checkout's {_LAUNCHER.as_posix()}, under its configuration")
+
+
+def has_config(root: Path) -> bool:
+    """Whether ``root`` has a Biome configuration: Biome is its formatter."""
+    return any((root / name).is_file() for name in _CONFIG_FILES[:2])
+
+
+def find_biome(checkout: Path) -> Biome | None:
+    """The checkout's Biome, or None. The npm launcher is a Node script
+    that only finds and runs the platform's binary, and Node's start costs
+    about 100 ms; so the binary is run directly when it can be found the way
+    the launcher finds it."""
+    launcher = checkout / _LAUNCHER
+    if not launcher.is_file():
+        return None
+    package = launcher.resolve().parent.parent  # .../@biomejs/biome/bin/biome
+    version = _version(package / "package.json")
+    name = f"biome {version}" if version else "biome"
+    return Biome(_native_binary(package) or launcher, name)
+
+
+def _version(package_json: Path) -> str:
+    import re
+
+    try:
+        match = re.search(rb'"version"\s*:\s*"([^"]+)"', package_json.read_bytes())
+    except OSError:
+        return ""
+    return match[1].decode() if match else ""
+
+
+def _native_binary(package: Path) -> Path | None:
+    arch = {"x86_64": "x64", "amd64": "x64", "aarch64": "arm64", "arm64": "arm64"}.get(os.uname().machine.lower())
+    system = {"linux": "linux", "darwin": "darwin"}.get(sys.platform)
+    if not arch or not system:
+        return None
+    names = [f"cli-{system}-{arch}"] + ([f"cli-{system}-{arch}-musl"] if system == "linux" else [])
+    # Node's lookup from the package's folder: <ancestor>/node_modules/@biomejs/<name>
+    for folder in [package, *package.parents]:
+        if folder.name == "node_modules":
+            continue
+        for name in names:
+            binary = folder / "node_modules" / "@biomejs" / name / "biome"
+            if binary.is_file() and os.access(binary, os.X_OK):
+                return binary
+    return None
+
+
+# --- the pass ----------------------------------------------------------------
+
+
+class Candidate(NamedTuple):
+    """One changed file: its path, bytes before (None: a new file) and after."""
+
+    path: str
+    old: bytes | None
+    new: bytes
+
+
+def format_pass(
+    config_root: Path, files: list[Candidate], choice: FormatterChoice
+) -> list[tuple[bytes, Layout]]:
+    """For each file, the bytes to write and the layout they have."""
+    if choice.biome is None:
+        return [(f.new, Layout(BUILT_IN, f"no formatter: {choice.reason}")) for f in files]
+    if not has_config(config_root):  # e.g. the base commit of a series predates it
+        return [(f.new, Layout(BUILT_IN, "no biome.json in the tree")) for f in files]
+    eligible = [f for f in files if f.path.endswith(_SUFFIXES)]
+    if not eligible:
+        return [(f.new, Layout(BUILT_IN, "not a file the formatter handles")) for f in files]
+    before = {f.path: f.old for f in eligible if f.old is not None}
+    after = {f.path: f.new for f in eligible}
+    formatted_before, formatted_after, failure = _format_both(choice.biome, config_root, before, after)
+    name = choice.biome.name
+    results = []
+    for file in files:
+        if file not in eligible:
+            results.append((file.new, Layout(BUILT_IN, "not a file the formatter handles")))
+        elif failure:
+            results.append((file.new, Layout(BUILT_IN, f"{name} failed: {failure}")))
+        elif file.old is not None and formatted_before.get(file.path) != file.old:
+            results.append((file.new, Layout(BUILT_IN, f"{name} would change the file as it was before the edit")))
+        else:
+            results.append(_judge(file, formatted_after[file.path], name))
+    return results
+
+
+def _judge(file: Candidate, formatted: bytes, name: str) -> tuple[bytes, Layout]:
+    if formatted == file.new:
+        return file.new, Layout(FORMATTER, f"{name} agrees with the built-in layout")
+    new_lines = file.new.splitlines(keepends=True)
+    edited = edited_ranges(file.old, file.new)
+    outside, adjoining = lines_changed_outside(new_lines, formatted.splitlines(keepends=True), edited)
+    if outside:
+        shown = ", ".join(str(n + 1) for n in outside[:5]) + (", ..." if len(outside) > 5 else "")
+        return file.new, Layout(BUILT_IN, f"{name} would also change line(s) {shown}, away from the edit")
+    also = f" and {adjoining} line(s) joined to them" if adjoining else ""
+    return formatted, Layout(FORMATTER, f"{name} re-laid out the edited lines{also}")
+
+
+def edited_ranges(old: bytes | None, new: bytes) -> list[tuple[int, int]]:
+    """The half-open line ranges of ``new`` that the edit inserted or
+    changed; for a new file, all of it. A pure deletion leaves an empty
+    range at the point where lines went."""
+    new_lines = new.splitlines(keepends=True)
+    if old is None:
+        return [(0, len(new_lines))]
+    return [(j1, j2) for _, _, j1, j2 in _changes(old.splitlines(keepends=True), new_lines)]
+
+
+def lines_changed_outside(
+    new_lines: list[bytes], formatted_lines: list[bytes], edited: list[tuple[int, int]]
+) -> tuple[list[int], int]:
+    """The lines of ``new_lines`` (0-based) that the formatter changed in a
+    hunk of its own, away from every edited range; and how many unedited
+    lines it re-laid out together with edited ones (a hunk that overlaps an
+    edited range, e.g. ``} =`` / ``this.config;`` joined after the tool
+    broke the destructuring above it). As the file was formatter-clean
+    before the edit, such a hunk is the edit's own consequence; a hunk away
+    from the edit is not, and is refused."""
+    def meets(i1: int, i2: int, start: int, end: int) -> bool:
+        if i1 == i2 or start == end:  # an insertion point touches what it borders
+            return start <= i2 and i1 <= end
+        return i1 < end and start < i2
+
+    outside: list[int] = []
+    adjoining = 0
+    for i1, i2, _, _ in _changes(new_lines, formatted_lines):
+        if not any(meets(i1, i2, start, end) for start, end in edited):
+            outside.extend(range(i1, i2) if i2 > i1 else [i1])
+            continue
+        adjoining += sum(1 for i in range(i1, i2) if not any(start <= i < end for start, end in edited))
+    return outside, adjoining
+
+
+def _changes(a: list[bytes], b: list[bytes]) -> list[tuple[int, int, int, int]]:
+    """The differing line ranges ``(i1, i2, j1, j2)`` of ``a`` and ``b``.
+    The common head and tail are cut off first: edits are local, and the
+    matcher (without its junk heuristic, which misaligns the many ``}`` and
+    blank lines of source code) is slow on whole files."""
+    import difflib
+
+    head = 0
+    while head < min(len(a), len(b)) and a[head] == b[head]:
+        head += 1
+    tail = 0
+    while tail < min(len(a), len(b)) - head and a[-1 - tail] == b[-1 - tail]:
+        tail += 1
+    matcher = difflib.SequenceMatcher(None, a[head : len(a) - tail], b[head : len(b) - tail], autojunk=False)
+    return [
+        (i1 + head, i2 + head, j1 + head, j2 + head)
+        for tag, i1, i2, j1, j2 in matcher.get_opcodes()
+        if tag != "equal"
+    ]
+
+
+def _scratch() -> str | None:
+    """Where the temporary folder goes: a RAM-backed /dev/shm unless TMPDIR
+    says otherwise (writing and removing the files on a disk under load cost
+    more than Biome itself)."""
+    if os.environ.get("TMPDIR") or not os.access("/dev/shm", os.W_OK):
+        return None
+    return "/dev/shm"
+
+
+def _format_both(
+    biome: Biome, config_root: Path, before: dict[str, bytes], after: dict[str, bytes]
+) -> tuple[dict[str, bytes], dict[str, bytes], str]:
+    """Both sets formatted by one Biome process; a non-empty third value
+    says why that failed. A file's "before" goes beside its "after", under a
+    prefixed name that keeps its extensions (``foo.test.ts`` ->
+    ``mesh-codemod-before--foo.test.ts``), so the same configuration and the
+    same overrides by folder or extension apply to both."""
+    import shutil
+    import subprocess
+    import tempfile
+
+    def beside(path: str) -> str:
+        folder, _, name = path.rpartition("/")
+        return f"{folder}/{_BEFORE}{name}" if folder else f"{_BEFORE}{name}"
+
+    files = {**after, **{beside(path): data for path, data in before.items()}}
+    folder = Path(tempfile.mkdtemp(prefix="mesh-codemod-format-", dir=_scratch()))
+    try:
+        process = _start(biome, config_root, folder, files)
+        try:
+            out, _ = process.communicate(timeout=_TIMEOUT)
+        except subprocess.TimeoutExpired:
+            process.kill()
+            process.communicate()
+            return {}, {}, f"no answer within {_TIMEOUT} s"
+        if process.returncode != 0:
+            return {}, {}, _first_lines(out)
+        return (
+            {path: (folder / beside(path)).read_bytes() for path in before},
+            {path: (folder / path).read_bytes() for path in after},
+            "",
+        )
+    except OSError as err:
+        return {}, {}, str(err)
+    finally:
+        shutil.rmtree(folder, ignore_errors=True)
+
+
+def _start(biome: Biome, config_root: Path, folder: Path, files: dict[str, bytes]):
+    import shutil
+    import subprocess
+
+    folders = {Path(".")}
+    for path, data in files.items():
+        target = folder / path
+        target.parent.mkdir(parents=True, exist_ok=True)
+        target.write_bytes(data)
+        folders.update(Path(path).parents)
+    for relative in folders:
+        for name in _CONFIG_FILES:
+            source = config_root / relative / name
+            if source.is_file():
+                shutil.copyfile(source, folder / relative / name)
+    # With `vcs.useIgnoreFile`, Biome refuses a root without an ignore file.
+    (folder / ".gitignore").touch()
+    return subprocess.Popen(
+        [str(biome.program), "format", "--write", "--no-errors-on-unmatched", *files],
+        cwd=folder,
+        stdin=subprocess.DEVNULL,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.STDOUT,
+    )
+
+
+def _first_lines(err: bytes, count: int = 3) -> str:
+    lines = [line.strip() for line in err.decode("utf-8", "replace").splitlines() if line.strip()]
+    return " / ".join(lines[:count]) or "exit status non-zero"
