@@ -6,7 +6,7 @@ from __future__ import annotations
 from ...engine.editor import FileEditor
 from ...engine.mirror import doc_comment, indented, insert_after
 from ..base import Context
-from .common import APP_STATE, STATE, DocStyle, jsdoc, rename
+from .common import APP_STATE, STATE, DocStyle, jsdoc, rename, tag_paragraph
 from .imports import ensure_imported_beside_twins
 
 PATH = "src/app.ts"
@@ -23,13 +23,18 @@ def transform(editor: FileEditor, ctx: Context) -> None:
     body = cls.child_by_field_name("body")
     if not any(editor._name(m) == STATE_SENDER for m in body.named_children):
         doc = doc_comment(editor, member)
-        style = DocStyle.of(editor.text(doc) if doc is not None else "")
+        twin_doc = editor.text(doc) if doc is not None else ""
         indent = editor.source.indent_of(member)
-        insert_after(editor, member, indented(jsdoc(sender_doc(style), indent), indent) + "\n" + indent + copy)
+        returns = tag_paragraph(twin_doc, "@returns")
+        insert_after(
+            editor, member, indented(jsdoc(sender_doc(DocStyle.of(twin_doc), returns), indent), indent) + "\n" + indent + copy
+        )
     ensure_imported_beside_twins(editor, [copy])
 
 
-def sender_doc(style: DocStyle) -> list[str]:
+def sender_doc(style: DocStyle, returns: str) -> list[str]:
+    """The new method's doc; its @returns is the twin's (a revision words it
+    its own way), left out where the twin has none."""
     return [
         "Notify the host that the app's view state changed.",
         "",
@@ -48,7 +53,6 @@ def sender_doc(style: DocStyle) -> list[str]:
         "});",
         "```",
         "",
-        "@returns Promise that resolves when the notification is sent",
-        "",
-        f"@see {style.link(STATE)} for notification structure",
+        *([returns, ""] if returns else []),
+        f"@see {style.link(STATE)} for the notification's shape",
     ]

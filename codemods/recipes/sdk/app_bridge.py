@@ -118,9 +118,5 @@ def accessor_doc(style: DocStyle, app_link: str) -> list[str]:
         f"@see {style.link(f'{app_link}App.sendStateChanged', 'App.sendStateChanged')} - the {Party} method that sends these notifications",
     ]
     if style.deprecated:
-        lines.append(
-            '@deprecated Use {@link addEventListener `addEventListener("appstatechange", handler)`} instead'
-            " — it composes with other listeners and supports cleanup via"
-            " {@link removeEventListener `removeEventListener`}."
-        )
+        lines.append(style.deprecated)
     return lines

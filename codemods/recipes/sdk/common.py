@@ -58,14 +58,15 @@ class DocStyle(NamedTuple):
     labelled_links: bool
     # the opening of a code example: "```ts" or "```typescript"
     fence: str
-    # every on* accessor of the class is deprecated in favour of addEventListener
-    deprecated: bool
+    # the twin's `@deprecated` paragraph, renamed ("" when it has none): later
+    # revisions deprecate every on* accessor in favour of addEventListener
+    deprecated: str
 
     @classmethod
     def of(cls, doc: str) -> "DocStyle":
         party = "Guest UI" if "Guest UI" in doc else "view"
         fence = "```ts" if re.search(r"^\s*\*\s*```ts\b", doc, re.MULTILINE) else "```typescript"
-        return cls(party, "`}" in doc, fence, "@deprecated" in doc)
+        return cls(party, "`}" in doc, fence, rename(tag_paragraph(doc, "@deprecated")))
 
     def link(self, target: str, label: str | None = None) -> str:
         if not self.labelled_links:
@@ -96,3 +97,16 @@ def jsdoc(lines: list[str], indent: str = "") -> list[str]:
             wrapped = textwrap.wrap(kept, width, break_long_words=False, break_on_hyphens=False)
             out.extend(part.replace("\0", " ") for part in wrapped)
     return ["/**", *[f" * {line}".rstrip() for line in out], " */"]
+
+
+def tag_paragraph(doc: str, tag: str) -> str:
+    """The text of a doc comment's ``tag`` block, its wrapped lines joined:
+    up to a blank line, the next tag or the end of the comment."""
+    found: list[str] = []
+    for line in doc.splitlines():
+        content = line.strip().removeprefix("/**").removesuffix("*/").strip().lstrip("*").strip()
+        if found and (not content or content.startswith("@")):
+            break
+        if found or content.startswith(tag):
+            found.append(content)
+    return " ".join(found)
