@@ -27,7 +27,7 @@ from .recipes.base import Bridge, CommitGroup
 from .recipes import ModeChoice, target_named
 from .formatter import FormatterMode
 from .formatter import choose as choose_formatter
-from .runner import FileChange, Plan, TargetError, commits_for, detect_target, plan
+from .runner import FileChange, Plan, TargetError, detect_target, plan
 
 # Every commit the tool makes carries this trailer; with the author's
 # identity it tells the tool's own commits from a reviewer's.
@@ -172,28 +172,38 @@ def build_series(
             # node_modules is never committed and so not in the exported tree.
             choice = target.choose_mode(checkout, bridge)
             layout = choose_formatter(checkout, formatter)
-            full = plan(tree, choice.mode, formatter=layout)
+            # One plan per commit, each with the steps of the groups so far;
+            # the groups cover every step once, so the last plan is the full one.
+            plans: list[Plan] = []
+            selected: list[str] = []
+            for group in target.commits:
+                selected.extend(group.steps)
+                plans.append(plan(tree, choice.mode, selected, layout))
         except TargetError as err:
             raise GitProblem(str(err).replace(str(tree), f"{checkout} at {base.hexsha[:12]}")) from None
+        full = plans[-1]
         if full.refused:
             reasons = "; ".join(f"{r.path}: {r.reason}" for r in full.refused)
             raise GitProblem(f"refused on {base.hexsha[:12]}: {reasons}")
-        groups = commits_for(full.target)
         modes = _modes(repo, base.hexsha, [c.path for c in full.changes])
         parent, parent_tree = base.hexsha, base.tree.hexsha
-        selected: list[str] = []
         index_env = {**env, "GIT_INDEX_FILE": str(index)}
         repo.git.execute(["git", "read-tree", base.hexsha], env=index_env)
-        for group in groups:
-            selected.extend(group.steps)
-            step_plan = plan(tree, choice.mode, selected, layout)
+        staged: dict[str, bytes] = {}
+        for group, step_plan in zip(target.commits, plans):
             changed = [c for c in step_plan.changes if group_touches(c, group)]
+            # only what this group's plan changes since the previous one
+            entries = []
             for change in step_plan.changes:
-                blob = _store_blob(repo, change.new)
-                mode = modes.get(change.path, "100644")
-                repo.git.execute(
-                    ["git", "update-index", "--add", "--cacheinfo", f"{mode},{blob},{change.path}"], env=index_env
-                )
+                if staged.get(change.path) != change.new:
+                    staged[change.path] = change.new
+                    blob = _store_blob(repo, change.new)
+                    entries.append(f"{modes.get(change.path, '100644')} {blob}\t{change.path}\n")
+            if entries:
+                entries_file = index.with_name("entries")
+                entries_file.write_bytes("".join(entries).encode("utf-8"))
+                with entries_file.open("rb") as stdin:
+                    repo.git.execute(["git", "update-index", "--add", "--index-info"], env=index_env, istream=stdin)
             new_tree = repo.git.execute(["git", "write-tree"], env=index_env).strip()
             if new_tree == parent_tree:
                 continue  # already in the base: no empty commit
