@@ -82,7 +82,7 @@ def _header(plan) -> None:
     _err(f"target: {plan.target} ({plan.repo})")
     _err(f"bridge: {plan.bridge.mode.value} ({plan.bridge.reason})")
     if plan.formatter is not None:
-        name = plan.formatter.biome.name if plan.formatter.biome else "none"
+        name = plan.formatter.name
         _err(f"formatter: {name} ({plan.formatter.reason})")
     for notice in plan.notices:
         _err(f"note: {notice}")
@@ -402,11 +402,9 @@ def _report_pr(series, request: PrRequest, outcome, report, body: str, foreign, 
 def _verify_commit(series):
     """Run the checks on the tip's tree (a temporary copy with the
     checkout's node_modules linked), against the base commit."""
-    from pathlib import Path as _Path
-
     from . import gitops, verify
 
-    checkout = _Path(series.repo.working_tree_dir)
+    checkout = Path(series.repo.working_tree_dir)
     files = sorted({path for c in series.commits for path, _ in c.files})
     baseline = verify.Baseline(
         key=f"{series.base}:{gitops.lock_digest(checkout)}",

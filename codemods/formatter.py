@@ -75,8 +75,13 @@ class FormatterChoice(NamedTuple):
     biome: Biome | None
     reason: str
 
+    @property
+    def name(self) -> str:
+        """What the report calls it: "biome 2.2.5", or "none"."""
+        return self.biome.name if self.biome else "none"
+
     def to_json(self) -> dict:
-        return {"name": self.biome.name if self.biome else "none", "reason": self.reason}
+        return {"name": self.name, "reason": self.reason}
 
 
 def choose(checkout: Path, mode: FormatterMode | str) -> FormatterChoice:

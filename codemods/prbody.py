@@ -39,7 +39,7 @@ def render(series, report, command: Sequence[str]) -> str:
         lines += ["", "## Bridge mode", "", f"`{series.bridge.mode.value}`: {series.bridge.reason}."]
     formatter = series.plan.formatter
     if formatter is not None:
-        name = formatter.biome.name if formatter.biome else "none"
+        name = formatter.name
         lines += ["", "## Layout", "", f"Formatter: {name} ({formatter.reason}).", ""]
         groups: dict = {}
         for change in series.plan.changes:

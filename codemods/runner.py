@@ -295,8 +295,7 @@ def _run_step(step: Step, ctx: Context, path: str, current: bytes | None) -> tup
     if current is None:
         raise TargetMissing(path, "file not found")
     if step.rewrite is not None:
-        new, notes = step.rewrite(path, current, ctx)
-        return new, notes
+        return step.rewrite(path, current, ctx)
     try:
         source = SourceFile.from_bytes(path, current, ctx.formatter)
     except SourceError as err:

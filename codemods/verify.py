@@ -200,10 +200,14 @@ def _parse(root: Path, files: list[str]) -> Check:
 
 
 def _format(root: Path, files: list[str]) -> Check:
-    biome = _tool(root, "biome")
+    from .formatter import find_biome
+
+    # the platform binary, as the formatter pass runs it: the npm launcher
+    # only finds it, at the cost of a Node start
+    biome = find_biome(root)
     if biome is None:
         return Check("format", Outcome.NOT_AVAILABLE, "node_modules/.bin/biome not found (install the checkout's dependencies)")
-    command = [str(biome), "format", *files]
+    command = [str(biome.program), "format", *files]
     result = _exec(command, root)
     shown = _shown(command, root)
     if result.returncode != 0:
@@ -283,11 +287,11 @@ def _typecheck(root: Path, files: list[str], baseline: Baseline | None, linked_f
     total = known = 0
     outputs = []
     commands = []
+    roots = [p.resolve() for p in (root, linked_from) if p is not None]
     for package in packages:
         relative = package.relative_to(root).as_posix()
         commands.append(f"cd {relative} && bun run check")
         result = _exec([bun, "run", "check"], package)
-        roots = [p.resolve() for p in (root, linked_from) if p is not None]
         found = errors_of(result.stdout + result.stderr, package, roots)
         if result.returncode != 0 and not found:
             return Check(
@@ -300,8 +304,8 @@ def _typecheck(root: Path, files: list[str], baseline: Baseline | None, linked_f
             outputs.append("(no baseline: every error counts)")
         total += sum(found.values())
         known += sum((found & before).values())
-        new_errors += found - before
         new = found - before
+        new_errors += new
         outputs.extend(
             line for line in (result.stdout + result.stderr).splitlines() if _is_new(line, new, package, roots)
         )
