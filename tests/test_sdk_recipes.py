@@ -82,7 +82,7 @@ def test_a_third_target_needs_only_a_registry_entry(tmp_path: Path, monkeypatch)
     def transform(editor: FileEditor, ctx: Context) -> None:
         editor.ensure_statements_at_end(editor.source.root, [statement('export const toy = "yes";')])
 
-    step = Step("toy-step", "toy.ts", "toy", "toy", "toy", transform=transform)
+    step = Step("toy-step", "toy.ts", "toy", transform=transform)
     toy = recipes.Target(
         name="toy",
         description="a toy checkout (with toy.ts)",

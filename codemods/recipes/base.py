@@ -42,8 +42,6 @@ class Step(NamedTuple):
     id: str
     path: str
     description: str
-    commit_subject: str
-    commit_body: str
     transform: Callable[[FileEditor, Context], None] | None = None
     new_file: NewFile | None = None
     # Text that only this file contains (a definition), to find it when it

@@ -38,13 +38,6 @@ STEPS: tuple[Step, ...] = (
         id="app-state-module",
         path=MODULE_PATH,
         description="new app-state.ts: the appState URL format (encode/decode, cap)",
-        commit_subject="feat(mcp-apps): add the appState deep-link format",
-        commit_body=(
-            "Apps report their view with ui/notifications/state-changed; Studio\n"
-            "keeps it in the appState search param. The value is base64url of the\n"
-            "UTF-8 JSON {v: 1, k: appKey, s: state}, scoped to one app, capped at\n"
-            "2048 characters, and decoding never throws."
-        ),
         new_file=NewFile(render_module, module_exports),
         beside="bridge-store",
     ),
@@ -52,11 +45,6 @@ STEPS: tuple[Step, ...] = (
         id="app-state-tests",
         path=TESTS_PATH,
         description="new app-state.test.ts: bun tests for the URL format",
-        commit_subject="test(mcp-apps): cover the appState format",
-        commit_body=(
-            "Round trip with non-ASCII text, the length cap, malformed input,\n"
-            "the legacy unscoped form and a key mismatch."
-        ),
         new_file=NewFile(lambda ctx: _template("app-state.test.ts"), lambda ctx: []),
         beside="bridge-store",
     ),
@@ -64,15 +52,6 @@ STEPS: tuple[Step, ...] = (
         id="bridge-store",
         path=bridge_store.PATH,
         description="use-app-bridge.ts: appState in the host context, state-changed handler, URL pushes",
-        commit_subject="feat(mcp-apps): carry appState through the app bridge",
-        commit_body=(
-            "buildHostContext puts appState into the ui/initialize host context\n"
-            "only when there is one. The store hears ui/notifications/state-changed\n"
-            "(ignored once the bridge is torn down) and pushes a state that changed\n"
-            "in the URL from outside as host-context-changed, comparing serialized\n"
-            "values and never echoing what the app just reported. Theme and\n"
-            "display-mode pushes do not resend it."
-        ),
         transform=bridge_store.transform,
         defines="function buildHostContext(",
     ),
@@ -80,8 +59,6 @@ STEPS: tuple[Step, ...] = (
         id="iframe-renderer",
         path=iframe_renderer.PATH,
         description="mcp-app-renderer.tsx: appState and onAppStateChange props to the bridge",
-        commit_subject="feat(mcp-apps): pass appState through MCPAppRenderer",
-        commit_body="The iframe renderer takes appState and onAppStateChange and hands\nthem to useAppBridge.",
         transform=iframe_renderer.transform,
         defines="export function MCPAppRenderer(",
     ),
@@ -89,13 +66,6 @@ STEPS: tuple[Step, ...] = (
         id="tool-call-part",
         path=tool_call_part.PATH,
         description="generic.tsx: the chat tool-call app reads and writes the appState param",
-        commit_subject="feat(chat): keep the tool-call app's state in the URL",
-        commit_body=(
-            "The tool-call part decodes the appState param for its app key\n"
-            "(connection:tool) and navigates with replace when the app reports a\n"
-            "new state; both values flow through the local wrapper into the\n"
-            "iframe renderer. Without a connection there is no key and no state."
-        ),
         transform=tool_call_part.transform,
         defines="export function GenericToolCallPart(",
     ),
@@ -103,12 +73,6 @@ STEPS: tuple[Step, ...] = (
         id="panel-app-view",
         path=panel_app_view.PATH,
         description="project-app-view.tsx: the panel app reads and writes the appState param",
-        commit_subject="feat(apps): keep the panel app's state in the URL",
-        commit_body=(
-            "The app opened in the main panel (main=app:<conn>:<tool>), where a\n"
-            "shared link most often lands, restores and records its state like\n"
-            "the chat tool-call part."
-        ),
         transform=panel_app_view.transform,
         defines="export function AppViewContent(",
     ),
@@ -116,8 +80,6 @@ STEPS: tuple[Step, ...] = (
         id="search-schema",
         path=search_schema.PATH,
         description="index.tsx: appState in unifiedChatSearchSchema (invalid values dropped)",
-        commit_subject="feat(routes): accept the appState search param",
-        commit_body="unifiedChatSearchSchema gains appState; .catch(undefined) drops an\ninvalid value instead of failing the route.",
         transform=search_schema.transform,
         defines=f"const {search_schema.SCHEMA} =",
     ),
