@@ -26,7 +26,6 @@ from .layout import layout_snippet
 from .outcome import AnchorMissing, SyntaxProblem
 from .parsing import TSX, first_error, parse
 from .source import SourceFile
-from .style import Style
 
 _DECLARED = re.compile(r"^\s*(?:export\s+)?(?:const|let|var|function|class)\s+([A-Za-z_$][\w$]*)")
 
@@ -108,9 +107,9 @@ class _PlannedImport(NamedTuple):
 class FileEditor(Finder):
     """Collects edits for one :class:`SourceFile`."""
 
-    def __init__(self, source: SourceFile, style: Style | None = None) -> None:
+    def __init__(self, source: SourceFile) -> None:
         super().__init__(source)
-        self.style = style or source.style
+        self.style = source.style
         self.edits = EditSet()
         self.results: list[Ensured] = []
         self.notes: list[str] = []

@@ -152,8 +152,6 @@ def print_doc(doc, style: Style, indent: str = "", column: int | None = None) ->
                 out.append(text)
                 pos += len(text)
             else:
-                while out and out[-1].endswith((" ", "\t")) and out[-1].strip(" \t") == "" :
-                    out.pop()
                 out.append("\n" + ind)
                 pos = style.width_of(ind)
                 remeasure = remeasure or mode == _FLAT
@@ -161,7 +159,7 @@ def print_doc(doc, style: Style, indent: str = "", column: int | None = None) ->
     return re.sub(r"[ \t]+\n", "\n", text)
 
 
-def _fits(next_cmd, rest, room: int, style: Style, modes: dict, must_be_flat: bool = False) -> bool:
+def _fits(next_cmd, rest, room: int, style: Style, modes: dict) -> bool:
     """Whether the text up to the next line break fits in ``room`` columns."""
     cmds = [next_cmd]
     rest_index = len(rest)
@@ -183,8 +181,6 @@ def _fits(next_cmd, rest, room: int, style: Style, modes: dict, must_be_flat: bo
             chosen = modes.get(d.group, mode) if d.group else mode
             cmds.append((ind, mode, d.broken if chosen == _BREAK else d.flat))
         elif isinstance(d, Group):
-            if must_be_flat and d.broken:
-                return False
             group_mode = _BREAK if d.broken else mode
             contents = d.states[-1] if d.states and group_mode == _BREAK else d.contents
             cmds.append((ind, group_mode, contents))

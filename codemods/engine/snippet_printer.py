@@ -143,7 +143,7 @@ class _Printer:
         test = node.child_by_field_name("condition")
         inner = test.named_children[0] if test.type == "parenthesized_expression" else test
         consequence = node.child_by_field_name("consequence")
-        head = ["if ", L.group("(", L.Indent([L.SOFT, self.expression(inner, in_parens=True)]), L.SOFT, ")")]
+        head = ["if ", *L.condition(self.expression(inner, in_parens=True))]
         if consequence.type == "statement_block":
             parts = [*head, " ", self.block(consequence)]
         else:

@@ -142,7 +142,3 @@ class SourceFile:
             if code.strip():
                 return code.decode()
         return self.data[start:end].decode()
-
-    def column_width(self, text: str) -> int:
-        """Printed width, a tab counted as Biome counts it."""
-        return self.style.width_of(text)

@@ -38,9 +38,6 @@ class Style(NamedTuple):
     def width_of(self, text: str) -> int:
         return len(text.expandtabs(self.tab_width))
 
-    def depth_indent(self, depth: int) -> str:
-        return self.indent * depth
-
 
 class FormatterConfig(NamedTuple):
     """What a repository's formatter configuration states; None where silent."""
