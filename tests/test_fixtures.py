@@ -61,13 +61,13 @@ def test_fixture(case: Path, mode: str, outcome: str, tmp_path: Path) -> None:
     assert invoke("apply", "--repo", work, "--bridge", mode, "--check").exit_code == 0
 
 
-@pytest.mark.parametrize(("case", "mode", "outcome"), list(_cases()))
+@pytest.mark.parametrize(
+    ("case", "mode", "outcome"), [p for p in _cases() if p.values[2] == "apply"]
+)
 def test_only_owned_lines_change(case: Path, mode: str, outcome: str) -> None:
     """Outside the new files, every line of the input survives in order: the
     recipes only add lines or extend existing ones, never drop or reorder."""
     expected_dir = case / f"expected-{mode}"
-    if outcome != "apply" or not expected_dir.exists():
-        pytest.skip("no output tree for this case")
     for path, old in snapshot(case / "input").items():
         new = (expected_dir / path).read_bytes()
         if old == new:

@@ -57,12 +57,12 @@ def _changed_files(case: str, mode: str) -> list[str]:
     return sorted(p for p, data in after.items() if before.get(p) != data and p.endswith((".ts", ".tsx")))
 
 
-@pytest.mark.parametrize("mode", ["compat", "sdk"])
-@pytest.mark.parametrize("case", FORMATTED_CASES)
+@pytest.mark.parametrize(
+    ("case", "mode"),
+    [(c, m) for c in FORMATTED_CASES for m in ("compat", "sdk") if (FIXTURES / c / f"expected-{m}").is_dir()],
+)
 def test_output_is_biome_formatted(case: str, mode: str, biome: Path) -> None:
     tree = FIXTURES / case / f"expected-{mode}"
-    if not tree.exists():
-        pytest.skip("no output tree in this mode")
     files = _changed_files(case, mode)
     assert files, "the codemod changed no TypeScript file"
     result = subprocess.run(
