@@ -1,4 +1,4 @@
-"""Tree-sitter grammars, parsing and compiled queries."""
+"""Tree-sitter grammars and parsing."""
 
 from __future__ import annotations
 
@@ -6,7 +6,7 @@ from functools import cache
 from pathlib import PurePath
 
 import tree_sitter_typescript
-from tree_sitter import Language, Node, Parser, Query, QueryCursor, Tree
+from tree_sitter import Language, Parser, Tree
 
 TYPESCRIPT = Language(tree_sitter_typescript.language_typescript())
 TSX = Language(tree_sitter_typescript.language_tsx())
@@ -37,23 +37,3 @@ def first_error(tree: Tree) -> tuple[int, int] | None:
             return node.start_point[0] + 1, node.start_point[1] + 1
         stack.extend(reversed([c for c in node.children if c.has_error or c.is_missing]))
     return tree.root_node.start_point[0] + 1, 1
-
-
-class CompiledQuery:
-    """A query compiled once per grammar, on first use."""
-
-    def __init__(self, pattern: str) -> None:
-        self.pattern = pattern
-        self._compiled: dict[int, Query] = {}
-
-    def _query(self, language: Language) -> Query:
-        key = id(language)
-        if key not in self._compiled:
-            self._compiled[key] = Query(language, self.pattern)
-        return self._compiled[key]
-
-    def captures(self, node: Node, language: Language) -> dict[str, list[Node]]:
-        return QueryCursor(self._query(language)).captures(node)
-
-    def matches(self, node: Node, language: Language) -> list[dict[str, list[Node]]]:
-        return [caps for _, caps in QueryCursor(self._query(language)).matches(node)]

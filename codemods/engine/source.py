@@ -6,24 +6,26 @@ from functools import cached_property
 
 from tree_sitter import Language, Node, Tree
 
-from .parsing import TSX, CompiledQuery, first_error, language_for, parse
+from .parsing import first_error, language_for, parse
 from .style import FormatterConfig, Style, style_for
 
 BOM = b"\xef\xbb\xbf"
 
-# One query per grammar indexes every node kind that anchors are found by.
-# Node types and a single capture name keep its compilation under 2 ms.
-INDEXED_KINDS = (
-    "function_declaration",
-    "interface_declaration",
-    "class_declaration",
-    "variable_declarator",
-    "call_expression",
-    "string",
+# The node kinds that anchors are found by, indexed in one walk of the tree.
+# (A tree-sitter query would do the same, but compiling one costs several
+# milliseconds per grammar and process; the walk costs under one per file.)
+INDEXED_KINDS = frozenset(
+    {
+        "function_declaration",
+        "interface_declaration",
+        "class_declaration",
+        "variable_declarator",
+        "call_expression",
+        "string",
+        "jsx_self_closing_element",
+        "jsx_opening_element",
+    }
 )
-JSX_KINDS = ("jsx_self_closing_element", "jsx_opening_element")
-_INDEX = CompiledQuery(" ".join(f"({k}) @node" for k in INDEXED_KINDS))
-_INDEX_TSX = CompiledQuery(" ".join(f"({k}) @node" for k in INDEXED_KINDS + JSX_KINDS))
 
 
 class SourceError(ValueError):
@@ -76,11 +78,19 @@ class SourceFile:
 
     @cached_property
     def _index(self) -> dict[str, list[Node]]:
-        query = _INDEX_TSX if self.language is TSX else _INDEX
+        """Every node of an indexed kind by kind, in document order (a
+        pre-order walk visits them by start offset)."""
         index: dict[str, list[Node]] = {}
-        for node in sorted(query.captures(self.root, self.language).get("node", []), key=lambda n: n.start_byte):
-            index.setdefault(node.type, []).append(node)
-        return index
+        cursor = self.tree.walk()
+        while True:
+            node = cursor.node
+            if node.type in INDEXED_KINDS:
+                index.setdefault(node.type, []).append(node)
+            if cursor.goto_first_child():
+                continue
+            while not cursor.goto_next_sibling():
+                if not cursor.goto_parent():
+                    return index
 
     def nodes(self, kind: str) -> list[Node]:
         """Every node of an indexed kind, in document order."""
