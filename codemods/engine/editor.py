@@ -24,7 +24,7 @@ from . import layout
 from .find import Finder, module_stem, squash
 from .layout import layout_snippet
 from .outcome import AnchorMissing, SyntaxProblem
-from .parsing import TSX, first_error, parse
+from .parsing import TSX, first_error, parse, reparse
 from .source import SourceFile
 
 _DECLARED = re.compile(r"^\s*(?:export\s+)?(?:const|let|var|function|class)\s+([A-Za-z_$][\w$]*)")
@@ -549,8 +549,7 @@ class FileEditor(Finder):
         self._imports.clear()
         data = self.edits.apply(self.source.data)
         if data != self.source.data:
-            tree = parse(data, self.source.language)
-            error = first_error(tree)
+            error = first_error(reparse(self.source.tree, self.source.data, data, self.edits))
             if error:
                 raise SyntaxProblem(
                     self.path,

@@ -8,6 +8,7 @@ is built in one pass over the original bytes. Nothing here does I/O.
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from typing import NamedTuple
 
 
@@ -58,6 +59,10 @@ class EditSet:
 
     def __bool__(self) -> bool:
         return bool(self._edits)
+
+    def __iter__(self) -> Iterator[Edit]:
+        """The edits in document order."""
+        return (edit for _, _, _, edit in self._edits)
 
     def add(self, edit: Edit) -> None:
         if not 0 <= edit.start <= edit.end:

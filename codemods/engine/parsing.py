@@ -2,11 +2,14 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from functools import cache
 from pathlib import PurePath
 
 import tree_sitter_typescript
 from tree_sitter import Language, Parser, Tree
+
+from .edits import Edit
 
 TYPESCRIPT = Language(tree_sitter_typescript.language_typescript())
 TSX = Language(tree_sitter_typescript.language_tsx())
@@ -24,6 +27,37 @@ def _parser(language: Language) -> Parser:
 
 def parse(data: bytes, language: Language) -> Tree:
     return _parser(language).parse(data)
+
+
+def reparse(tree: Tree, old: bytes, new: bytes, edits: Iterable[Edit]) -> Tree:
+    """The tree of ``new``, which is ``old`` with ``edits`` applied, parsed
+    incrementally: tree-sitter reuses every subtree of ``tree`` the edits do
+    not touch, which gives the same tree as a full parse in a fraction of
+    its time. ``tree`` itself is left as it was."""
+    edited = tree.copy()
+    # From the last edit back, so that each edit's offsets and points are
+    # still those of ``old``: only the text after it has changed so far.
+    for edit in reversed(list(edits)):
+        start = _point(old, edit.start)
+        text_lines = edit.text.count(b"\n")
+        if text_lines:
+            new_end = (start[0] + text_lines, len(edit.text) - edit.text.rfind(b"\n") - 1)
+        else:
+            new_end = (start[0], start[1] + len(edit.text))
+        edited.edit(
+            start_byte=edit.start,
+            old_end_byte=edit.end,
+            new_end_byte=edit.start + len(edit.text),
+            start_point=start,
+            old_end_point=_point(old, edit.end),
+            new_end_point=new_end,
+        )
+    return _parser(tree.language).parse(new, edited)
+
+
+def _point(data: bytes, offset: int) -> tuple[int, int]:
+    """(row, byte column) of ``offset``, as tree-sitter counts them."""
+    return data.count(b"\n", 0, offset), offset - data.rfind(b"\n", 0, offset) - 1
 
 
 def first_error(tree: Tree) -> tuple[int, int] | None:
