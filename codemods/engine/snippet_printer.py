@@ -459,9 +459,11 @@ def render_file(template: str, style: Style, written_in: Style = Style()) -> str
     printer gives back exactly the template's text in the template's own
     style (so the template stays the truth where the printer knows less);
     any other statement is kept as written, re-indented and re-quoted."""
+    if style == written_in:
+        return template  # templates are written clean in their own style (tested)
     data = template.encode()
     tree = parse(data, TYPESCRIPT)
-    if tree.root_node.has_error or style == written_in:
+    if tree.root_node.has_error:
         return L.restyle_text(template, style)
     out: list[str] = []
     cursor = 0
