@@ -200,17 +200,18 @@ def status(repo: Path, as_json: bool, formatter: FormatterMode = FormatterMode.A
 
 def list_steps(as_json: bool) -> int:
     """`mesh-codemod list`: every target's steps with their ids and descriptions."""
-    from .recipes import TARGETS
+    from .recipes import targets
 
+    every = tuple(targets())
     if as_json:
         rows = [
             {"target": t.name, "id": s.id, "path": s.path, "description": s.description}
-            for t in TARGETS
+            for t in every
             for s in t.steps
         ]
         _print_json(rows)
     else:
-        for index, target in enumerate(TARGETS):
+        for index, target in enumerate(every):
             print(("\n" if index else "") + f"{target.name}: {target.description}")
             for step in target.steps:
                 print(f"  {step.id:<18} {step.description}")

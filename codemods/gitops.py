@@ -24,7 +24,8 @@ from typing import NamedTuple
 import git
 
 from .recipes.base import Bridge, CommitGroup
-from .recipes import ModeChoice, target_named
+from .recipes import target_named
+from .recipes.base import ModeChoice
 from .formatter import FormatterMode
 from .formatter import choose as choose_formatter
 from .runner import FileChange, Plan, TargetError, detect_target, plan

@@ -17,7 +17,8 @@ from .engine.source import SourceError, SourceFile
 from .engine.style import read_config, style_for
 from . import recipes
 from .formatter import Candidate, FormatterChoice, FormatterMode, Layout, choose, format_pass
-from .recipes import ModeChoice, Target
+from .recipes import Target
+from .recipes.base import ModeChoice
 from .recipes.base import Bridge, CommitGroup, Context, Notice, Step
 
 
@@ -111,10 +112,10 @@ def detect_target(repo: Path) -> str:
     """The name of the first registered target that recognises ``repo``."""
     if not repo.is_dir():
         raise TargetError(f"{repo}: no such directory")
-    for target in recipes.TARGETS:
+    for target in recipes.targets():
         if target.recognise(repo):
             return target.name
-    expected = "; or ".join(t.description for t in recipes.TARGETS)
+    expected = "; or ".join(t.description for t in recipes.targets())
     raise TargetError(f"{repo}: not a recognised target (expected {expected})")
 
 

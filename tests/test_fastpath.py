@@ -4,6 +4,8 @@ every command line it accepts, and hand everything else to typer."""
 from __future__ import annotations
 
 import shutil
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
@@ -83,3 +85,20 @@ def test_fast_path_matches_typer(argv: list[str], tmp_path: Path, monkeypatch, c
 @pytest.mark.parametrize("argv", HANDED_TO_TYPER, ids=lambda a: " ".join(a) or "(none)")
 def test_everything_else_goes_to_typer(argv: list[str]) -> None:
     assert parse(argv) is None
+
+
+def test_a_host_run_loads_neither_typer_nor_the_sdk_recipes() -> None:
+    """A dry run on a mesh checkout imports only what it uses: not typer
+    (the fast path) and not the SDK target's recipes (the lazy registry)."""
+    probe = (
+        "import sys\n"
+        "from codemods.__main__ import main\n"
+        "sys.argv = ['mesh-codemod', 'apply', '--repo', sys.argv[1], '--dry-run']\n"
+        "try:\n"
+        "    main()\n"
+        "except SystemExit as done:\n"
+        "    loaded = sorted(m for m in sys.modules if m == 'typer' or m.startswith('codemods.recipes.sdk'))\n"
+        "    print(done.code, loaded, file=sys.stderr)\n"
+    )
+    result = subprocess.run([sys.executable, "-c", probe, str(FIXTURES / "newest" / "input")], capture_output=True, text=True)
+    assert result.stderr.strip().splitlines()[-1] == "0 []", result.stderr

@@ -14,7 +14,7 @@ from codemods.engine.editor import FileEditor, statement
 from codemods.engine.mirror import ensure_entry_after, ensure_union_member_after, renamed
 from codemods.engine.parsing import TYPESCRIPT, parse
 from codemods.engine.source import SourceFile
-from codemods.recipes.base import CommitGroup, Context, Step
+from codemods.recipes.base import CommitGroup, Context, ModeChoice, Step
 from codemods.runner import commits_for, plan, steps_for
 
 from .sdk_support import SDK_FIXTURES, SHAPES, missing_pieces, require_tool, sdk_tree
@@ -89,9 +89,9 @@ def test_a_third_target_needs_only_a_registry_entry(tmp_path: Path, monkeypatch)
         recognise=lambda repo: (repo / "toy.ts").is_file(),
         steps=(step,),
         commits=(CommitGroup("toy", "toy", "toy", ("toy-step",)),),
-        choose_mode=lambda repo, requested: recipes.ModeChoice(requested, "toy"),
+        choose_mode=lambda repo, requested: ModeChoice(requested, "toy"),
     )
-    monkeypatch.setattr(recipes, "TARGETS", recipes.TARGETS + (toy,))
+    monkeypatch.setitem(recipes.REGISTRY, "toy", lambda: toy)
     (tmp_path / "toy.ts").write_text("export const before = 1;\n")
     result = plan(tmp_path)
     assert result.target == "toy"

@@ -172,7 +172,7 @@ def test_pr_with_a_failing_check_exits_4_and_updates_nothing(checkout: Path, tmp
             render=lambda ctx: original(ctx) + "export const broken: number = 'x'; // PLANTED_TYPE_ERROR\n"
         )),) + host.STEPS[1:],
     )
-    monkeypatch.setattr(recipes, "TARGETS", tuple(broken if t.name == "host" else t for t in recipes.TARGETS))
+    monkeypatch.setitem(recipes.REGISTRY, "host", lambda: broken)
     body = tmp_path / "body.md"
     result = invoke("pr", "--repo", checkout, "--branch", "codemod/app-state", "--push", "origin", "--body-out", body)
     assert result.exit_code == 4, result.output

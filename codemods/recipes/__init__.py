@@ -1,25 +1,20 @@
 """Recipes: what each target file must contain after the codemod.
 
-The registry below is the only place that names the targets. Each entry is
-a recipes package: how to recognise its checkout, its steps, the commits of
-its patch series, and how it picks its mode. The runner works from this
-list alone, so adding a target means adding a package and an entry here.
+The registry below is the only place that names the targets. Each entry
+loads a recipes package: how to recognise its checkout, its steps, the
+commits of its patch series, and how it picks its mode. The runner works
+from this registry alone, so adding a target means adding a package and an
+entry here. A package is imported only when a run reaches it: a run on a
+mesh checkout never loads the SDK's recipes.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import NamedTuple
 
-from .base import Bridge, CommitGroup, Step
-
-
-class ModeChoice(NamedTuple):
-    """The mode a run uses and why (the host's bridge mode, say)."""
-
-    mode: Bridge
-    reason: str
+from .base import Bridge, CommitGroup, ModeChoice, Step
 
 
 class Target(NamedTuple):
@@ -61,10 +56,25 @@ def _sdk() -> Target:
     )
 
 
-# In recognition order: the first target that recognises a checkout wins.
-TARGETS: tuple[Target, ...] = (_host(), _sdk())
+# Target name -> loader, in recognition order: the first target that
+# recognises a checkout wins.
+REGISTRY: dict[str, Callable[[], Target]] = {"host": _host, "sdk": _sdk}
+_loaded: dict[Callable[[], Target], Target] = {}
+
+
+def _load(loader: Callable[[], Target]) -> Target:
+    if loader not in _loaded:
+        _loaded[loader] = loader()
+    return _loaded[loader]
+
+
+def targets() -> Iterator[Target]:
+    """The registered targets in recognition order, each loaded when the
+    iteration reaches it."""
+    return (_load(loader) for loader in REGISTRY.values())
 
 
 def target_named(name: str) -> Target | None:
     """The registered target called ``name``."""
-    return next((t for t in TARGETS if t.name == name), None)
+    loader = REGISTRY.get(name)
+    return None if loader is None else _load(loader)

@@ -19,6 +19,13 @@ class Bridge(str, Enum):
     COMPAT = "compat"
 
 
+class ModeChoice(NamedTuple):
+    """The mode a run uses and why (the host's bridge mode, say)."""
+
+    mode: Bridge
+    reason: str
+
+
 class Context(NamedTuple):
     """What a transform may know besides the file: the chosen bridge mode."""
 

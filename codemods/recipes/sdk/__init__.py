@@ -9,7 +9,7 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
-from ..base import Bridge, CommitGroup, Step
+from ..base import Bridge, CommitGroup, ModeChoice, Step
 from . import app, app_bridge, generated, spec_types, types_exports
 from .common import STATE
 
@@ -25,10 +25,8 @@ def is_sdk(repo: Path) -> bool:
     return isinstance(manifest, dict) and manifest.get("name") == PACKAGE_NAME
 
 
-def choose_mode(repo: Path, requested: Bridge):
+def choose_mode(repo: Path, requested: Bridge) -> ModeChoice:
     """The SDK has no bridge mode: the host's --bridge does not apply."""
-    from .. import ModeChoice
-
     if requested is Bridge.AUTO:
         return ModeChoice(Bridge.AUTO, "not used: the SDK target has no bridge mode")
     return ModeChoice(requested, f"--bridge {requested.value} has no effect on the SDK target")
