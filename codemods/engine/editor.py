@@ -13,7 +13,6 @@ applied in one pass by :meth:`FileEditor.result`; layout is asked of
 from __future__ import annotations
 
 import re
-import textwrap
 from collections.abc import Iterable, Sequence
 from typing import NamedTuple
 
@@ -22,7 +21,7 @@ from tree_sitter import Node
 from .edits import EditSet
 from . import layout
 from .find import Finder, module_stem, squash
-from .layout import layout_snippet
+from .layout import dedent, layout_snippet
 from .outcome import AnchorMissing, SyntaxProblem
 from .parsing import TSX, first_error, parse, reparse
 from .source import SourceFile
@@ -65,7 +64,7 @@ def statement(snippet: str, marker: str = "") -> Statement:
     that declares a name is known by it; any other needs a ``marker`` that
     its own text contains (else editing the snippet alone would silently
     break idempotency)."""
-    body = textwrap.dedent(snippet).strip("\n")
+    body = dedent(snippet).strip("\n")
     code = "\n".join(line for line in body.split("\n") if not line.lstrip().startswith("//"))
     declared = _DECLARED.match(code)
     if marker:
@@ -161,7 +160,7 @@ class FileEditor(Finder):
 
     def _inline(self, snippet: str) -> str:
         """A one-line fragment (a list item, a member) in the file's quotes."""
-        text = " ".join(textwrap.dedent(snippet).strip().split("\n"))
+        text = " ".join(dedent(snippet).strip().split("\n"))
         return layout.requote_all(text, self.style.quote)
 
     # ------------------------------------------------------------------
@@ -471,7 +470,7 @@ class FileEditor(Finder):
             found = self.find_statement(anchor.parent, wanted)
             if found is None:
                 pending.append(wanted.snippet)
-                added.append(textwrap.dedent(wanted.snippet).strip())
+                added.append(dedent(wanted.snippet).strip())
                 continue
             if pending:
                 self._insert_after(cursor, pending, indent, spaced)
@@ -502,7 +501,7 @@ class FileEditor(Finder):
 
     def ensure_statements_at_end(self, block: Node, statements: Sequence[Statement]) -> Ensured:
         missing = [s.snippet for s in statements if self.find_statement(block, s) is None]
-        result = self._record("statements", "end of block", [textwrap.dedent(s).strip() for s in missing])
+        result = self._record("statements", "end of block", [dedent(s).strip() for s in missing])
         if not missing:
             return result
         existing = self._statements(block)
@@ -527,7 +526,7 @@ class FileEditor(Finder):
         if follower is not None and follower.type == ";":
             anchor = follower
         self._insert_after(anchor, [snippet], self.source.indent_of(after), spaced, kind="members")
-        return self._record("class member", name, [textwrap.dedent(snippet).strip()])
+        return self._record("class member", name, [dedent(snippet).strip()])
 
     def _insert_after(
         self, anchor: Node, snippets: Iterable[str], indent: str, spaced: bool = False, kind: str = "statements"
