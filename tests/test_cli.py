@@ -231,3 +231,25 @@ def test_module_entry_point_and_console_script() -> None:
         result = subprocess.run(command, capture_output=True, text=True, cwd=ROOT)
         assert result.returncode == 0, result.stderr
         assert "search-schema" in result.stdout
+
+
+def test_console_script_flushes_everything_and_keeps_the_exit_code(host_tree, tmp_path: Path) -> None:
+    """The fast path leaves without the interpreter's teardown (os._exit):
+    what it printed is all there, and the exit code is the command's."""
+    repo = host_tree()
+    script = str(Path(sys.executable).parent / "mesh-codemod")
+    dry = subprocess.run([script, "apply", "--repo", str(repo), "--dry-run"], capture_output=True, text=True)
+    assert dry.returncode == 0, dry.stderr
+    assert dry.stdout == invoke("apply", "--repo", repo, "--dry-run").stdout
+    assert dry.stderr.rstrip().endswith("nothing written")
+    check = subprocess.run([script, "apply", "--repo", str(repo), "--check"], capture_output=True, text=True)
+    assert check.returncode == 1
+    refused = subprocess.run([script, "apply", "--repo", str(tmp_path / "nowhere")], capture_output=True, text=True)
+    assert refused.returncode == 3 and "no such directory" in refused.stderr
+    # a reader that stops early: no traceback, the command's own exit code
+    shell = subprocess.run(
+        f"'{script}' apply --repo '{repo}' --dry-run | head -c 10 >/dev/null; echo \"${{PIPESTATUS[0]}}\"",
+        shell=True, executable="/bin/bash", capture_output=True, text=True,
+    )
+    assert "Traceback" not in shell.stderr
+    assert shell.stdout.strip() in {"0", "141"}  # done, or stopped by SIGPIPE

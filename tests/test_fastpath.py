@@ -91,14 +91,16 @@ def test_a_host_run_loads_neither_typer_nor_the_sdk_recipes() -> None:
     """A dry run on a mesh checkout imports only what it uses: not typer
     (the fast path) and not the SDK target's recipes (the lazy registry)."""
     probe = (
-        "import sys\n"
+        "import os, sys\n"
         "from codemods.__main__ import main\n"
-        "sys.argv = ['mesh-codemod', 'apply', '--repo', sys.argv[1], '--dry-run']\n"
-        "try:\n"
-        "    main()\n"
-        "except SystemExit as done:\n"
+        "leave = os._exit\n"
+        "def report(code):\n"
         "    loaded = sorted(m for m in sys.modules if m == 'typer' or m.startswith('codemods.recipes.sdk'))\n"
-        "    print(done.code, loaded, file=sys.stderr)\n"
+        "    print(code, loaded, file=sys.stderr, flush=True)\n"
+        "    leave(code)\n"
+        "os._exit = report\n"
+        "sys.argv = ['mesh-codemod', 'apply', '--repo', sys.argv[1], '--dry-run']\n"
+        "main()\n"
     )
     result = subprocess.run([sys.executable, "-c", probe, str(FIXTURES / "newest" / "input")], capture_output=True, text=True)
     assert result.stderr.strip().splitlines()[-1] == "0 []", result.stderr
