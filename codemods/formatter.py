@@ -26,6 +26,8 @@ from enum import Enum
 from pathlib import Path
 from typing import NamedTuple
 
+from .engine.diff import changed_ranges, split_lines
+
 
 class FormatterMode(str, Enum):
     """`--formatter`: `auto` uses the checkout's Biome when installed,
@@ -193,9 +195,9 @@ def format_pass(
 def _judge(file: Candidate, formatted: bytes, name: str) -> tuple[bytes, Layout]:
     if formatted == file.new:
         return file.new, Layout(FORMATTER, f"{name} agrees with the built-in layout")
-    new_lines = file.new.splitlines(keepends=True)
+    new_lines = split_lines(file.new)
     edited = edited_ranges(file.old, file.new)
-    outside, adjoining = lines_changed_outside(new_lines, formatted.splitlines(keepends=True), edited)
+    outside, adjoining = lines_changed_outside(new_lines, split_lines(formatted), edited)
     if outside:
         shown = ", ".join(str(n + 1) for n in outside[:5]) + (", ..." if len(outside) > 5 else "")
         return file.new, Layout(BUILT_IN, f"{name} would also change line(s) {shown}, away from the edit")
@@ -207,10 +209,10 @@ def edited_ranges(old: bytes | None, new: bytes) -> list[tuple[int, int]]:
     """The half-open line ranges of ``new`` that the edit inserted or
     changed; for a new file, all of it. A pure deletion leaves an empty
     range at the point where lines went."""
-    new_lines = new.splitlines(keepends=True)
+    new_lines = split_lines(new)
     if old is None:
         return [(0, len(new_lines))]
-    return [(j1, j2) for _, _, j1, j2 in _changes(old.splitlines(keepends=True), new_lines)]
+    return [(j1, j2) for _, _, j1, j2 in changed_ranges(split_lines(old), new_lines)]
 
 
 def lines_changed_outside(
@@ -230,33 +232,12 @@ def lines_changed_outside(
 
     outside: list[int] = []
     adjoining = 0
-    for i1, i2, _, _ in _changes(new_lines, formatted_lines):
+    for i1, i2, _, _ in changed_ranges(new_lines, formatted_lines):
         if not any(meets(i1, i2, start, end) for start, end in edited):
             outside.extend(range(i1, i2) if i2 > i1 else [i1])
             continue
         adjoining += sum(1 for i in range(i1, i2) if not any(start <= i < end for start, end in edited))
     return outside, adjoining
-
-
-def _changes(a: list[bytes], b: list[bytes]) -> list[tuple[int, int, int, int]]:
-    """The differing line ranges ``(i1, i2, j1, j2)`` of ``a`` and ``b``.
-    The common head and tail are cut off first: edits are local, and the
-    matcher (without its junk heuristic, which misaligns the many ``}`` and
-    blank lines of source code) is slow on whole files."""
-    import difflib
-
-    head = 0
-    while head < min(len(a), len(b)) and a[head] == b[head]:
-        head += 1
-    tail = 0
-    while tail < min(len(a), len(b)) - head and a[-1 - tail] == b[-1 - tail]:
-        tail += 1
-    matcher = difflib.SequenceMatcher(None, a[head : len(a) - tail], b[head : len(b) - tail], autojunk=False)
-    return [
-        (i1 + head, i2 + head, j1 + head, j2 + head)
-        for tag, i1, i2, j1, j2 in matcher.get_opcodes()
-        if tag != "equal"
-    ]
 
 
 def _scratch() -> str | None:
