@@ -77,14 +77,21 @@ def group(*parts, broken: bool = False, id: str = "") -> Group:
 
 
 def _has_hard(doc) -> bool:
-    if isinstance(doc, Line):
-        return doc.hard
-    if isinstance(doc, list):
-        return any(_has_hard(d) for d in doc)
-    if isinstance(doc, Group):
-        return doc.broken
-    if isinstance(doc, (Indent, IndentIfBreak)):
-        return _has_hard(doc.contents)
+    """Whether ``doc`` holds a hard line break (a broken group counts)."""
+    stack = [doc]
+    while stack:
+        d = stack.pop()
+        kind = type(d)
+        if kind is list:
+            stack.extend(d)
+        elif kind is Line:
+            if d.hard:
+                return True
+        elif kind is Group:
+            if d.broken:
+                return True
+        elif kind is Indent or kind is IndentIfBreak:
+            stack.append(d.contents)
     return False
 
 
@@ -104,28 +111,31 @@ def print_doc(doc, style: Style, indent: str = "", column: int | None = None) ->
     """The document printed at ``indent``, its first line starting at
     ``column`` (default: right after the indent). Lines are ``\\n``."""
     width = style.line_width
+    width_of = style.width_of
     out: list[str] = []
-    pos = style.width_of(indent) if column is None else column
+    pos = width_of(indent) if column is None else column
     modes: dict[str, int] = {}
     # After a forced line break, groups printed flat are measured again.
     remeasure = False
     stack: list[tuple[str, int, object]] = [(indent, _BREAK, doc)]
     while stack:
         ind, mode, d = stack.pop()
-        if isinstance(d, str):
+        kind = type(d)
+        if kind is str:
             out.append(d)
-            pos += style.width_of(d)
-        elif isinstance(d, list):
+            pos += width_of(d) if "\t" in d else len(d)
+        elif kind is list:
             stack.extend((ind, mode, part) for part in reversed(d))
-        elif isinstance(d, Indent):
-            stack.append((ind + style.indent, mode, d.contents))
-        elif isinstance(d, IndentIfBreak):
-            inner = ind + style.indent if modes.get(d.group, mode) == _BREAK else ind
-            stack.append((inner, mode, d.contents))
-        elif isinstance(d, IfBreak):
-            chosen = modes.get(d.group, mode) if d.group else mode
-            stack.append((ind, mode, d.broken if chosen == _BREAK else d.flat))
-        elif isinstance(d, Group):
+        elif kind is Line:
+            if mode == _FLAT and not d.hard:
+                text = "" if d.soft else " "
+                out.append(text)
+                pos += len(text)
+            else:
+                out.append("\n" + ind)
+                pos = width_of(ind)
+                remeasure = remeasure or mode == _FLAT
+        elif kind is Group:
             if mode == _FLAT and not d.broken and not remeasure:
                 stack.append((ind, _FLAT, d.contents))
                 if d.id:
@@ -133,12 +143,12 @@ def print_doc(doc, style: Style, indent: str = "", column: int | None = None) ->
                 continue
             remeasure = False
             chosen_mode, contents = _BREAK, d.contents
-            if not d.broken and _fits((ind, _FLAT, d.contents), stack, width - pos, style, modes):
+            if not d.broken and _fits((ind, _FLAT, d.contents), stack, width - pos, width_of, modes):
                 chosen_mode = _FLAT
             elif d.states:
                 # Conditional group: the first state whose first line fits.
                 for state in d.states[:-1]:
-                    if _fits((ind, _FLAT, state), stack, width - pos, style, modes):
+                    if _fits((ind, _FLAT, state), stack, width - pos, width_of, modes):
                         chosen_mode, contents = _FLAT, state
                         break
                 else:
@@ -146,20 +156,24 @@ def print_doc(doc, style: Style, indent: str = "", column: int | None = None) ->
             if d.id:
                 modes[d.id] = chosen_mode
             stack.append((ind, chosen_mode, contents))
-        elif isinstance(d, Line):
-            if mode == _FLAT and not d.hard:
-                text = "" if d.soft else " "
-                out.append(text)
-                pos += len(text)
-            else:
-                out.append("\n" + ind)
-                pos = style.width_of(ind)
-                remeasure = remeasure or mode == _FLAT
+        elif kind is Indent:
+            stack.append((ind + style.indent, mode, d.contents))
+        elif kind is IndentIfBreak:
+            inner = ind + style.indent if modes.get(d.group, mode) == _BREAK else ind
+            stack.append((inner, mode, d.contents))
+        elif kind is IfBreak:
+            chosen = modes.get(d.group, mode) if d.group else mode
+            stack.append((ind, mode, d.broken if chosen == _BREAK else d.flat))
+        else:
+            raise TypeError(f"not a layout document: {d!r}")
     text = "".join(out)
-    return re.sub(r"[ \t]+\n", "\n", text)
+    return _TRAILING_BLANKS.sub("\n", text) if " \n" in text or "\t\n" in text else text
 
 
-def _fits(next_cmd, rest, room: int, style: Style, modes: dict) -> bool:
+_TRAILING_BLANKS = re.compile(r"[ \t]+\n")
+
+
+def _fits(next_cmd, rest, room: int, width_of, modes: dict) -> bool:
     """Whether the text up to the next line break fits in ``room`` columns."""
     cmds = [next_cmd]
     rest_index = len(rest)
@@ -171,23 +185,26 @@ def _fits(next_cmd, rest, room: int, style: Style, modes: dict) -> bool:
             rest_index -= 1
             continue
         ind, mode, d = cmds.pop()
-        if isinstance(d, str):
-            room -= style.width_of(d)
-        elif isinstance(d, list):
+        kind = type(d)
+        if kind is str:
+            room -= width_of(d) if "\t" in d else len(d)
+        elif kind is list:
             cmds.extend((ind, mode, part) for part in reversed(d))
-        elif isinstance(d, (Indent, IndentIfBreak)):
-            cmds.append((ind, mode, d.contents))
-        elif isinstance(d, IfBreak):
-            chosen = modes.get(d.group, mode) if d.group else mode
-            cmds.append((ind, mode, d.broken if chosen == _BREAK else d.flat))
-        elif isinstance(d, Group):
-            group_mode = _BREAK if d.broken else mode
-            contents = d.states[-1] if d.states and group_mode == _BREAK else d.contents
-            cmds.append((ind, group_mode, contents))
-        elif isinstance(d, Line):
+        elif kind is Line:
             if mode == _BREAK or d.hard:
                 return True
             room -= 0 if d.soft else 1
+        elif kind is Group:
+            group_mode = _BREAK if d.broken else mode
+            contents = d.states[-1] if d.states and group_mode == _BREAK else d.contents
+            cmds.append((ind, group_mode, contents))
+        elif kind is Indent or kind is IndentIfBreak:
+            cmds.append((ind, mode, d.contents))
+        elif kind is IfBreak:
+            chosen = modes.get(d.group, mode) if d.group else mode
+            cmds.append((ind, mode, d.broken if chosen == _BREAK else d.flat))
+        else:
+            raise TypeError(f"not a layout document: {d!r}")
     return False
 
 
