@@ -11,6 +11,7 @@ mesh checkout never loads the SDK's recipes.
 from __future__ import annotations
 
 from collections.abc import Callable, Iterator
+from functools import cache
 from pathlib import Path
 from typing import NamedTuple
 
@@ -29,6 +30,7 @@ class Target(NamedTuple):
     choose_mode: Callable[[Path, Bridge], ModeChoice]
 
 
+@cache
 def _host() -> Target:
     from . import host
     from .host.bridge_mode import choose_bridge
@@ -43,6 +45,7 @@ def _host() -> Target:
     )
 
 
+@cache
 def _sdk() -> Target:
     from . import sdk
 
@@ -59,22 +62,15 @@ def _sdk() -> Target:
 # Target name -> loader, in recognition order: the first target that
 # recognises a checkout wins.
 REGISTRY: dict[str, Callable[[], Target]] = {"host": _host, "sdk": _sdk}
-_loaded: dict[Callable[[], Target], Target] = {}
-
-
-def _load(loader: Callable[[], Target]) -> Target:
-    if loader not in _loaded:
-        _loaded[loader] = loader()
-    return _loaded[loader]
 
 
 def targets() -> Iterator[Target]:
     """The registered targets in recognition order, each loaded when the
     iteration reaches it."""
-    return (_load(loader) for loader in REGISTRY.values())
+    return (load() for load in REGISTRY.values())
 
 
 def target_named(name: str) -> Target | None:
     """The registered target called ``name``."""
-    loader = REGISTRY.get(name)
-    return None if loader is None else _load(loader)
+    load = REGISTRY.get(name)
+    return None if load is None else load()
