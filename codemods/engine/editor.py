@@ -23,7 +23,7 @@ from . import layout
 from .find import Finder, module_stem, squash
 from .layout import dedent, layout_snippet
 from .outcome import AnchorMissing, SyntaxProblem
-from .parsing import TSX, first_error, parse, reparse
+from .parsing import TSX, first_error, reparse
 from .source import SourceFile
 
 _DECLARED = re.compile(r"^\s*(?:export\s+)?(?:const|let|var|function|class)\s+([A-Za-z_$][\w$]*)")
