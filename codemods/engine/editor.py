@@ -443,8 +443,8 @@ class FileEditor(Finder):
         type_args = element.child_by_field_name("type_arguments")
         head = self.source.data[element.start_byte:(type_args if type_args is not None else name).end_byte].decode()
         close = self.text(element.children[-1])
-        doc = layout.jsx_attributes(head, [self.text(a) for a in attributes] + texts, close)
-        printed = layout.print_doc(layout.Group(doc.contents, broken=True), self.style, self.source.indent_of(element))
+        doc = layout.jsx_attributes(head, [self.text(a) for a in attributes] + texts, close, broken=True)
+        printed = layout.print_doc(doc, self.style, self.source.indent_of(element))
         self.edits.replace(element.start_byte, element.end_byte, printed.replace("\n", self.style.eol))
 
     # ------------------------------------------------------------------

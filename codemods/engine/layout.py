@@ -313,9 +313,13 @@ def type_assertion(expression, type_) -> list:
     return [expression, " as ", type_]
 
 
-def jsx_attributes(head: str, attributes: list[str], close: str) -> Group:
-    """``<Tag a b />``: on one line, else one attribute per line."""
-    return group(head, Indent([LINE, join(LINE, attributes)]) if attributes else "", SOFT if close == ">" else LINE, close)
+def jsx_attributes(head: str, attributes: list[str], close: str, *, broken: bool = False) -> Group:
+    """``<Tag a b />``: on one line, else one attribute per line (``broken``:
+    one per line whether or not it fits)."""
+    return group(
+        head, Indent([LINE, join(LINE, attributes)]) if attributes else "", SOFT if close == ">" else LINE, close,
+        broken=broken,
+    )
 
 
 # ----------------------------------------------------------------------
