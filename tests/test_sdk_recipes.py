@@ -10,11 +10,12 @@ from pathlib import Path
 import pytest
 
 from codemods import recipes
-from codemods.engine.editor import FileEditor, statement
-from codemods.engine.mirror import ensure_entry_after, ensure_union_member_after, renamed
+from codemods.engine.editor import FileEditor, Item, statement
+from codemods.engine.outcome import AnchorMissing
 from codemods.engine.parsing import TYPESCRIPT, parse
 from codemods.engine.source import SourceFile
 from codemods.recipes.base import CommitGroup, Context, ModeChoice, Step
+from codemods.recipes.sdk.common import renamed
 from codemods.runner import commits_for, plan, steps_for
 
 from .sdk_support import SDK_FIXTURES, SHAPES, missing_pieces, require_tool, sdk_tree
@@ -193,21 +194,46 @@ def _editor(text: str) -> FileEditor:
     return FileEditor(SourceFile.from_bytes("a.ts", text.encode()))
 
 
-def test_ensure_entry_after_follows_the_list_layout() -> None:
+def test_list_items_after_an_entry_follow_the_list_layout() -> None:
     editor = _editor("import { a, b } from 'm';\nimport {\n  c,\n  d\n} from 'n';\n")
     first, second = [n for n in editor.walk() if n.type == "named_imports"]
-    assert ensure_entry_after(editor, first, "a", "a2", "a2")
-    assert ensure_entry_after(editor, second, "d", "d2", "d2")
-    assert not ensure_entry_after(editor, second, "zz", "z2", "z2")
+    assert editor.ensure_list_items(first, [Item("a2", "a2")], after="a").changed
+    assert editor.ensure_list_items(second, [Item("d2", "d2")], after="d").changed
+    assert not editor.ensure_list_items(second, [Item("d", "d")], after="zz").changed  # present: no anchor needed
+    with pytest.raises(AnchorMissing, match="`zz`"):
+        editor.ensure_list_items(second, [Item("z2", "z2")], after="zz")
     assert editor.result().decode() == "import { a, a2, b } from 'm';\nimport {\n  c,\n  d,\n  d2\n} from 'n';\n"
 
 
-def test_ensure_union_member_after_inline_and_per_line() -> None:
+def test_list_items_after_entries_merge_with_other_items_for_the_list() -> None:
+    # Items after two entries and one at the end, planned by three calls:
+    # the list grows past the line width once, and breaks with all of them.
+    editor = _editor("export { alpha, beta, gamma } from './a-module-with-a-long-name-here';\n")
+    clause = next(n for n in editor.walk() if n.type == "export_clause")
+    editor.ensure_list_items(clause, [Item("alpha2", "alpha2")], after="alpha")
+    editor.ensure_list_items(clause, [Item("delta", "delta")])
+    editor.ensure_list_items(clause, [Item("beta2", "beta2"), Item("alpha2", "alpha2")], after="beta")
+    assert editor.result().decode() == (
+        "export {\n  alpha,\n  alpha2,\n  beta,\n  beta2,\n  gamma,\n  delta,\n} from './a-module-with-a-long-name-here';\n"
+    )
+
+
+def test_members_after_a_member_of_an_object_type() -> None:
+    editor = _editor("type M = {\n  a: A;\n  b: B;\n};\ntype N = { a: A; b: B };\n")
+    first, second = [n for n in editor.walk() if n.type == "object_type"]
+    editor.ensure_members(first, [Item("a2", "a2: A2;")], after="a")
+    editor.ensure_members(second, [Item("a2", "a2: A2")], after="a")
+    assert editor.result().decode() == "type M = {\n  a: A;\n  a2: A2;\n  b: B;\n};\ntype N = { a: A; a2: A2; b: B };\n"
+
+
+def test_ensure_union_member_inline_and_per_line() -> None:
     editor = _editor("type A = B | C;\ntype D =\n  | E // e\n  | F;\n")
     unions = [n for n in editor.walk() if n.type == "union_type" and n.parent.type != "union_type"]
-    assert ensure_union_member_after(editor, unions[0], "B", "B2")
-    assert ensure_union_member_after(editor, unions[1], "E", "E2")
-    assert ensure_union_member_after(editor, unions[1], "F", "F")
+    assert editor.ensure_union_member(unions[0], "B2", after="B").changed
+    assert editor.ensure_union_member(unions[1], "E2", after="E").changed
+    assert not editor.ensure_union_member(unions[1], "F", after="F").changed
+    with pytest.raises(AnchorMissing, match="`G`"):
+        editor.ensure_union_member(unions[1], "G2", after="G")
     assert editor.result().decode() == "type A = B | B2 | C;\ntype D =\n  | E // e\n  | E2\n  | F;\n"
 
 

@@ -13,7 +13,7 @@ applied in one pass by :meth:`FileEditor.result`; layout is asked of
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from typing import NamedTuple
 
 from tree_sitter import Node
@@ -34,8 +34,11 @@ LIST_CONTAINERS = {
     "object",
     "object_pattern",
     "named_imports",
+    "export_clause",
     "array",
 }
+# Lists printed with a space inside their braces: `{ a, b }`.
+_PADDED = {"object", "object_pattern", "named_imports", "export_clause"}
 MEMBER_CONTAINERS = {"interface_body", "object_type"}
 
 
@@ -90,11 +93,14 @@ class Ensured(NamedTuple):
 
 class _Planned(NamedTuple):
     """Items planned for one container (a list, an interface body, a JSX
-    element), laid out together when the result is built."""
+    element), laid out together when the result is built. ``after`` holds,
+    item by item, the key of the existing entry it goes right after ("":
+    after the last one)."""
 
     kind: str
     container: Node
     items: list[Item]
+    after: list[str]
 
 
 class _PlannedImport(NamedTuple):
@@ -124,24 +130,40 @@ class FileEditor(Finder):
     def note(self, text: str) -> None:
         self.notes.append(text)
 
-    def _plan(self, kind: str, container: Node, present: set[str], items: Sequence[Item]) -> list[Item]:
-        """The items not in ``present`` nor planned for ``container`` by an
-        earlier call; they are added to its plan."""
+    def _plan(
+        self, kind: str, container: Node, present: set[str], items: Sequence[Item], after: str = ""
+    ) -> list[Item]:
+        """The items not in ``present`` (the container's entries) nor planned
+        for ``container`` by an earlier call; they are added to its plan, to
+        go after the entry ``after`` (which must then be present)."""
         key = (kind, container.start_byte, container.end_byte)
         planned = self._planned.get(key)
         known = present | ({i.key for i in planned.items} if planned is not None else set())
         missing = [i for i in items if i.key not in known]
+        if missing and after and after not in present:
+            where = squash(self.text(container))[:40]
+            raise AnchorMissing(self.path, f"`{after}` in `{where}` to add `{missing[0].key}` after")
         if missing:
             if planned is None:
-                planned = self._planned[key] = _Planned(kind, container, [])
+                planned = self._planned[key] = _Planned(kind, container, [], [])
             planned.items.extend(missing)
+            planned.after.extend([after] * len(missing))
         return missing
 
     def _lay_out_planned(self) -> None:
         lay_out = {"list": self._lay_out_list, "members": self._lay_out_members, "jsx": self._lay_out_jsx}
         for planned in self._planned.values():
-            lay_out[planned.kind](planned.container, planned.items)
+            lay_out[planned.kind](planned)
         self._planned.clear()
+
+    @staticmethod
+    def _by_anchor(keys: list[str], planned: _Planned, texts: list[str]) -> dict[int, list[str]]:
+        """The planned texts by the index of the entry they go after (the
+        last entry by default; -1 in an empty container), in document order."""
+        groups: dict[int, list[str]] = {}
+        for text, after in zip(texts, planned.after):
+            groups.setdefault(keys.index(after) if after else len(keys) - 1, []).append(text)
+        return dict(sorted(groups.items()))
 
     def _record(self, operation: str, where: str, added: Iterable[str]) -> Ensured:
         result = Ensured(operation, where, tuple(added))
@@ -231,7 +253,8 @@ class FileEditor(Finder):
         return [c for c in container.named_children if c.type != "comment"]
 
     def item_key(self, node: Node) -> str:
-        """What identifies an entry of a list: its name, or its squashed text."""
+        """What identifies an entry of a list (or a member of an object
+        type): its name, or its squashed text."""
         kind = node.type
         if kind in {"required_parameter", "optional_parameter"}:
             pattern = node.child_by_field_name("pattern")
@@ -246,55 +269,67 @@ class FileEditor(Finder):
         if kind == "spread_element":
             ident = next((n for n in self.walk(node) if n.type in {"identifier", "shorthand_property_identifier"}), None)
             return "..." + (self.text(ident) if ident is not None else squash(self.text(node)))
-        if kind == "import_specifier":
-            return self._name(node) or squash(self.text(node))
+        if kind in {"import_specifier", "export_specifier", "property_signature", "method_signature"}:
+            return self.name_of(node) or squash(self.text(node))
         return squash(self.text(node))
 
-    def ensure_list_items(self, container: Node, items: Sequence[Item]) -> Ensured:
+    def ensure_list_items(self, container: Node, items: Sequence[Item], *, after: str = "") -> Ensured:
         """Add the items that are missing to a comma-separated list, laid out
         the way the list already is, breaking it one item per line when the
         line would grow past the line width (as Biome would print it). Items
         that an earlier call planned for the same list count as present;
-        the list is laid out once, with all of them."""
+        the list is laid out once, with all of them. ``after``: the key of
+        the existing entry they go right after (default: at the end)."""
         present = {self.item_key(n) for n in self.list_items(container)}
-        missing = self._plan("list", container, present, items)
+        missing = self._plan("list", container, present, items, after)
         return self._record("list items", container.type, [i.text for i in missing])
 
-    def _lay_out_list(self, container: Node, items: list[Item]) -> None:
+    def _lay_out_list(self, planned: _Planned) -> None:
+        container = planned.container
         current = self.list_items(container)
-        texts = [self._inline(i.text) for i in items]
+        groups = self._by_anchor(
+            [self.item_key(n) for n in current], planned, [self._inline(i.text) for i in planned.items]
+        )
         if self._is_multiline(container, current):
-            self._append_lines(container, current, texts, ",")
+            for index, texts in groups.items():
+                self._append_lines(container, current, index, texts, ",")
         else:
-            self._append_inline(container, current, texts)
+            self._append_inline(container, current, groups)
 
     def _is_multiline(self, container: Node, items: list[Node]) -> bool:
         if not items:
             return container.start_point[0] != container.end_point[0]
         return items[0].start_point[0] != container.start_point[0]
 
-    def _append_inline(self, container: Node, items: list[Node], texts: list[str]) -> None:
-        pad = " " if container.type in {"object", "object_pattern", "named_imports"} else ""
-        if items:
-            anchor = items[-1].end_byte
-            insertion = "".join(", " + t for t in texts)
+    def _append_inline(self, container: Node, items: list[Node], groups: dict[int, list[str]]) -> None:
+        pad = " " if container.type in _PADDED else ""
+        inserts = [
+            (items[index].end_byte, "".join(", " + t for t in texts)) if index >= 0
+            else (container.children[0].end_byte, pad + ", ".join(texts) + pad)
+            for index, texts in groups.items()
+        ]
+        if container.start_point[0] != container.end_point[0]:
+            fits = True  # a list that spans lines already: its items stay where they are
         else:
-            anchor = container.children[0].end_byte
-            insertion = pad + ", ".join(texts) + pad
-        line = self.source.code_line(container.start_byte)
-        start = self.source.line_start(container.start_byte)
-        column = anchor - start
-        grown = line[:column] + insertion + line[column:] if container.end_point[0] == container.start_point[0] else line
-        fits = layout.fits(grown, self.style)
-        if fits or container.start_point[0] != container.end_point[0]:
-            self.edits.insert(anchor, insertion)
+            grown = self.source.code_line(container.start_byte)
+            start = self.source.line_start(container.start_byte)
+            for offset, insertion in reversed(inserts):
+                grown = grown[:offset - start] + insertion + grown[offset - start:]
+            fits = layout.fits(grown, self.style)
+        if fits:
+            for offset, insertion in inserts:
+                self.edits.insert(offset, insertion)
             return
-        if self._relayout_statement(container, anchor, insertion):
+        if self._relayout_statement(container, inserts):
             return
-        self._explode(container, [self.text(n) for n in items] + texts)
+        texts = list(groups.get(-1, []))
+        for index, node in enumerate(items):
+            texts += [self.text(node), *groups.get(index, [])]
+        self._explode(container, texts)
 
-    def _relayout_statement(self, container: Node, anchor: int, insertion: str) -> bool:
-        """Lay the whole statement that holds a grown list out again, the way
+    def _relayout_statement(self, container: Node, inserts: list[tuple[int, str]]) -> bool:
+        """Lay the whole statement that holds a grown list (``inserts``: the
+        offsets and texts of its new items) out again, the way
         Biome would print it with the new items (which of its groups break
         depends on all of them). Only for a statement without comments
         whose constructs the layout printer knows."""
@@ -312,8 +347,11 @@ class FileEditor(Finder):
                 return False
         if any(n.type == "comment" and n.end_byte <= code_end for n in self.walk(stmt)):
             return False
-        data = self.source.data
-        text = (data[stmt.start_byte:anchor] + insertion.encode() + data[anchor:code_end]).decode()
+        data, pieces, cursor = self.source.data, [], stmt.start_byte
+        for offset, insertion in inserts:
+            pieces += [data[cursor:offset], insertion.encode()]
+            cursor = offset
+        text = b"".join([*pieces, data[cursor:code_end]]).decode()
         indent = self.source.indent_of(stmt)
         laid = layout_snippet(text, indent, self.style, tsx=self.source.language is TSX)
         if not laid.laid_out:
@@ -324,7 +362,7 @@ class FileEditor(Finder):
     def _explode(self, container: Node, texts: list[str]) -> None:
         """Rewrite a one-line list as one item per line (the "break" half of
         the rule, printed by the layout module)."""
-        pad = container.type in {"object", "object_pattern", "named_imports"}
+        pad = container.type in _PADDED
         kind = "call" if container.type in {"arguments", "formal_parameters"} else "list"
         open_, close = self.text(container.children[0]), self.text(container.children[-1])
         doc = layout.delimited(open_, list(texts), close, self.style, pad=pad, kind=kind, broken=True)
@@ -333,9 +371,12 @@ class FileEditor(Finder):
             container.children[0].start_byte, container.children[-1].end_byte, printed.replace("\n", self.style.eol)
         )
 
-    def _append_lines(self, container: Node, items: list[Node], texts: list[str], separator: str) -> None:
-        """Add one line per text after the last item of a multi-line list."""
-        if not items:
+    def _append_lines(
+        self, container: Node, items: list[Node], index: int, texts: list[str], separator: str
+    ) -> None:
+        """Add one line per text after the item ``index`` of a multi-line
+        list (-1: the list is empty)."""
+        if index < 0:
             indent = self.source.indent_of(container) + self.source.indent_unit
             sep = separator
             self.edits.insert(
@@ -343,20 +384,20 @@ class FileEditor(Finder):
                 "".join(f"{self.source.eol}{indent}{t}{sep}" for t in texts),
             )
             return
-        last = items[-1]
+        anchor, last = items[index], index == len(items) - 1
         indent = (
-            self.source.indent_of(last)
-            if self.source.starts_line(last)
+            self.source.indent_of(anchor)
+            if self.source.starts_line(anchor)
             else self.source.indent_of(container) + self.source.indent_unit
         )
-        follower = last.next_sibling
+        follower = anchor.next_sibling
         has_sep = follower is not None and follower.type == separator
-        end = follower.end_byte if has_sep else last.end_byte
-        if not has_sep and separator:
+        end = follower.end_byte if has_sep else anchor.end_byte
+        if not has_sep and separator and last:
             # The list's own style has no separator after its last item:
             # the old last item gets one, the new last item does not.
             self.edits.insert(end, separator)
-        separators = [separator] * (len(texts) - 1) + [separator if has_sep else ""]
+        separators = [separator] * (len(texts) - 1) + [separator if has_sep or not last else ""]
         point = self._end_of_line_after(end, container)
         self.edits.insert(
             point, "".join(f"{self.source.eol}{indent}{t}{sep}" for t, sep in zip(texts, separators))
@@ -375,21 +416,67 @@ class FileEditor(Finder):
             return min(line_end, close) if close > offset else offset
         return offset
 
+    def ensure_entry_lines(
+        self, container: Node, key: str, lines: Callable[[str], list[str]], *, separator: str
+    ) -> Ensured:
+        """An entry ``key`` written as whole lines (a member with a doc
+        comment above it, say) after the last entry of a multi-line list or
+        member container. ``lines(indent)`` gives them at the entries'
+        indentation, without the separator that ends the entry: the one that
+        follows the last entry, else ``separator`` (which the old last entry
+        then gets too)."""
+        entries = [c for c in container.named_children if c.type != "comment"]
+        if any(self.item_key(e) == key for e in entries):
+            return self._record("entry", key, [])
+        if not entries:
+            where = self._label(container.parent or container)
+            raise AnchorMissing(self.path, f"an entry of `{where}` to add `{key}` after")
+        last = entries[-1]
+        new = lines(self.source.indent_of(last))
+        follower, eol = last.next_sibling, self.style.eol
+        if follower is not None and follower.type in {";", ","}:
+            self.edits.insert(follower.end_byte, eol + eol.join(new) + follower.type)
+        else:
+            self.edits.insert(last.end_byte, separator + eol + eol.join(new))
+        return self._record("entry", key, [new[-1].strip()])
+
+    # ------------------------------------------------------------------
+    # Ensure: members of unions
+    # ------------------------------------------------------------------
+
+    def ensure_union_member(self, union: Node, member: str, *, after: str) -> Ensured:
+        """``| member`` right after the member ``after`` of a union type, on
+        its own line when the union has one member per line."""
+        members = self.union_members(union)
+        if any(squash(self.text(m)) == squash(member) for m in members):
+            return self._record("union member", after, [])
+        anchor = next((m for m in members if squash(self.text(m)) == squash(after)), None)
+        if anchor is None:
+            raise AnchorMissing(self.path, f"`{after}` in the union `{squash(self.text(union))[:40]}`")
+        lead = self.source.data[self.source.line_start(anchor.start_byte):anchor.start_byte].decode()
+        if lead.strip() == "|":
+            self.edits.insert(self._end_of_line_after(anchor.end_byte, union), f"{self.style.eol}{lead}{member}")
+        else:
+            self.edits.insert(anchor.end_byte, f" | {member}")
+        return self._record("union member", after, [f"| {member}"])
+
     # ------------------------------------------------------------------
     # Ensure: members of interfaces and object types
     # ------------------------------------------------------------------
 
-    def ensure_members(self, body: Node, items: Sequence[Item]) -> Ensured:
-        """Append missing members (``name?: Type;``) to an interface body."""
+    def ensure_members(self, body: Node, items: Sequence[Item], *, after: str = "") -> Ensured:
+        """Append missing members (``name?: Type;``) to an interface body or
+        an object type (``after``: right after the member of that name)."""
         if body.type == "interface_declaration":
             body = body.child_by_field_name("body")
         if body is None or body.type not in MEMBER_CONTAINERS:
             raise ValueError("ensure_members needs an interface or object type body")
         members = [c for c in body.named_children if c.type != "comment"]
-        missing = self._plan("members", body, {self._name(m) for m in members}, items)
+        missing = self._plan("members", body, {self.name_of(m) for m in members}, items, after)
         return self._record("members", self._label(body.parent or body), [i.text for i in missing])
 
-    def _lay_out_members(self, body: Node, missing: list[Item]) -> None:
+    def _lay_out_members(self, planned: _Planned) -> None:
+        body = planned.container
         members = [c for c in body.named_children if c.type != "comment"]
         separators = [c.type for c in body.children if c.type in {";", ","}]
         if separators:
@@ -397,18 +484,20 @@ class FileEditor(Finder):
         else:
             # No member has one: Biome without semicolons leaves them off.
             separator = ";" if self.style.semicolons or not members else ""
-        texts = [self._inline(i.text).rstrip(";,") for i in missing]
-        if not self._is_multiline(body, members):
-            if members:
-                last = members[-1]
-                follower = last.next_sibling
+        groups = self._by_anchor(
+            [self.name_of(m) for m in members], planned, [self._inline(i.text).rstrip(";,") for i in planned.items]
+        )
+        multiline = self._is_multiline(body, members)
+        for index, texts in groups.items():
+            if multiline:
+                self._append_lines(body, members, index, texts, separator)
+            elif index >= 0:
+                follower = members[index].next_sibling
                 lead = "" if follower is not None and follower.type in {";", ","} else separator
-                point = follower.end_byte if lead == "" else last.end_byte
+                point = follower.end_byte if lead == "" else members[index].end_byte
                 self.edits.insert(point, lead + "".join(f" {t}{separator}" for t in texts))
             else:
                 self.edits.insert(body.children[0].end_byte, " " + " ".join(f"{t}{separator}" for t in texts) + " ")
-            return
-        self._append_lines(body, members, texts, separator)
 
     # ------------------------------------------------------------------
     # Ensure: JSX attributes
@@ -421,9 +510,10 @@ class FileEditor(Finder):
         missing = self._plan("jsx", element, present, items)
         return self._record("JSX attributes", self.text(element.child_by_field_name("name")), [i.text for i in missing])
 
-    def _lay_out_jsx(self, element: Node, missing: list[Item]) -> None:
+    def _lay_out_jsx(self, planned: _Planned) -> None:
+        element = planned.container
         attributes = [c for c in element.named_children if c.type == "jsx_attribute"]
-        texts = [self._inline(i.text) for i in missing]
+        texts = [self._inline(i.text) for i in planned.items]
         name = element.child_by_field_name("name")
         multiline = bool(attributes) and attributes[0].start_point[0] != name.start_point[0]
         if multiline:
@@ -518,23 +608,35 @@ class FileEditor(Finder):
     ) -> Ensured:
         """A class field or method named ``name``, placed after ``after``
         (``spaced``: set apart by a blank line, as methods are)."""
-        body = cls.child_by_field_name("body")
-        if any(self._name(m) == name for m in body.named_children):
+        if self.class_members(cls, name):
             return self._record("class member", name, [])
-        anchor = after
-        follower = anchor.next_sibling
-        if follower is not None and follower.type == ";":
-            anchor = follower
-        self._insert_after(anchor, [snippet], self.source.indent_of(after), spaced, kind="members")
+        self._insert_after(after, [snippet], self.source.indent_of(after), spaced, kind="members")
         return self._record("class member", name, [dedent(snippet).strip()])
+
+    def insert_after(self, anchor: Node, text: str, *, blank_line: bool = True) -> Ensured:
+        """Insert ``text`` as it is (its first line unindented, its other
+        lines indented already) on a new line at the indentation of
+        ``anchor``, after it, set apart by a blank line when asked. For text
+        the recipe has laid out itself (a doc comment over copied code); the
+        recipe has checked that it is missing."""
+        body = text.replace("\r\n", "\n").replace("\n", self.style.eol)
+        gap = self.style.eol if blank_line else ""
+        self.edits.insert(self._point_after(anchor), gap + self.style.eol + self.source.indent_of(anchor) + body)
+        return self._record("text", f"after line {anchor.end_point[0] + 1}", [text.splitlines()[0] if text else text])
 
     def _insert_after(
         self, anchor: Node, snippets: Iterable[str], indent: str, spaced: bool = False, kind: str = "statements"
     ) -> None:
-        point = self._end_of_line_after(anchor.end_byte, anchor.parent or anchor)
         gap = self.style.eol if spaced else ""
         text = "".join(gap + self.style.eol + indent + self.render(s, indent, kind) for s in snippets)
-        self.edits.insert(point, text)
+        self.edits.insert(self._point_after(anchor), text)
+
+    def _point_after(self, anchor: Node) -> int:
+        """Where a line can start after ``anchor``: past a ``;`` that ends
+        it (a class field's) and a comment on its line."""
+        follower = anchor.next_sibling
+        end = follower if follower is not None and follower.type == ";" else anchor
+        return self._end_of_line_after(end.end_byte, anchor.parent or anchor)
 
     # ------------------------------------------------------------------
     # Result

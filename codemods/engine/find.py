@@ -66,7 +66,9 @@ class Finder:
             raise Conflict(self.path, f"{what} is defined more than once (lines {lines})")
         return nodes[0]
 
-    def _name(self, node: Node) -> str | None:
+    def name_of(self, node: Node) -> str | None:
+        """The text of a node's ``name`` field (a declaration's, a member's,
+        an import specifier's imported name), None when it has none."""
         name = node.child_by_field_name("name")
         return self.text(name) if name is not None else None
 
@@ -92,9 +94,38 @@ class Finder:
                 found.append(value)
         return self._only(found, f"function `{name}`")
 
+    def interfaces(self, name: str) -> list[Node]:
+        return self._named(("interface_declaration",), None, name)
+
     def interface(self, name: str) -> Node:
-        found = self._named(("interface_declaration",), None, name)
-        return self._only(found, f"interface `{name}`")
+        return self._only(self.interfaces(name), f"interface `{name}`")
+
+    def type_aliases(self, name: str) -> list[Node]:
+        """The top-level ``type name = ...`` declarations (exported or not)."""
+        found = []
+        for node in self.source.root.named_children:
+            alias = node.named_children[0] if node.type == "export_statement" and node.named_children else node
+            if alias.type == "type_alias_declaration" and self.name_of(alias) == name:
+                found.append(alias)
+        return found
+
+    def property_signature(self, scope: Node, name: str) -> Node:
+        """The first member ``name: ...`` of an interface or object type,
+        nested ones included (``params: { state: ... }``)."""
+        found = next((n for n in self.walk(scope) if n.type == "property_signature" and self.name_of(n) == name), None)
+        if found is None:
+            raise AnchorMissing(self.path, f"member `{name}` in `{self._label(scope)}`")
+        return found
+
+    def doc_comment(self, node: Node) -> Node | None:
+        """The ``/** ... */`` comment right before ``node`` (or before the
+        export statement that holds it), if there is one."""
+        target = node.parent if node.parent is not None and node.parent.type == "export_statement" else node
+        before = target.prev_sibling
+        if before is not None and before.type == "comment" and self.text(before).startswith("/**"):
+            if target.start_point[0] - before.end_point[0] <= 1:
+                return before
+        return None
 
     def class_(self, name: str) -> Node:
         found = self._named(("class_declaration",), None, name)
@@ -105,7 +136,7 @@ class Finder:
         body = cls.child_by_field_name("body")
         found = []
         for member in body.named_children if body else []:
-            if self._name(member) != name:
+            if self.name_of(member) != name:
                 continue
             if member.type == "method_definition":
                 found.append(member)
@@ -113,12 +144,19 @@ class Finder:
                 value = member.child_by_field_name("value")
                 if value is not None and value.type in FUNCTION_TYPES:
                     found.append(value)
-        return self._only(found, f"method `{name}` of class `{self._name(cls)}`")
+        return self._only(found, f"method `{name}` of class `{self.name_of(cls)}`")
+
+    def class_members(self, cls: Node, name: str, kind: str | None = None) -> list[Node]:
+        """The members of a class named ``name`` (a getter and its setter are
+        two), only those of node type ``kind`` when given."""
+        body = cls.child_by_field_name("body")
+        return [
+            m for m in body.named_children
+            if self.name_of(m) == name and (kind is None or m.type == kind)
+        ]
 
     def class_member(self, cls: Node, name: str) -> Node:
-        body = cls.child_by_field_name("body")
-        found = [m for m in body.named_children if self._name(m) == name]
-        return self._only(found, f"member `{name}` of class `{self._name(cls)}`")
+        return self._only(self.class_members(cls, name), f"member `{name}` of class `{self.name_of(cls)}`")
 
     def variables(self, name: str, scope: Node | None = None) -> list[Node]:
         return self._named(("variable_declarator",), scope, name)
@@ -140,9 +178,9 @@ class Finder:
         return params
 
     def _label(self, node: Node) -> str:
-        name = self._name(node)
+        name = self.name_of(node)
         if name is None and node.parent is not None:
-            name = self._name(node.parent)
+            name = self.name_of(node.parent)
         return name or node.type
 
     def calls(self, scope: Node, callee: str) -> list[Node]:
@@ -177,7 +215,7 @@ class Finder:
                 for declarator in stmt.named_children:
                     if declarator.type == "variable_declarator" and name in self._bound_names(declarator):
                         return stmt
-            elif stmt.type in {"function_declaration", "class_declaration"} and self._name(stmt) == name:
+            elif stmt.type in {"function_declaration", "class_declaration"} and self.name_of(stmt) == name:
                 return stmt
         return None
 
@@ -195,16 +233,33 @@ class Finder:
     def imports(self) -> list[Node]:
         return [n for n in self.source.root.named_children if n.type == "import_statement"]
 
-    def imported_name(self, module_suffix: str, exported: str) -> str | None:
-        """The local name under which ``exported`` is imported from a module."""
+    def _imports_from(self, module: str, package: bool) -> Iterator[Node]:
+        """The import statements of a module: one whose specifier ends with
+        ``module``, or (``package``) the package ``module`` or a subpath of it."""
         for node in self.imports():
             source = node.child_by_field_name("source")
-            if source is None or not self.text(source)[1:-1].endswith(module_suffix):
+            if source is None:
                 continue
+            specifier = self.text(source)[1:-1]
+            if specifier.split("/")[0] == module if package else specifier.endswith(module):
+                yield node
+
+    def imported_name(self, module: str, exported: str, *, package: bool = False) -> str | None:
+        """The local name under which ``exported`` is imported from a module
+        (see :meth:`_imports_from` for how ``module`` is matched)."""
+        for node in self._imports_from(module, package):
             for spec in self.walk(node):
-                if spec.type == "import_specifier" and self._name(spec) == exported:
+                if spec.type == "import_specifier" and self.name_of(spec) == exported:
                     alias = spec.child_by_field_name("alias")
                     return self.text(alias if alias is not None else spec.child_by_field_name("name"))
+        return None
+
+    def namespace_import(self, module: str, *, package: bool = False) -> str | None:
+        """The local name of ``import * as name from module``."""
+        for node in self._imports_from(module, package):
+            for spec in self.walk(node):
+                if spec.type == "namespace_import":
+                    return self.text(spec.named_children[-1])
         return None
 
     def enclosing_statement(self, node: Node) -> Node:
@@ -245,6 +300,20 @@ class Finder:
                 return argument
         callee = self.text(call.child_by_field_name("function"))
         raise AnchorMissing(self.path, f"the object argument of `{callee}(...)`")
+
+    def span(self, first: Node, last: Node) -> str:
+        """The text from the start of ``first`` to the end of ``last``."""
+        return self.source.data[first.start_byte:last.end_byte].decode()
+
+    def union_members(self, node: Node) -> list[Node]:
+        """The members of a (nested) union type, in order."""
+        if node.type != "union_type":
+            return [node]
+        members: list[Node] = []
+        for child in node.named_children:
+            if child.type != "comment":
+                members.extend(self.union_members(child))
+        return members
 
     def _statements(self, block: Node) -> list[Node]:
         return [c for c in block.named_children if c.type != "comment"]

@@ -4,9 +4,8 @@ the same method renamed, under a doc comment in the style of its doc."""
 from __future__ import annotations
 
 from ...engine.editor import FileEditor
-from ...engine.mirror import doc_comment, indented, insert_after
 from ..base import Context
-from .common import APP_STATE, STATE, DocStyle, jsdoc, rename, tag_paragraph
+from .common import APP_STATE, STATE, DocStyle, indented, jsdoc, rename, tag_paragraph
 from .imports import ensure_imported_beside_twins
 
 PATH = "src/app.ts"
@@ -20,14 +19,13 @@ def transform(editor: FileEditor, ctx: Context) -> None:
     sender = editor.method(cls, SIZE_SENDER)
     member = sender if sender.type == "method_definition" else sender.parent
     copy = rename(editor.text(member))
-    body = cls.child_by_field_name("body")
-    if not any(editor._name(m) == STATE_SENDER for m in body.named_children):
-        doc = doc_comment(editor, member)
+    if not editor.class_members(cls, STATE_SENDER):
+        doc = editor.doc_comment(member)
         twin_doc = editor.text(doc) if doc is not None else ""
         indent = editor.source.indent_of(member)
         returns = tag_paragraph(twin_doc, "@returns")
-        insert_after(
-            editor, member, indented(jsdoc(sender_doc(DocStyle.of(twin_doc), returns), indent), indent) + "\n" + indent + copy
+        editor.insert_after(
+            member, indented(jsdoc(sender_doc(DocStyle.of(twin_doc), returns), indent), indent) + "\n" + indent + copy
         )
     ensure_imported_beside_twins(editor, [copy])
 

@@ -13,11 +13,10 @@ import re
 
 from tree_sitter import Node
 
-from ...engine.editor import FileEditor
-from ...engine.mirror import doc_comment, ensure_entry_after, entries, entry_key, indented, insert_after, source_span
+from ...engine.editor import MEMBER_CONTAINERS, FileEditor, Item
 from ...engine.outcome import AnchorMissing
 from ..base import Context
-from .common import APP_STATE, STATE, DocStyle, jsdoc, rename
+from .common import APP_STATE, STATE, DocStyle, indented, jsdoc, rename
 from .imports import ensure_imported_beside_twins
 
 PATH = "src/app-bridge.ts"
@@ -29,16 +28,17 @@ STATE_ACCESSOR = "onappstatechange"
 
 def transform(editor: FileEditor, ctx: Context) -> None:
     cls = editor.class_(CLASS)
-    body = cls.child_by_field_name("body")
-    accessors = [m for m in body.named_children if m.type == "method_definition" and editor._name(m) == SIZE_ACCESSOR]
+    accessors = editor.class_members(cls, SIZE_ACCESSOR, "method_definition")
     if not accessors:
         raise AnchorMissing(editor.path, f"accessor `{SIZE_ACCESSOR}` of class `{CLASS}`")
     inserted: list[str] = []
 
-    event_map = _type_alias(editor, EVENT_MAP)
-    if event_map is not None:
+    for alias in editor.type_aliases(EVENT_MAP)[:1]:
+        event_map = alias.child_by_field_name("value")
+        if event_map is None or event_map.type != "object_type":
+            raise AnchorMissing(editor.path, f"the object type of `{EVENT_MAP}`")
         inserted += _mirror_entry(editor, event_map, "sizechange")
-    schemas = next((m for m in body.named_children if m.type == "public_field_definition" and editor._name(m) == "eventSchemas"), None)
+    schemas = next(iter(editor.class_members(cls, "eventSchemas", "public_field_definition")), None)
     if schemas is not None:
         value = schemas.child_by_field_name("value")
         if value is None or value.type != "object":
@@ -46,36 +46,27 @@ def transform(editor: FileEditor, ctx: Context) -> None:
         inserted += _mirror_entry(editor, value, "sizechange")
     editor.note(f"shape {_shape(editor, cls, schemas)}")
 
-    copy = rename(source_span(editor, accessors[0], accessors[-1]))
+    copy = rename(editor.span(accessors[0], accessors[-1]))
     inserted.append(copy)
-    if not any(m.type == "method_definition" and editor._name(m) == STATE_ACCESSOR for m in body.named_children):
-        doc = doc_comment(editor, accessors[0])
+    if not editor.class_members(cls, STATE_ACCESSOR, "method_definition"):
+        doc = editor.doc_comment(accessors[0])
         style = DocStyle.of(editor.text(doc) if doc is not None else "")
         indent = editor.source.indent_of(accessors[0])
         app_link = _app_link_prefix(editor.text(doc) if doc is not None else "")
-        insert_after(editor, accessors[-1], indented(jsdoc(accessor_doc(style, app_link), indent), indent) + "\n" + indent + copy)
+        editor.insert_after(accessors[-1], indented(jsdoc(accessor_doc(style, app_link), indent), indent) + "\n" + indent + copy)
     ensure_imported_beside_twins(editor, inserted)
 
 
 def _mirror_entry(editor: FileEditor, container: Node, key: str) -> list[str]:
     """The `appstatechange` twin of the `sizechange` entry of an object (type)."""
-    entry = next((e for e in entries(container) if entry_key(editor, e) == key), None)
+    entries = [c for c in container.named_children if c.type != "comment"]
+    entry = next((e for e in entries if editor.item_key(e) == key), None)
     if entry is None:
         raise AnchorMissing(editor.path, f"`{key}` in `{editor.text(container)[:30]}...`")
     text = rename(editor.text(entry)).rstrip(";,")
-    ensure_entry_after(editor, container, key, rename(key), text)
+    ensure = editor.ensure_members if container.type in MEMBER_CONTAINERS else editor.ensure_list_items
+    ensure(container, [Item(rename(key), text)], after=key)
     return [text]
-
-
-def _type_alias(editor: FileEditor, name: str) -> Node | None:
-    for node in editor.source.root.named_children:
-        alias = node.named_children[0] if node.type == "export_statement" and node.named_children else node
-        if alias.type == "type_alias_declaration" and editor._name(alias) == name:
-            value = alias.child_by_field_name("value")
-            if value is None or value.type != "object_type":
-                raise AnchorMissing(editor.path, f"the object type of `{name}`")
-            return value
-    return None
 
 
 def _shape(editor: FileEditor, cls: Node, schemas: Node | None) -> str:

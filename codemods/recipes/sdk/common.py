@@ -5,6 +5,7 @@ the revision's doc comments."""
 from __future__ import annotations
 
 import re
+from collections.abc import Iterable, Sequence
 from typing import NamedTuple
 
 SIZE = "McpUiSizeChangedNotification"
@@ -31,10 +32,25 @@ RENAMES: tuple[tuple[str, str], ...] = (
 )
 
 
-def rename(text: str) -> str:
-    from ...engine.mirror import renamed
+def renamed(text: str, renames: Sequence[tuple[str, str]]) -> str:
+    """``text`` with each whole word of ``renames`` replaced, in one pass
+    (so a replacement is never renamed again)."""
+    table = dict(renames)
+    pattern = re.compile(
+        r"(?<![\w$])(" + "|".join(re.escape(old) for old in sorted(table, key=len, reverse=True)) + r")(?![\w$])"
+    )
+    return pattern.sub(lambda m: table[m.group(1)], text)
 
+
+def rename(text: str) -> str:
+    """A size-changed construct's text as its state-changed twin."""
     return renamed(text, RENAMES).replace(SIZE_METHOD, STATE_METHOD)
+
+
+def indented(lines: Iterable[str], indent: str) -> str:
+    """Lines joined for :meth:`~codemods.engine.editor.FileEditor.insert_after`:
+    the first bare, the rest at ``indent``."""
+    return "\n".join(line if index == 0 or not line else indent + line for index, line in enumerate(lines))
 
 
 # The @description texts: ts-to-zod turns each member's into `.describe()`.

@@ -24,7 +24,6 @@ from tree_sitter import Node
 
 from ...engine.editor import FileEditor
 from ...engine.json_layout import LINE_WIDTH, layout, round_trips
-from ...engine.mirror import doc_comment, insert_after
 from ...engine.outcome import AnchorMissing, Conflict, Refused, SyntaxProblem, TargetMissing
 from ...engine.source import SourceError, SourceFile
 from ..base import Context, Notice
@@ -63,22 +62,16 @@ class SpecFacts:
     def __init__(self, data: bytes) -> None:
         editor = FileEditor(SourceFile.from_bytes(spec_types.PATH, data))
         state = editor.interface(STATE)
-        doc = doc_comment(editor, state)
+        doc = editor.doc_comment(state)
         self.notification_doc = editor.text(doc) if doc is not None else ""
         self.state_description = _member_description(editor, state, "state")
         self.app_state_description = _member_description(editor, editor.interface(HOST_CONTEXT), APP_STATE)
 
 
 def _member_description(editor: FileEditor, interface: Node, name: str) -> str:
-    for node in editor.walk(interface):
-        if node.type == "property_signature" and editor._name(node) == name:
-            before = node.prev_sibling
-            if before is not None and before.type == "comment":
-                match = _DESCRIPTION.search(editor.text(before))
-                if match:
-                    return description_text(match.group(1))
-            return ""
-    raise AnchorMissing(spec_types.PATH, f"member `{name}` in `{editor._name(interface)}`")
+    doc = editor.doc_comment(editor.property_signature(interface, name))
+    match = _DESCRIPTION.search(editor.text(doc)) if doc is not None else None
+    return description_text(match.group(1)) if match else ""
 
 
 def description_text(raw: str) -> str:
@@ -183,10 +176,11 @@ def rewrite_schema(path: str, data: bytes, ctx: Context) -> tuple[bytes, list[st
 
 def _edit_schema(path: str, data: bytes, spec: SpecFacts) -> bytes:
     editor = _editor(path, data)
-    z = _zod_name(editor)
+    z = editor.imported_name("zod", "z", package=True) or editor.namespace_import("zod", package=True)
+    if z is None:
+        raise AnchorMissing(editor.path, "the zod import (`import { z } from \"zod...\"`)")
     size = editor.variable(SIZE_SCHEMA)
     if not editor.variables(STATE_SCHEMA):
-        statement = editor.enclosing_statement(size)
         unit = editor.source.indent_unit
         quote = editor.source.quote
         lines = [
@@ -198,27 +192,16 @@ def _edit_schema(path: str, data: bytes, spec: SpecFacts) -> bytes:
             f"{unit}}}),",
             "});",
         ]
-        insert_after(editor, statement, "\n".join(lines))
-    host = editor.variable(f"{HOST_CONTEXT}Schema")
-    shape = _object_literal(editor, host)
-    members = [c for c in shape.named_children if c.type != "comment"]
-    if not any(editor.item_key(m) == APP_STATE for m in members):
-        if not members:
-            raise AnchorMissing(path, f"the properties of `{HOST_CONTEXT}Schema`")
-        last = members[-1]
-        indent = editor.source.indent_of(last)
-        member = _described_member(
-            z, APP_STATE, ["unknown()", "optional()"], spec.app_state_description, indent, editor.source.quote,
-            editor.source.indent_unit,
-        )
-        follower = last.next_sibling
-        eol = editor.source.eol
-        text = eol + eol.join(member)
-        if follower is not None and follower.type == ",":
-            editor.edits.insert(follower.end_byte, text)
-        else:
-            editor.edits.insert(last.end_byte, "," + text.rstrip(","))
-        editor.note(f"{APP_STATE}: {z}.unknown().optional()")
+        editor.insert_after(editor.enclosing_statement(size), "\n".join(lines))
+    shape = _object_literal(editor, editor.variable(f"{HOST_CONTEXT}Schema"))
+    calls = ["unknown()", "optional()"]
+    quote, unit = editor.source.quote, editor.source.indent_unit
+    editor.ensure_entry_lines(
+        shape,
+        APP_STATE,
+        lambda indent: _described_member(z, APP_STATE, calls, spec.app_state_description, indent, quote, unit, tail=""),
+        separator=",",
+    )
     return editor.result()
 
 
@@ -229,21 +212,6 @@ def _editor(path: str, data: bytes) -> FileEditor:
         raise SyntaxProblem(path, str(err).removeprefix(f"{path}:").strip()) from None
 
 
-def _zod_name(editor: FileEditor) -> str:
-    """The name the file imports zod under (`import { z } from "zod/v4"`)."""
-    for node in editor.imports():
-        source = node.child_by_field_name("source")
-        if source is None or not editor.text(source)[1:-1].split("/")[0] == "zod":
-            continue
-        for spec in editor.walk(node):
-            if spec.type == "import_specifier" and editor._name(spec) == "z":
-                alias = spec.child_by_field_name("alias")
-                return editor.text(alias) if alias is not None else "z"
-            if spec.type == "namespace_import":
-                return editor.text(spec.named_children[-1])
-    raise AnchorMissing(editor.path, "the zod import (`import { z } from \"zod...\"`)")
-
-
 def _object_literal(editor: FileEditor, declarator: Node) -> Node:
     """The `{ ... }` passed to `z.object(...)` in a schema's declaration."""
     for node in editor.walk(declarator.child_by_field_name("value")):
@@ -252,7 +220,7 @@ def _object_literal(editor: FileEditor, declarator: Node) -> Node:
             literal = next((a for a in arguments.named_children if a.type == "object"), None)
             if literal is not None:
                 return literal
-    raise AnchorMissing(editor.path, f"the object of `{editor._name(declarator)}`")
+    raise AnchorMissing(editor.path, f"the object of `{editor.name_of(declarator)}`")
 
 
 def _string(text: str, preferred: str) -> str:
@@ -266,12 +234,12 @@ def _string(text: str, preferred: str) -> str:
 
 
 def _described_member(
-    z: str, name: str, calls: list[str], description: str, indent: str, quote: str, unit: str
+    z: str, name: str, calls: list[str], description: str, indent: str, quote: str, unit: str, tail: str = ","
 ) -> list[str]:
-    """`/** @description ... */` and `name: z.<calls>.describe("...")`, laid
-    out as prettier prints a member chain that starts at `z`: on one line
-    when it fits, otherwise one call per line, and the argument on a line of
-    its own when even the `.describe(...)` line does not fit."""
+    """`/** @description ... */` and `name: z.<calls>.describe("...")` and
+    ``tail``, laid out as prettier prints a member chain that starts at `z`:
+    on one line when it fits, otherwise one call per line, and the argument
+    on a line of its own when even the `.describe(...)` line does not fit."""
     literal = _string(description, quote)
     doc_lines = description.split("\n")
     if len(doc_lines) == 1:
@@ -280,14 +248,16 @@ def _described_member(
         lines = [f"{indent}/**", f"{indent} * @description {doc_lines[0]}"]
         lines += [f"{indent} * {line}".rstrip() for line in doc_lines[1:]] + [f"{indent} */"]
     chain = "".join(f".{call}" for call in calls)
-    one_line = f"{indent}{name}: {z}{chain}.describe({literal}),"
-    if len(one_line) <= LINE_WIDTH:
-        return lines + [one_line]
+    # The width counts the comma that ends the member, whether or not it is
+    # written here.
+    one_line = f"{indent}{name}: {z}{chain}.describe({literal})"
+    if len(one_line) + 1 <= LINE_WIDTH:
+        return lines + [one_line + tail]
     inner = indent + unit
-    describe = [f"{inner}.describe({literal}),"]
-    if len(describe[0]) > LINE_WIDTH:
-        describe = [f"{inner}.describe(", f"{inner}{unit}{literal},", f"{inner}),"]
-    return lines + [f"{indent}{name}: {z}", *[f"{inner}.{call}" for call in calls], *describe]
+    describe = [f"{inner}.describe({literal})"]
+    if len(describe[0]) + 1 > LINE_WIDTH:
+        describe = [f"{inner}.describe(", f"{inner}{unit}{literal},", f"{inner})"]
+    return lines + [f"{indent}{name}: {z}", *[f"{inner}.{call}" for call in calls], *describe[:-1], describe[-1] + tail]
 
 
 # ----------------------------------------------------------------------
@@ -322,7 +292,7 @@ def _edit_test(path: str, data: bytes, spec: SpecFacts) -> bytes:
         if any(copy in present for copy in copies):
             raise Conflict(path, f"only part of the {STATE} checks beside `{editor.text(run[0])[:40]}...` exist")
         text = "\n".join(copies)
-        insert_after(editor, run[-1], text, blank_line=_spaced(run[-1]))
+        editor.insert_after(run[-1], text, blank_line=_spaced(run[-1]))
     return editor.result()
 
 

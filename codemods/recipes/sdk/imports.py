@@ -5,8 +5,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable
 
-from ...engine.editor import FileEditor
-from ...engine.mirror import ensure_entry_after, entries, entry_key
+from ...engine.editor import FileEditor, Item
 from ...engine.outcome import AnchorMissing
 from .common import STATE, rename
 
@@ -18,13 +17,13 @@ def ensure_imported_beside_twins(editor: FileEditor, texts: Iterable[str]) -> No
     its size-changed twin, with the twin's `type` modifier."""
     wanted = sorted({name for text in texts for name in _STATE_NAMES.findall(text)})
     clauses = [c for statement in editor.imports() for c in editor.walk(statement) if c.type == "named_imports"]
-    imported = {entry_key(editor, spec) for clause in clauses for spec in entries(clause)}
+    imported = {editor.item_key(spec) for clause in clauses for spec in editor.list_items(clause)}
     for name in wanted:
         if name in imported:
             continue  # already imported, wherever that is
         twin = name.replace("StateChanged", "SizeChanged")
-        beside = [(c, s) for c in clauses for s in entries(c) if entry_key(editor, s) == twin]
+        beside = [(c, s) for c in clauses for s in editor.list_items(c) if editor.item_key(s) == twin]
         if not beside:
             raise AnchorMissing(editor.path, f"an import of `{twin}` to import `{name}` beside")
         clause, spec = beside[0]
-        ensure_entry_after(editor, clause, twin, name, rename(editor.text(spec)))
+        editor.ensure_list_items(clause, [Item(name, rename(editor.text(spec)))], after=twin)

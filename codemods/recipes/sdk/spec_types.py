@@ -8,8 +8,6 @@ from __future__ import annotations
 import re
 
 from ...engine.editor import FileEditor
-from ...engine.mirror import doc_comment, insert_after
-from ...engine.outcome import AnchorMissing
 from ...engine.source import SourceFile
 from ..base import Context
 from .common import (
@@ -37,11 +35,10 @@ def transform(editor: FileEditor, ctx: Context) -> None:
 
 
 def ensure_notification(editor: FileEditor) -> None:
-    if any(editor._name(n) == STATE for n in editor.source.nodes("interface_declaration")):
+    if editor.interfaces(STATE):
         return
     size = editor.interface(SIZE)
-    doc = doc_comment(editor, size)
-    anchor = size.parent if size.parent is not None and size.parent.type == "export_statement" else size
+    doc = editor.doc_comment(size)
     body = size.child_by_field_name("body")
     indent = editor.source.indent_unit
     quote = editor.source.quote
@@ -57,7 +54,7 @@ def ensure_notification(editor: FileEditor) -> None:
     ]
     if body is not None and editor.text(body).count(",") > editor.text(body).count(";"):
         lines = [line.replace(";", ",") if line.endswith(";") else line for line in lines]
-    insert_after(editor, anchor, "\n".join(lines))
+    editor.insert_after(editor.enclosing_statement(size), "\n".join(lines))
 
 
 def notification_doc(size_doc: str) -> list[str]:
@@ -83,25 +80,13 @@ def notification_doc(size_doc: str) -> list[str]:
 
 
 def ensure_app_state(editor: FileEditor) -> None:
-    host = editor.interface(HOST_CONTEXT)
-    body = host.child_by_field_name("body")
-    members = [c for c in body.named_children if c.type != "comment"]
-    if any(editor._name(m) == APP_STATE for m in members):
-        return
-    if not members:
-        raise AnchorMissing(editor.path, f"a member of interface `{HOST_CONTEXT}` to add `{APP_STATE}` after")
-    last = members[-1]
-    indent = editor.source.indent_of(last)
-    follower = last.next_sibling
-    has_separator = follower is not None and follower.type in {";", ","}
-    separator = follower.type if has_separator else ";"
-    eol = editor.source.eol
-    text = f"{eol}{indent}/** @description {APP_STATE_DESCRIPTION} */{eol}{indent}{APP_STATE}?: unknown{separator}"
-    if has_separator:
-        editor.edits.insert(follower.end_byte, text)
-    else:
-        editor.edits.insert(last.end_byte, separator + text[:-len(separator)])
-    editor.note(f"{APP_STATE}?: unknown")
+    body = editor.interface(HOST_CONTEXT).child_by_field_name("body")
+    editor.ensure_entry_lines(
+        body,
+        APP_STATE,
+        lambda indent: [f"{indent}/** @description {APP_STATE_DESCRIPTION} */", f"{indent}{APP_STATE}?: unknown"],
+        separator=";",
+    )
 
 
 def ensure_method_constant(editor: FileEditor) -> None:
@@ -110,7 +95,7 @@ def ensure_method_constant(editor: FileEditor) -> None:
     if not found or editor.variables(STATE_METHOD_CONST):
         return
     statement = editor.enclosing_statement(found[0])
-    insert_after(editor, statement, rename(editor.text(statement)), blank_line=False)
+    editor.insert_after(statement, rename(editor.text(statement)), blank_line=False)
 
 
 def planned(data: bytes) -> bytes:

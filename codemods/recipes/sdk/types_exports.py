@@ -4,8 +4,7 @@ the protocol's send type, so `sendStateChanged` type-checks only with it)."""
 
 from __future__ import annotations
 
-from ...engine.editor import FileEditor
-from ...engine.mirror import ensure_entry_after, ensure_union_member_after, entries, entry_key, union_members
+from ...engine.editor import FileEditor, Item
 from ...engine.outcome import AnchorMissing
 from ..base import Context
 from .common import SIZE, SIZE_METHOD_CONST, SIZE_SCHEMA, STATE, rename
@@ -18,13 +17,13 @@ def transform(editor: FileEditor, ctx: Context) -> None:
     found = 0
     for node in editor.walk():
         if node.type in {"named_imports", "export_clause"}:
-            for spec in entries(node):
-                key = entry_key(editor, spec)
+            for spec in editor.list_items(node):
+                key = editor.item_key(spec)
                 if key in _MIRRORED:
                     found += 1
-                    ensure_entry_after(editor, node, key, rename(key), rename(editor.text(spec)))
+                    editor.ensure_list_items(node, [Item(rename(key), rename(editor.text(spec)))], after=key)
         elif node.type == "union_type" and (node.parent is None or node.parent.type != "union_type"):
-            if any(editor.text(m) == SIZE for m in union_members(node)):
-                ensure_union_member_after(editor, node, SIZE, STATE)
+            if any(editor.text(m) == SIZE for m in editor.union_members(node)):
+                editor.ensure_union_member(node, STATE, after=SIZE)
     if not found:
         raise AnchorMissing(editor.path, f"a re-export of `{SIZE}` or `{SIZE_SCHEMA}`")
