@@ -262,3 +262,21 @@ def test_a_name_imported_elsewhere_is_not_imported_again(tmp_path: Path) -> None
     assert invoke("apply", "--repo", repo).exit_code == 0
     assert app.read_text().count("McpUiStateChangedNotification,") == 0
     assert app.read_text().count("import type { McpUiStateChangedNotification }") == 1
+
+
+def test_generated_files_copy_the_spec_as_the_step_writes_it_under_the_checkout_config(tmp_path: Path) -> None:
+    """The generated files derive from spec.types.ts as the spec-types step
+    plans it, under the checkout's formatter settings: with a wider line the
+    step wraps the new doc comment later, and schema.ts copies that doc."""
+    repo = sdk_tree(tmp_path, "shape-b")
+    (repo / "biome.json").write_text('{ "formatter": { "lineWidth": 120 } }\n')
+    result = invoke("apply", "--repo", repo, "--only=spec-types", "--only=schema", "--formatter=none")
+    assert result.exit_code == 0, result.output
+
+    def doc_above(path: str, line: str) -> str:
+        text = (repo / path).read_text()
+        return text[text.rindex("/**", 0, text.index(line)):text.index(line)]
+
+    spec_doc = doc_above("src/spec.types.ts", "export interface McpUiStateChangedNotification ")
+    assert max(len(line) for line in spec_doc.splitlines()) > 80
+    assert doc_above("src/generated/schema.ts", "export const McpUiStateChangedNotificationSchema ") == spec_doc

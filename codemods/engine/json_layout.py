@@ -12,28 +12,19 @@ from __future__ import annotations
 import json
 from typing import Any
 
-LINE_WIDTH = 80
+from .style import LINE_WIDTH
 
 
-def layout(value: Any, indent: str = "  ") -> str:
+def layout(value: Any, indent: str = "  ", width: int = LINE_WIDTH) -> str:
     """The whole document, with a final newline."""
-    return _value(value, 0, 0, "", indent) + "\n"
-
-
-def round_trips(text: str, indent: str = "  ") -> bool:
-    """Whether ``text`` is exactly what :func:`layout` prints for its data."""
-    try:
-        data = json.loads(text)
-    except ValueError:
-        return False
-    return layout(data, indent) == text
+    return _value(value, 0, 0, "", indent, width) + "\n"
 
 
 def _scalar(value: Any) -> str:
     return json.dumps(value, ensure_ascii=False)
 
 
-def _value(value: Any, depth: int, column: int, tail: str, indent: str) -> str:
+def _value(value: Any, depth: int, column: int, tail: str, indent: str, width: int) -> str:
     """``value`` printed at nesting ``depth``, starting at ``column``, with
     ``tail`` (a comma or nothing) following it on its last line."""
     inner = indent * (depth + 1)
@@ -45,18 +36,18 @@ def _value(value: Any, depth: int, column: int, tail: str, indent: str) -> str:
         for index, (key, item) in enumerate(items):
             comma = "," if index < len(items) - 1 else ""
             head = f"{inner}{_scalar(key)}: "
-            lines.append(head + _value(item, depth + 1, len(head), comma, indent) + comma)
+            lines.append(head + _value(item, depth + 1, len(head), comma, indent, width) + comma)
         return "{\n" + "\n".join(lines) + "\n" + indent * depth + "}"
     if isinstance(value, list):
         if not value:
             return "[]"
         if all(not isinstance(v, (dict, list)) for v in value):
             flat = "[" + ", ".join(_scalar(v) for v in value) + "]"
-            if column + len(flat) + len(tail) <= LINE_WIDTH:
+            if column + len(flat) + len(tail) <= width:
                 return flat
         lines = []
         for index, item in enumerate(value):
             comma = "," if index < len(value) - 1 else ""
-            lines.append(inner + _value(item, depth + 1, len(inner), comma, indent) + comma)
+            lines.append(inner + _value(item, depth + 1, len(inner), comma, indent, width) + comma)
         return "[\n" + "\n".join(lines) + "\n" + indent * depth + "]"
     return _scalar(value)

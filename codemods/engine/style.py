@@ -16,6 +16,8 @@ from typing import NamedTuple
 # An indented line that is not inside a doc comment (`` * ...``).
 _INDENT = re.compile(rb"^([ \t]+)[^\s*]", re.MULTILINE)
 _STRING_START = re.compile(rb"""(?<![\w\\])(["'])""")
+# Biome's and Prettier's default line width.
+LINE_WIDTH = 80
 
 
 class Style(NamedTuple):
@@ -23,7 +25,7 @@ class Style(NamedTuple):
 
     indent: str = "  "  # one level: spaces or a tab
     quote: str = '"'
-    line_width: int = 80
+    line_width: int = LINE_WIDTH
     semicolons: bool = True  # False: Biome's "asNeeded"
     trailing_commas: str = "all"  # "all", "es5" or "none"
     eol: str = "\n"
@@ -138,7 +140,7 @@ def style_for(data: bytes, config: FormatterConfig = FormatterConfig(), strings:
     return Style(
         indent=unit,
         quote=quote,
-        line_width=config.line_width or 80,
+        line_width=config.line_width or LINE_WIDTH,
         semicolons=config.semicolons != "asNeeded",
         trailing_commas=config.trailing_commas if config.trailing_commas in ("all", "es5", "none") else "all",
         eol=eol,

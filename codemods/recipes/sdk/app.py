@@ -25,7 +25,7 @@ def transform(editor: FileEditor, ctx: Context) -> None:
         indent = editor.source.indent_of(member)
         returns = tag_paragraph(twin_doc, "@returns")
         editor.insert_after(
-            member, indented(jsdoc(sender_doc(DocStyle.of(twin_doc), returns), indent), indent) + "\n" + indent + copy
+            member, indented(jsdoc(sender_doc(DocStyle.of(twin_doc), returns), indent, width=editor.style.line_width), indent) + "\n" + indent + copy
         )
     ensure_imported_beside_twins(editor, [copy])
 

@@ -53,7 +53,7 @@ def transform(editor: FileEditor, ctx: Context) -> None:
         style = DocStyle.of(editor.text(doc) if doc is not None else "")
         indent = editor.source.indent_of(accessors[0])
         app_link = _app_link_prefix(editor.text(doc) if doc is not None else "")
-        editor.insert_after(accessors[-1], indented(jsdoc(accessor_doc(style, app_link), indent), indent) + "\n" + indent + copy)
+        editor.insert_after(accessors[-1], indented(jsdoc(accessor_doc(style, app_link), indent, width=editor.style.line_width), indent) + "\n" + indent + copy)
     ensure_imported_beside_twins(editor, inserted)
 
 

@@ -94,13 +94,13 @@ class DocStyle(NamedTuple):
         return self.party[0].upper() + self.party[1:]
 
 
-def jsdoc(lines: list[str], indent: str = "") -> list[str]:
+def jsdoc(lines: list[str], indent: str = "", *, width: int) -> list[str]:
     """A ``/** ... */`` block from its content lines, prose lines wrapped to
-    fit the line width at ``indent`` (code examples and tags are kept whole,
-    as the SDK's own comments keep them)."""
+    fit the line ``width`` at ``indent`` (code examples and tags are kept
+    whole, as the SDK's own comments keep them)."""
     import textwrap
 
-    width = 80 - len(indent) - len(" * ")
+    width = width - len(indent) - len(" * ")
     out, in_code = [], False
     for line in lines:
         if line.startswith("```"):

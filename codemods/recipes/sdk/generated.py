@@ -23,9 +23,10 @@ from pathlib import Path
 from tree_sitter import Node
 
 from ...engine.editor import FileEditor
-from ...engine.json_layout import LINE_WIDTH, layout, round_trips
+from ...engine.json_layout import layout
 from ...engine.outcome import AnchorMissing, Conflict, Refused, SyntaxProblem, TargetMissing
 from ...engine.source import SourceError, SourceFile
+from ...engine.style import FormatterConfig, Style, style_for
 from ..base import Context, Notice
 from . import spec_types
 from .common import (
@@ -59,8 +60,8 @@ _DESCRIPTION = re.compile(r"@description\s+(.*?)\s*\*/", re.DOTALL)
 class SpecFacts:
     """The parts of the (edited) spec.types.ts the generated files copy."""
 
-    def __init__(self, data: bytes) -> None:
-        editor = FileEditor(SourceFile.from_bytes(spec_types.PATH, data))
+    def __init__(self, data: bytes, config: FormatterConfig) -> None:
+        editor = FileEditor(SourceFile.from_bytes(spec_types.PATH, data, config))
         state = editor.interface(STATE)
         doc = editor.doc_comment(state)
         self.notification_doc = editor.text(doc) if doc is not None else ""
@@ -81,14 +82,32 @@ def description_text(raw: str) -> str:
     return "\n".join(line.rstrip() for line in lines).strip()
 
 
-def _spec(ctx: Context) -> SpecFacts:
+def _planned_spec(ctx: Context) -> bytes:
+    """spec.types.ts as the spec-types step writes it: what the generated
+    files derive from."""
     path = Path(ctx.repo) / spec_types.PATH
     if not path.is_file():
         raise TargetMissing(spec_types.PATH, "file not found (the generated files derive from it)")
+    return _after_spec_step(path.read_bytes(), ctx.formatter)
+
+
+# Each of the three generated files derives from the same planned file:
+# planned, and read, once.
+@lru_cache(maxsize=4)
+def _after_spec_step(data: bytes, config: FormatterConfig) -> bytes:
     try:
-        return SpecFacts(spec_types.planned(path.read_bytes()))
+        return spec_types.planned(data, config)
     except SourceError as err:
         raise SyntaxProblem(spec_types.PATH, str(err)) from None
+
+
+@lru_cache(maxsize=4)
+def _facts(spec: bytes, config: FormatterConfig) -> SpecFacts:
+    return SpecFacts(spec, config)
+
+
+def _spec(ctx: Context) -> SpecFacts:
+    return _facts(_planned_spec(ctx), ctx.formatter)
 
 
 # ----------------------------------------------------------------------
@@ -144,17 +163,19 @@ def _regenerate(repo: str, spec: bytes) -> dict[str, bytes]:
 def _generated(path: str, data: bytes, ctx: Context, edit) -> tuple[bytes, list[str]]:
     repo = Path(ctx.repo)
     if generator_available(repo):
-        spec = spec_types.planned((repo / spec_types.PATH).read_bytes())
-        files = _regenerate(str(repo.resolve()), spec)
+        files = _regenerate(str(repo.resolve()), _planned_spec(ctx))
         if path not in files:
             raise Refused(path, f"`npm run {GENERATOR}` did not write it")
-        _check_parses(path, files[path])
+        _check_parses(path, files[path], ctx)
         return files[path], [f"regenerated with `npm run {GENERATOR}`"]
-    new = edit(path, data, _spec(ctx))
+    # Refused, naming what spec.types.ts lacks, when the file they all
+    # derive from cannot be planned (the facts are cached for the edits).
+    _spec(ctx)
+    new = edit(path, data, ctx)
     return new, [UNCONFIRMED] if new != data else []
 
 
-def _check_parses(path: str, data: bytes) -> None:
+def _check_parses(path: str, data: bytes, ctx: Context) -> None:
     """What the generator wrote is refused unless it parses."""
     if path.endswith(".json"):
         try:
@@ -162,7 +183,7 @@ def _check_parses(path: str, data: bytes) -> None:
         except ValueError as err:
             raise SyntaxProblem(path, f"the generator wrote invalid JSON ({err})") from None
     else:
-        _editor(path, data)
+        _editor(path, data, ctx)
 
 
 # ----------------------------------------------------------------------
@@ -174,40 +195,40 @@ def rewrite_schema(path: str, data: bytes, ctx: Context) -> tuple[bytes, list[st
     return _generated(path, data, ctx, _edit_schema)
 
 
-def _edit_schema(path: str, data: bytes, spec: SpecFacts) -> bytes:
-    editor = _editor(path, data)
+def _edit_schema(path: str, data: bytes, ctx: Context) -> bytes:
+    spec = _spec(ctx)
+    editor = _editor(path, data, ctx)
+    style = editor.style
     z = editor.imported_name("zod", "z", package=True) or editor.namespace_import("zod", package=True)
     if z is None:
         raise AnchorMissing(editor.path, "the zod import (`import { z } from \"zod...\"`)")
     size = editor.variable(SIZE_SCHEMA)
     if not editor.variables(STATE_SCHEMA):
-        unit = editor.source.indent_unit
-        quote = editor.source.quote
+        unit, quote = style.indent, style.quote
         lines = [
             *spec.notification_doc.splitlines(),
             f"export const {STATE_SCHEMA} = {z}.object({{",
             f"{unit}method: {z}.literal({quote}{STATE_METHOD}{quote}),",
             f"{unit}params: {z}.object({{",
-            *_described_member(z, "state", ["unknown()"], spec.state_description, unit * 2, quote, unit),
+            *_described_member(z, "state", ["unknown()"], spec.state_description, unit * 2, style),
             f"{unit}}}),",
             "});",
         ]
         editor.insert_after(editor.enclosing_statement(size), "\n".join(lines))
     shape = _object_literal(editor, editor.variable(f"{HOST_CONTEXT}Schema"))
     calls = ["unknown()", "optional()"]
-    quote, unit = editor.source.quote, editor.source.indent_unit
     editor.ensure_entry_lines(
         shape,
         APP_STATE,
-        lambda indent: _described_member(z, APP_STATE, calls, spec.app_state_description, indent, quote, unit, tail=""),
+        lambda indent: _described_member(z, APP_STATE, calls, spec.app_state_description, indent, style, tail=""),
         separator=",",
     )
     return editor.result()
 
 
-def _editor(path: str, data: bytes) -> FileEditor:
+def _editor(path: str, data: bytes, ctx: Context) -> FileEditor:
     try:
-        return FileEditor(SourceFile.from_bytes(path, data))
+        return FileEditor(SourceFile.from_bytes(path, data, ctx.formatter))
     except SourceError as err:
         raise SyntaxProblem(path, str(err).removeprefix(f"{path}:").strip()) from None
 
@@ -234,13 +255,14 @@ def _string(text: str, preferred: str) -> str:
 
 
 def _described_member(
-    z: str, name: str, calls: list[str], description: str, indent: str, quote: str, unit: str, tail: str = ","
+    z: str, name: str, calls: list[str], description: str, indent: str, style: Style, tail: str = ","
 ) -> list[str]:
     """`/** @description ... */` and `name: z.<calls>.describe("...")` and
     ``tail``, laid out as prettier prints a member chain that starts at `z`:
     on one line when it fits, otherwise one call per line, and the argument
     on a line of its own when even the `.describe(...)` line does not fit."""
-    literal = _string(description, quote)
+    unit, width = style.indent, style.line_width
+    literal = _string(description, style.quote)
     doc_lines = description.split("\n")
     if len(doc_lines) == 1:
         lines = [f"{indent}/** @description {description} */"]
@@ -251,11 +273,11 @@ def _described_member(
     # The width counts the comma that ends the member, whether or not it is
     # written here.
     one_line = f"{indent}{name}: {z}{chain}.describe({literal})"
-    if len(one_line) + 1 <= LINE_WIDTH:
+    if len(one_line) + 1 <= width:
         return lines + [one_line + tail]
     inner = indent + unit
     describe = [f"{inner}.describe({literal})"]
-    if len(describe[0]) + 1 > LINE_WIDTH:
+    if len(describe[0]) + 1 > width:
         describe = [f"{inner}.describe(", f"{inner}{unit}{literal},", f"{inner})"]
     return lines + [f"{indent}{name}: {z}", *[f"{inner}.{call}" for call in calls], *describe[:-1], describe[-1] + tail]
 
@@ -269,11 +291,11 @@ def rewrite_test(path: str, data: bytes, ctx: Context) -> tuple[bytes, list[str]
     return _generated(path, data, ctx, _edit_test)
 
 
-def _edit_test(path: str, data: bytes, spec: SpecFacts) -> bytes:
+def _edit_test(path: str, data: bytes, ctx: Context) -> bytes:
     """Each run of consecutive statements that name the size-changed
     notification gets its renamed twin right after it: the inferred-type
     alias after the alias, the pair of `expectType` checks after the pair."""
-    editor = _editor(path, data)
+    editor = _editor(path, data, ctx)
     statements = [c for c in editor.source.root.named_children if c.type != "comment"]
     runs: list[list[Node]] = []
     for statement in statements:
@@ -320,7 +342,7 @@ def definition_order(name: str) -> str:
     return name + "Schema"
 
 
-def _edit_json(path: str, data: bytes, spec: SpecFacts) -> bytes:
+def _edit_json(path: str, data: bytes, ctx: Context) -> bytes:
     try:
         text = data.decode("utf-8")
         document = json.loads(text)
@@ -328,8 +350,10 @@ def _edit_json(path: str, data: bytes, spec: SpecFacts) -> bytes:
         raise SyntaxProblem(path, f"not valid JSON ({err})") from None
     crlf = "\r\n" in text
     text = text.replace("\r\n", "\n")
-    if not round_trips(text):
+    width = style_for(b"", ctx.formatter).line_width
+    if layout(document, width=width) != text:
         raise Conflict(path, "is not laid out as the generator writes it (prettier JSON); regenerate it first")
+    spec = _spec(ctx)
     definitions = document.get("$defs")
     if not isinstance(definitions, dict) or SIZE not in definitions or HOST_CONTEXT not in definitions:
         raise AnchorMissing(path, f"`$defs` with `{SIZE}` and `{HOST_CONTEXT}`")
@@ -338,7 +362,7 @@ def _edit_json(path: str, data: bytes, spec: SpecFacts) -> bytes:
     host_properties = list(definitions[HOST_CONTEXT].get("properties", {}))
     _add_app_state(document, set(host_properties), spec.app_state_description)
     document["$defs"] = definitions
-    out = layout(document)
+    out = layout(document, width=width)
     return (out.replace("\n", "\r\n") if crlf else out).encode()
 
 

@@ -9,6 +9,7 @@ import re
 
 from ...engine.editor import FileEditor
 from ...engine.source import SourceFile
+from ...engine.style import FormatterConfig
 from ..base import Context
 from .common import (
     APP_STATE,
@@ -43,7 +44,7 @@ def ensure_notification(editor: FileEditor) -> None:
     indent = editor.source.indent_unit
     quote = editor.source.quote
     lines = [
-        *jsdoc(notification_doc(editor.text(doc) if doc is not None else "")),
+        *jsdoc(notification_doc(editor.text(doc) if doc is not None else ""), width=editor.style.line_width),
         f"export interface {STATE} {{",
         f"{indent}method: {quote}{STATE_METHOD}{quote};",
         f"{indent}params: {{",
@@ -98,8 +99,9 @@ def ensure_method_constant(editor: FileEditor) -> None:
     editor.insert_after(statement, rename(editor.text(statement)), blank_line=False)
 
 
-def planned(data: bytes) -> bytes:
-    """The file after this step, for the steps that derive from it."""
-    editor = FileEditor(SourceFile.from_bytes(PATH, data))
+def planned(data: bytes, config: FormatterConfig) -> bytes:
+    """The file after this step (in the style ``config`` and the file give
+    it, as the step writes it), for the steps that derive from it."""
+    editor = FileEditor(SourceFile.from_bytes(PATH, data, config))
     transform(editor, None)  # type: ignore[arg-type]
     return editor.result()
