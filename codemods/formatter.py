@@ -268,29 +268,34 @@ def _format_both(
     files = {**after, **{beside(path): data for path, data in before.items()}}
     folder = Path(tempfile.mkdtemp(prefix="mesh-codemod-format-", dir=_scratch()))
     try:
-        process = _start(biome, config_root, folder, files)
-        try:
-            out, _ = process.communicate(timeout=_TIMEOUT)
-        except subprocess.TimeoutExpired:
-            process.kill()
-            process.communicate()
-            return {}, {}, f"no answer within {_TIMEOUT} s"
+        _write_tree(config_root, folder, files)
+        process = subprocess.run(
+            [str(biome.program), "format", "--write", "--no-errors-on-unmatched", *files],
+            cwd=folder,
+            stdin=subprocess.DEVNULL,
+            stdout=subprocess.PIPE,
+            stderr=subprocess.STDOUT,
+            timeout=_TIMEOUT,
+        )
         if process.returncode != 0:
-            return {}, {}, _first_lines(out)
+            return {}, {}, _first_lines(process.stdout)
         return (
             {path: (folder / beside(path)).read_bytes() for path in before},
             {path: (folder / path).read_bytes() for path in after},
             "",
         )
+    except subprocess.TimeoutExpired:
+        return {}, {}, f"no answer within {_TIMEOUT} s"
     except OSError as err:
         return {}, {}, str(err)
     finally:
         shutil.rmtree(folder, ignore_errors=True)
 
 
-def _start(biome: Biome, config_root: Path, folder: Path, files: dict[str, bytes]):
+def _write_tree(config_root: Path, folder: Path, files: dict[str, bytes]) -> None:
+    """The files to format in ``folder``, beside copies of the checkout's
+    formatter configuration files of every folder on their way."""
     import shutil
-    import subprocess
 
     folders = {Path(".")}
     for path, data in files.items():
@@ -305,13 +310,6 @@ def _start(biome: Biome, config_root: Path, folder: Path, files: dict[str, bytes
                 shutil.copyfile(source, folder / relative / name)
     # With `vcs.useIgnoreFile`, Biome refuses a root without an ignore file.
     (folder / ".gitignore").touch()
-    return subprocess.Popen(
-        [str(biome.program), "format", "--write", "--no-errors-on-unmatched", *files],
-        cwd=folder,
-        stdin=subprocess.DEVNULL,
-        stdout=subprocess.PIPE,
-        stderr=subprocess.STDOUT,
-    )
 
 
 def _first_lines(err: bytes, count: int = 3) -> str:

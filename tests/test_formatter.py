@@ -184,6 +184,16 @@ def test_a_failing_formatter_leaves_the_built_in_layout_and_says_why(tmp_path: P
     assert {l["reason"] for l in layouts.values()} == {"biome failed: cannot read the configuration"}
 
 
+def test_a_formatter_that_does_not_answer_is_stopped(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr("codemods.formatter._TIMEOUT", 1)
+    stuck = tmp_path / "stuck"
+    stuck.write_text("#!/bin/sh\nexec sleep 60\n")
+    stuck.chmod(0o755)
+    repo = _tree(tmp_path, "repo", stuck)
+    layouts = _layouts(_apply(repo))
+    assert {l["reason"] for l in layouts.values()} == {"biome failed: no answer within 1 s"}
+
+
 # --- the pieces ---------------------------------------------------------------
 
 
