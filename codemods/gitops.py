@@ -28,7 +28,7 @@ from .recipes import target_named
 from .recipes.base import ModeChoice
 from .formatter import FormatterMode
 from .formatter import choose as choose_formatter
-from .runner import FileChange, Plan, TargetError, detect_target, plan
+from .runner import SKIP_DIRS, FileChange, Plan, TargetError, detect_target, plan
 
 # Every commit the tool makes carries this trailer; with the author's
 # identity it tells the tool's own commits from a reviewer's.
@@ -445,17 +445,14 @@ def update_branch(
 
 # --- trees to check ----------------------------------------------------------
 
-_DEPENDENCY_SKIP = {".git", "node_modules"}
-
-
 def dependency_folders(checkout: Path) -> list[str]:
     """The checkout's installed ``node_modules`` folders (root and
-    workspaces), relative to it."""
+    workspaces, not inside one another or a build folder), relative to it."""
     found = []
     for folder, dirs, _ in os.walk(checkout):
         if "node_modules" in dirs:
             found.append(Path(folder, "node_modules").relative_to(checkout).as_posix())
-        dirs[:] = sorted(d for d in dirs if d not in _DEPENDENCY_SKIP)
+        dirs[:] = sorted(d for d in dirs if d not in SKIP_DIRS)
     return found
 
 

@@ -234,7 +234,7 @@ def _locate(repo: Path, step: Step) -> tuple[str, list[str]]:
     raise TargetMissing(step.path, f"file not found, and no file defines `{step.defines}`")
 
 
-_SKIP_DIRS = {"node_modules", ".git", "dist", "build", ".turbo", ".next", "coverage"}
+SKIP_DIRS = {"node_modules", ".git", "dist", "build", ".turbo", ".next", "coverage"}
 
 
 def find_definitions(repo: Path, text: str) -> list[str]:
@@ -254,7 +254,7 @@ def find_definitions(repo: Path, text: str) -> list[str]:
     needle = text.encode()
     hits = []
     for folder, dirs, files in os.walk(repo):
-        dirs[:] = sorted(d for d in dirs if d not in _SKIP_DIRS)
+        dirs[:] = sorted(d for d in dirs if d not in SKIP_DIRS)
         for name in files:
             if name.endswith((".ts", ".tsx")):
                 path = Path(folder) / name
