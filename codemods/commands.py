@@ -407,12 +407,7 @@ def _verify_commit(series):
 
     checkout = Path(series.repo.working_tree_dir)
     files = sorted({path for c in series.commits for path, _ in c.files})
-    baseline = verify.Baseline(
-        key=f"{series.base}:{gitops.lock_digest(checkout)}",
-        describe=f"base {series.base[:12]}",
-        tree=lambda: gitops.tree_with_dependencies(series.repo, series.base),
-        checkout=checkout,
-    )
+    baseline = _baseline(series.repo, checkout, series.base, "base")
     with gitops.tree_with_dependencies(series.repo, series.tip) as tree, _progress() as note:
         return verify.run(tree, files, baseline, note, linked_from=checkout)
 
@@ -443,18 +438,27 @@ def verify_checkout(repo: Path, as_json: bool) -> int:
 
 
 def _head_baseline(repo: Path):
-    from . import gitops, verify
+    from . import gitops
 
     try:
         git_repo = gitops.open_repo(repo)
         head = git_repo.head.commit.hexsha
     except (gitops.GitProblem, ValueError):
         return None
+    return _baseline(git_repo, repo, head, "HEAD")
+
+
+def _baseline(git_repo, checkout: Path, rev: str, label: str):
+    """The type check's baseline: the files of ``rev`` (called ``label``)
+    with the checkout's node_modules linked, cached by the commit and the
+    lock files the dependencies were installed from."""
+    from . import gitops, verify
+
     return verify.Baseline(
-        key=f"{head}:{gitops.lock_digest(repo)}",
-        describe=f"HEAD {head[:12]}",
-        tree=lambda: gitops.tree_with_dependencies(git_repo, head),
-        checkout=repo,
+        key=f"{rev}:{gitops.lock_digest(checkout)}",
+        describe=f"{label} {rev[:12]}",
+        tree=lambda: gitops.tree_with_dependencies(git_repo, rev),
+        checkout=checkout,
     )
 
 
