@@ -175,23 +175,24 @@ def test_a_formatter_that_changes_lines_away_from_the_edit_is_refused(tmp_path: 
     assert (repo / NEW_MODULE).read_bytes() == b"// reformatted\n" + (plain / NEW_MODULE).read_bytes()
 
 
-def test_a_failing_formatter_leaves_the_built_in_layout_and_says_why(tmp_path: Path) -> None:
+@pytest.mark.parametrize(
+    ("script", "reason"),
+    [
+        ("echo 'cannot read the configuration' >&2\nexit 2", "cannot read the configuration"),
+        ("exec sleep 60", "no answer within 1 s"),  # stopped after the timeout
+    ],
+    ids=["fails", "does-not-answer"],
+)
+def test_a_failing_formatter_leaves_the_built_in_layout_and_says_why(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, script: str, reason: str
+) -> None:
+    monkeypatch.setattr("codemods.formatter._TIMEOUT", 1)
     broken = tmp_path / "broken"
-    broken.write_text("#!/bin/sh\necho 'cannot read the configuration' >&2\nexit 2\n")
+    broken.write_text(f"#!/bin/sh\n{script}\n")
     broken.chmod(0o755)
     repo = _tree(tmp_path, "repo", broken)
     layouts = _layouts(_apply(repo))
-    assert {l["reason"] for l in layouts.values()} == {"biome failed: cannot read the configuration"}
-
-
-def test_a_formatter_that_does_not_answer_is_stopped(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr("codemods.formatter._TIMEOUT", 1)
-    stuck = tmp_path / "stuck"
-    stuck.write_text("#!/bin/sh\nexec sleep 60\n")
-    stuck.chmod(0o755)
-    repo = _tree(tmp_path, "repo", stuck)
-    layouts = _layouts(_apply(repo))
-    assert {l["reason"] for l in layouts.values()} == {"biome failed: no answer within 1 s"}
+    assert {l["reason"] for l in layouts.values()} == {f"biome failed: {reason}"}
 
 
 # --- the pieces ---------------------------------------------------------------
