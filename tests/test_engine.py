@@ -597,3 +597,35 @@ def test_diff_is_accepted_by_git_apply(tmp_path: Path) -> None:
 
 def test_no_diff_when_nothing_changed() -> None:
     assert unified_diff("f.ts", b"same\n", b"same\n") == ""
+
+
+def test_finder_anchors_for_declarations_imports_and_doc_comments() -> None:
+    from codemods.engine.find import Finder
+
+    find = Finder(SourceFile.from_bytes("a.ts", textwrap.dedent("""\
+        import { z as zed } from "zod/v4";
+        import * as ns from "other";
+        /** The map. */
+        export type Events = { a: A; b: { c: C } };
+        type Events2 = A | (B | C);
+        class K {
+          get on() { return 1; }
+          set on(v) {}
+          field = 1;
+        }
+        """).encode()))
+    assert find.imported_name("zod", "z", package=True) == "zed"
+    assert find.imported_name("zod", "z") is None  # "zod/v4" does not end with "zod"
+    assert find.namespace_import("other") == "ns" and find.namespace_import("zod", package=True) is None
+    alias = find.type_aliases("Events")[0]
+    assert find.text(find.doc_comment(alias)) == "/** The map. */"
+    assert find.doc_comment(find.type_aliases("Events2")[0]) is None
+    assert find.text(find.property_signature(alias, "c")) == "c: C"
+    with pytest.raises(AnchorMissing, match="member `d` in `Events`"):
+        find.property_signature(alias, "d")
+    union = find.type_aliases("Events2")[0].child_by_field_name("value")
+    assert [find.text(m) for m in find.union_members(union)] == ["A", "(B | C)"]
+    cls = find.class_("K")
+    assert [m.type for m in find.class_members(cls, "on")] == ["method_definition"] * 2
+    assert find.class_members(cls, "field", "method_definition") == []
+    assert find.span(*find.class_members(cls, "on")).startswith("get on()")

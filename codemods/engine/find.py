@@ -241,7 +241,8 @@ class Finder:
             if source is None:
                 continue
             specifier = self.text(source)[1:-1]
-            if specifier.split("/")[0] == module if package else specifier.endswith(module):
+            matches = specifier.split("/")[0] == module if package else specifier.endswith(module)
+            if matches:
                 yield node
 
     def imported_name(self, module: str, exported: str, *, package: bool = False) -> str | None:

@@ -24,9 +24,8 @@ def transform(editor: FileEditor, ctx: Context) -> None:
         twin_doc = editor.text(doc) if doc is not None else ""
         indent = editor.source.indent_of(member)
         returns = tag_paragraph(twin_doc, "@returns")
-        editor.insert_after(
-            member, indented(jsdoc(sender_doc(DocStyle.of(twin_doc), returns), indent, width=editor.style.line_width), indent) + "\n" + indent + copy
-        )
+        doc_lines = jsdoc(sender_doc(DocStyle.of(twin_doc), returns), indent, width=editor.style.line_width)
+        editor.insert_after(member, indented(doc_lines, indent) + "\n" + indent + copy)
     ensure_imported_beside_twins(editor, [copy])
 
 

@@ -33,8 +33,9 @@ def transform(editor: FileEditor, ctx: Context) -> None:
         raise AnchorMissing(editor.path, f"accessor `{SIZE_ACCESSOR}` of class `{CLASS}`")
     inserted: list[str] = []
 
-    for alias in editor.type_aliases(EVENT_MAP)[:1]:
-        event_map = alias.child_by_field_name("value")
+    aliases = editor.type_aliases(EVENT_MAP)
+    if aliases:
+        event_map = aliases[0].child_by_field_name("value")
         if event_map is None or event_map.type != "object_type":
             raise AnchorMissing(editor.path, f"the object type of `{EVENT_MAP}`")
         inserted += _mirror_entry(editor, event_map, "sizechange")
@@ -53,7 +54,8 @@ def transform(editor: FileEditor, ctx: Context) -> None:
         style = DocStyle.of(editor.text(doc) if doc is not None else "")
         indent = editor.source.indent_of(accessors[0])
         app_link = _app_link_prefix(editor.text(doc) if doc is not None else "")
-        editor.insert_after(accessors[-1], indented(jsdoc(accessor_doc(style, app_link), indent, width=editor.style.line_width), indent) + "\n" + indent + copy)
+        doc_lines = jsdoc(accessor_doc(style, app_link), indent, width=editor.style.line_width)
+        editor.insert_after(accessors[-1], indented(doc_lines, indent) + "\n" + indent + copy)
     ensure_imported_beside_twins(editor, inserted)
 
 
