@@ -91,22 +91,31 @@ class Ensured(NamedTuple):
         return bool(self.added)
 
 
-class _Planned(NamedTuple):
+class _Planned:
     """Items planned for one container (a list, an interface body, a JSX
     element), laid out together when the result is built. ``after`` holds,
     item by item, the key of the existing entry it goes right after ("":
-    after the last one)."""
+    after the last one). Grows as operations plan more."""
 
-    kind: str
-    container: Node
-    items: list[Item]
-    after: list[str]
+    __slots__ = ("kind", "container", "items", "after")
+
+    def __init__(self, kind: str, container: Node) -> None:
+        self.kind = kind
+        self.container = container
+        self.items: list[Item] = []
+        self.after: list[str] = []
 
 
-class _PlannedImport(NamedTuple):
-    anchor: Node
-    module: str
-    names: list[str]
+class _PlannedImport:
+    """Names planned for one import, laid out together when the result is
+    built. Grows as operations plan more."""
+
+    __slots__ = ("anchor", "module", "names")
+
+    def __init__(self, anchor: Node, module: str, names: list[str]) -> None:
+        self.anchor = anchor
+        self.module = module
+        self.names = names
 
 
 class FileEditor(Finder):
@@ -145,7 +154,7 @@ class FileEditor(Finder):
             raise AnchorMissing(self.path, f"`{after}` in `{where}` to add `{missing[0].key}` after")
         if missing:
             if planned is None:
-                planned = self._planned[key] = _Planned(kind, container, [], [])
+                planned = self._planned[key] = _Planned(kind, container)
             planned.items.extend(missing)
             planned.after.extend([after] * len(missing))
         return missing

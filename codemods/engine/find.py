@@ -8,15 +8,12 @@ it looked for) and records nothing. The ensure operations in
 
 from __future__ import annotations
 
-import re
 from collections.abc import Callable, Iterator
 
 from tree_sitter import Node
 
 from .outcome import AnchorMissing, Conflict
 from .source import SourceFile
-
-_WS = re.compile(r"\s+")
 
 FUNCTION_TYPES = {
     "function_declaration",
@@ -30,12 +27,15 @@ JSX_TAGS = ("jsx_self_closing_element", "jsx_opening_element")
 
 def squash(text: str) -> str:
     """Text with all whitespace removed, for comparing code by content."""
-    return _WS.sub("", text)
+    return "".join(text.split())
 
 
 def module_stem(module: str) -> str:
     """A module specifier without its file extension: `./a.ts` is `./a`."""
-    return re.sub(r"\.(tsx?|jsx?)$", "", module)
+    for suffix in (".tsx", ".ts", ".jsx", ".js"):
+        if module.endswith(suffix):
+            return module[: -len(suffix)]
+    return module
 
 
 class Finder:

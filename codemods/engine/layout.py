@@ -27,44 +27,64 @@ from .style import Style
 # ----------------------------------------------------------------------
 
 
-class Group(NamedTuple):
+# The nodes are plain slotted classes: documents are built and printed by
+# the thousand, never compared or unpacked, and a NamedTuple class costs a
+# tenth of a millisecond to create on every start of the tool.
+
+
+class Group:
     """Printed on one line if it fits, else with its lines broken; a
     conditional group tries ``states`` in order before breaking fully."""
 
-    contents: object
-    broken: bool = False  # already broken (a hard line inside, or kept expanded)
-    id: str = ""
-    states: tuple = ()  # conditional group: the layouts to try, in order
+    __slots__ = ("contents", "broken", "id", "states")
+
+    def __init__(self, contents: object, broken: bool = False, id: str = "", states: tuple = ()) -> None:
+        self.contents = contents
+        self.broken = broken  # already broken (a hard line inside, or kept expanded)
+        self.id = id
+        self.states = states  # conditional group: the layouts to try, in order
 
 
-class Indent(NamedTuple):
+class Indent:
     """Lines broken inside it start one indent level deeper."""
 
-    contents: object
+    __slots__ = ("contents",)
+
+    def __init__(self, contents: object) -> None:
+        self.contents = contents
 
 
-class Line(NamedTuple):
+class Line:
     """A possible line break: a space (nothing if ``soft``) when its group is
     flat, a new line when broken; ``hard`` always breaks."""
 
-    soft: bool = False  # "" when flat (else " ")
-    hard: bool = False
+    __slots__ = ("soft", "hard")
+
+    def __init__(self, soft: bool = False, hard: bool = False) -> None:
+        self.soft = soft  # "" when flat (else " ")
+        self.hard = hard
 
 
-class IfBreak(NamedTuple):
+class IfBreak:
     """``broken`` or ``flat`` depending on how a group was printed (a
     trailing comma, say)."""
 
-    broken: object
-    flat: object = ""
-    group: str = ""  # the group whose mode decides; "" for the enclosing one
+    __slots__ = ("broken", "flat", "group")
+
+    def __init__(self, broken: object, flat: object = "", group: str = "") -> None:
+        self.broken = broken
+        self.flat = flat
+        self.group = group  # the group whose mode decides; "" for the enclosing one
 
 
-class IndentIfBreak(NamedTuple):
+class IndentIfBreak:
     """Indented only when the group named ``group`` broke."""
 
-    contents: object
-    group: str
+    __slots__ = ("contents", "group")
+
+    def __init__(self, contents: object, group: str) -> None:
+        self.contents = contents
+        self.group = group
 
 
 LINE, SOFT, HARD = Line(), Line(soft=True), Line(hard=True)
@@ -166,11 +186,9 @@ def print_doc(doc, style: Style, indent: str = "", column: int | None = None) ->
             stack.append((ind, mode, d.broken if chosen == _BREAK else d.flat))
         else:
             raise TypeError(f"not a layout document: {d!r}")
-    text = "".join(out)
-    return _TRAILING_BLANKS.sub("\n", text) if " \n" in text or "\t\n" in text else text
-
-
-_TRAILING_BLANKS = re.compile(r"[ \t]+\n")
+    lines = "".join(out).split("\n")
+    # no spaces at the end of a line (a break after an empty indent, say)
+    return "\n".join([line.rstrip(" \t") for line in lines[:-1]] + lines[-1:])
 
 
 def _fits(next_cmd, rest, room: int, width_of, modes: dict) -> bool:
@@ -255,12 +273,12 @@ def call_arguments(args: list, style: Style, *, hug_last: bool = False) -> Group
 
 def _force_break(doc):
     if isinstance(doc, Group):
-        return doc._replace(broken=True)
+        return Group(doc.contents, True, doc.id, doc.states)
     if isinstance(doc, list) and doc:
         # The last group of a function: its body.
         for i in range(len(doc) - 1, -1, -1):
             if isinstance(doc[i], Group):
-                return doc[:i] + [doc[i]._replace(broken=True)] + doc[i + 1:]
+                return doc[:i] + [_force_break(doc[i])] + doc[i + 1:]
     return doc
 
 
