@@ -273,12 +273,11 @@ SETTINGS = {
 }
 
 
-@pytest.mark.skipif(not MESH, reason="MESH_GIT_DIR is not set")
-@pytest.mark.parametrize("setting", list(SETTINGS))
-def test_real_mesh_under_other_settings_is_left_alone_by_its_biome(setting: str, biome: Path, tmp_path: Path) -> None:
-    """mesh's newest revision (MESH_REV, default HEAD), reformatted by its
-    Biome under another setting: after `apply`, Biome finds nothing to
-    change in the seven touched files, and a second run has nothing to do."""
+def _real_mesh(tmp_path: Path, setting: str, biome: Path, installed: bool) -> tuple[Path, list[str]]:
+    """mesh's newest revision (MESH_REV, default HEAD) with ``setting``
+    written into its biome.json and its target files reformatted under it;
+    with ``installed``, Biome is the checkout's node_modules/.bin/biome.
+    Also the seven files the codemod touches."""
     import io
     import tarfile
 
@@ -292,8 +291,9 @@ def test_real_mesh_under_other_settings_is_left_alone_by_its_biome(setting: str,
     ).stdout
     with tarfile.open(fileobj=io.BytesIO(archive)) as tar:
         tar.extractall(repo, filter="data")
-    (repo / "node_modules" / ".bin").mkdir(parents=True)
-    (repo / "node_modules" / ".bin" / "biome").symlink_to(biome)
+    if installed:
+        (repo / "node_modules" / ".bin").mkdir(parents=True)
+        (repo / "node_modules" / ".bin" / "biome").symlink_to(biome)
     section, values = SETTINGS[setting]
     config = json.loads((repo / "biome.json").read_text())
     config.setdefault(section, {})
@@ -303,10 +303,33 @@ def test_real_mesh_under_other_settings_is_left_alone_by_its_biome(setting: str,
     touched = sorted(step.path for step in host.STEPS)
     existing = [p for p in touched if (repo / p).exists()]
     subprocess.run([str(biome), "format", "--write", *existing], cwd=repo, capture_output=True, check=True)
+    return repo, touched
 
+
+@pytest.mark.skipif(not MESH, reason="MESH_GIT_DIR is not set")
+@pytest.mark.parametrize("setting", list(SETTINGS))
+def test_real_mesh_under_other_settings_is_left_alone_by_its_biome(setting: str, biome: Path, tmp_path: Path) -> None:
+    """mesh's newest revision, reformatted by its Biome under another
+    setting: after `apply` (its Biome installed), Biome finds nothing to
+    change in the seven touched files, and a second run has nothing to do."""
+    repo, touched = _real_mesh(tmp_path, setting, biome, installed=True)
     report = _apply(repo)
     assert sorted(_layouts(report)) == touched
     check = subprocess.run([str(biome), "format", *touched], cwd=repo, capture_output=True, text=True)
     assert check.returncode == 0, check.stdout + check.stderr
     again = invoke("apply", "--repo", repo, "--check")
     assert again.exit_code == 0, again.stderr
+
+
+@pytest.mark.skipif(not MESH, reason="MESH_GIT_DIR is not set")
+@pytest.mark.parametrize("setting", ["indent-width-4", "tabs", "line-width-100", "single-quotes"])
+def test_real_mesh_under_other_settings_with_the_built_in_layout(setting: str, biome: Path, tmp_path: Path) -> None:
+    """The same without Biome in the checkout: every file gets the built-in
+    layout, and Biome (run from outside, under the checkout's biome.json)
+    finds nothing to change in the five edited files nor in the two new
+    ones, which therefore follow the indent unit and quotes."""
+    repo, touched = _real_mesh(tmp_path, setting, biome, installed=False)
+    report = _apply(repo)
+    assert {p: l["kind"] for p, l in _layouts(report).items()} == dict.fromkeys(touched, BUILT_IN)
+    check = subprocess.run([str(biome), "format", *touched], cwd=repo, capture_output=True, text=True)
+    assert check.returncode == 0, check.stdout + check.stderr
