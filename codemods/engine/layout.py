@@ -182,8 +182,7 @@ def print_doc(doc, style: Style, indent: str = "", column: int | None = None) ->
             inner = ind + style.indent if modes.get(d.group, mode) == _BREAK else ind
             stack.append((inner, mode, d.contents))
         elif kind is IfBreak:
-            chosen = modes.get(d.group, mode) if d.group else mode
-            stack.append((ind, mode, d.broken if chosen == _BREAK else d.flat))
+            stack.append((ind, mode, _if_break(d, mode, modes)))
         else:
             raise TypeError(f"not a layout document: {d!r}")
     lines = "".join(out).split("\n")
@@ -219,11 +218,17 @@ def _fits(next_cmd, rest, room: int, width_of, modes: dict) -> bool:
         elif kind is Indent or kind is IndentIfBreak:
             cmds.append((ind, mode, d.contents))
         elif kind is IfBreak:
-            chosen = modes.get(d.group, mode) if d.group else mode
-            cmds.append((ind, mode, d.broken if chosen == _BREAK else d.flat))
+            cmds.append((ind, mode, _if_break(d, mode, modes)))
         else:
             raise TypeError(f"not a layout document: {d!r}")
     return False
+
+
+def _if_break(d: IfBreak, mode: int, modes: dict) -> object:
+    """What an IfBreak prints: its group's mode decides (the enclosing
+    group's, ``mode``, when it names none)."""
+    chosen = modes.get(d.group, mode) if d.group else mode
+    return d.broken if chosen == _BREAK else d.flat
 
 
 def fits(line: str, style: Style) -> bool:
