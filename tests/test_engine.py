@@ -363,6 +363,49 @@ def test_interface_on_one_line() -> None:
     )
 
 
+def _entry_lines(name: str, key: str, separator: str) -> Op:
+    return lambda ed: ed.ensure_entry_lines(
+        ed.interface(name).child_by_field_name("body"),
+        key,
+        lambda indent: [f"{indent}/** The {key}. */", f"{indent}{key}?: unknown"],
+        separator=separator,
+    )
+
+
+def test_entry_lines_go_after_a_trailing_comment_of_the_last_entry() -> None:
+    # The comment stays on the entry it was written beside, as with ensure_members.
+    assert_transform(
+        """\
+        interface A {
+          a: string; // note
+        }
+        """,
+        """\
+        interface A {
+          a: string; // note
+          /** The b. */
+          b?: unknown;
+        }
+        """,
+        _entry_lines("A", "b", ";"),
+    )
+    assert_transform(
+        """\
+        interface A {
+          a: string // note
+        }
+        """,
+        """\
+        interface A {
+          a: string; // note
+          /** The b. */
+          b?: unknown
+        }
+        """,
+        _entry_lines("A", "b", ";"),
+    )
+
+
 def test_member_already_present_with_other_type_is_left_alone() -> None:
     unchanged("interface P {\n  appState: string;\n}\n", _members("P", MEMBERS[0]))
 

@@ -430,10 +430,11 @@ class FileEditor(Finder):
     ) -> Ensured:
         """An entry ``key`` written as whole lines (a member with a doc
         comment above it, say) after the last entry of a multi-line list or
-        member container. ``lines(indent)`` gives them at the entries'
-        indentation, without the separator that ends the entry: the one that
-        follows the last entry, else ``separator`` (which the old last entry
-        then gets too)."""
+        member container, past a comment on the last entry's line (as
+        :meth:`_append_lines` does). ``lines(indent)`` gives them at the
+        entries' indentation, without the separator that ends the entry: the
+        one that follows the last entry; when none does, the old last entry
+        gets ``separator`` and the new one, now last, none."""
         entries = [c for c in container.named_children if c.type != "comment"]
         if any(self.item_key(e) == key for e in entries):
             return self._record("entry", key, [])
@@ -444,9 +445,12 @@ class FileEditor(Finder):
         new = lines(self.source.indent_of(last))
         follower, eol = last.next_sibling, self.style.eol
         if follower is not None and follower.type in {";", ","}:
-            self.edits.insert(follower.end_byte, eol + eol.join(new) + follower.type)
+            end, ending = follower.end_byte, follower.type
         else:
-            self.edits.insert(last.end_byte, separator + eol + eol.join(new))
+            if separator:
+                self.edits.insert(last.end_byte, separator)
+            end, ending = last.end_byte, ""
+        self.edits.insert(self._end_of_line_after(end, container), eol + eol.join(new) + ending)
         return self._record("entry", key, [new[-1].strip()])
 
     # ------------------------------------------------------------------
