@@ -85,6 +85,14 @@ def test_one_rule_fit_else_break_for_lists_conditions_and_calls() -> None:
     cond = ["if ", *L.condition(["first", " &&", L.LINE, "second"]), " {}"]
     assert L.print_doc(cond, wide) == "if (first && second) {}"
     assert L.print_doc(cond, narrow) == "if (\n  first &&\n  second\n) {}"
+    crlf = Style(line_width=19, eol="\r\n")
+    assert L.print_doc(cond, crlf) == "if (\r\n  first &&\r\n  second\r\n) {}"
+
+
+def test_a_snippet_kept_as_written_gets_the_styles_line_endings() -> None:
+    laid = layout_snippet("label: for (;;) {\n  break label;\n}", "  ", Style(eol="\r\n"))
+    assert not laid.laid_out
+    assert laid.text == "label: for (;;) {\r\n    break label;\r\n  }"
 
 
 @pytest.mark.parametrize(

@@ -186,8 +186,7 @@ class FileEditor(Finder):
     def render(self, snippet: str, indent: str, kind: str = "statements") -> str:
         """A snippet laid out for ``indent`` in the file's style, with its
         line endings (first line not indented)."""
-        text = layout_snippet(snippet, indent, self.style, tsx=self.source.language is TSX, kind=kind).text
-        return text.replace("\n", self.style.eol)
+        return layout_snippet(snippet, indent, self.style, tsx=self.source.language is TSX, kind=kind).text
 
     def _inline(self, snippet: str) -> str:
         """A one-line fragment (a list item, a member) in the file's quotes."""
@@ -365,7 +364,7 @@ class FileEditor(Finder):
         laid = layout_snippet(text, indent, self.style, tsx=self.source.language is TSX)
         if not laid.laid_out:
             return False
-        self.edits.replace(stmt.start_byte, code_end, laid.text.replace("\n", self.style.eol))
+        self.edits.replace(stmt.start_byte, code_end, laid.text)
         return True
 
     def _explode(self, container: Node, texts: list[str]) -> None:
@@ -376,9 +375,7 @@ class FileEditor(Finder):
         open_, close = self.text(container.children[0]), self.text(container.children[-1])
         doc = layout.delimited(open_, list(texts), close, self.style, pad=pad, kind=kind, broken=True)
         printed = layout.print_doc(doc, self.style, self.source.indent_of(container))
-        self.edits.replace(
-            container.children[0].start_byte, container.children[-1].end_byte, printed.replace("\n", self.style.eol)
-        )
+        self.edits.replace(container.children[0].start_byte, container.children[-1].end_byte, printed)
 
     def _append_lines(
         self, container: Node, items: list[Node], index: int, texts: list[str], separator: str
@@ -548,7 +545,7 @@ class FileEditor(Finder):
         close = self.text(element.children[-1])
         doc = layout.jsx_attributes(head, [self.text(a) for a in attributes] + texts, close, broken=True)
         printed = layout.print_doc(doc, self.style, self.source.indent_of(element))
-        self.edits.replace(element.start_byte, element.end_byte, printed.replace("\n", self.style.eol))
+        self.edits.replace(element.start_byte, element.end_byte, printed)
 
     # ------------------------------------------------------------------
     # Ensure: statements and class members

@@ -129,7 +129,8 @@ _FLAT, _BREAK = 0, 1
 
 def print_doc(doc, style: Style, indent: str = "", column: int | None = None) -> str:
     """The document printed at ``indent``, its first line starting at
-    ``column`` (default: right after the indent). Lines are ``\\n``."""
+    ``column`` (default: right after the indent), its lines ended by
+    ``style.eol``."""
     width = style.line_width
     width_of = style.width_of
     out: list[str] = []
@@ -187,7 +188,7 @@ def print_doc(doc, style: Style, indent: str = "", column: int | None = None) ->
             raise TypeError(f"not a layout document: {d!r}")
     lines = "".join(out).split("\n")
     # no spaces at the end of a line (a break after an empty indent, say)
-    return "\n".join([line.rstrip(" \t") for line in lines[:-1]] + lines[-1:])
+    return style.eol.join([line.rstrip(" \t") for line in lines[:-1]] + lines[-1:])
 
 
 def _fits(next_cmd, rest, room: int, width_of, modes: dict) -> bool:
@@ -382,7 +383,8 @@ def dedent(text: str) -> str:
 
 def reindent(text: str, indent: str, style: Style, source_unit: str = "  ") -> str:
     """A block of text written with ``source_unit`` per level, re-indented to
-    ``indent`` plus ``style.indent`` per level (first line not indented)."""
+    ``indent`` plus ``style.indent`` per level (first line not indented),
+    its lines ended by ``style.eol``."""
     body = dedent(text).strip("\n")
     lines = []
     step = len(source_unit)
@@ -393,7 +395,7 @@ def reindent(text: str, indent: str, style: Style, source_unit: str = "  ") -> s
             continue
         depth, extra = divmod(len(line) - len(stripped), step)
         lines.append(indent + style.indent * depth + " " * extra + stripped)
-    return "\n".join(lines)[len(indent):]
+    return style.eol.join(lines)[len(indent):]
 
 
 _STRING = re.compile(r""""(?:[^"\\\n]|\\.)*"|'(?:[^'\\\n]|\\.)*'""")
@@ -432,7 +434,8 @@ def restyle_text(text: str, style: Style, source_unit: str = "  ") -> str:
 
 class SnippetLayout(NamedTuple):
     """A snippet laid out for its place: the text to insert (first line not
-    indented) and whether the printer laid it out (else kept as written)."""
+    indented, lines ended by the style's ``eol``) and whether the printer
+    laid it out (else kept as written)."""
 
     text: str
     laid_out: bool

@@ -482,7 +482,7 @@ def _statement_for(data: bytes, node: Node, text: str, style: Style, written_in:
     if node.type != "comment":
         try:
             if L.print_doc(_Printer(data, written_in).statement(node), written_in) == text:
-                return L.print_doc(_Printer(data, style).statement(node), style).replace("\n", style.eol)
+                return L.print_doc(_Printer(data, style).statement(node), style)
         except L.Unsupported:
             pass
     return L.restyle_text(text, style)
