@@ -383,18 +383,18 @@ class FileEditor(Finder):
         """Add one line per text after the item ``index`` of a multi-line
         list (-1: the list is empty)."""
         if index < 0:
-            indent = self.source.indent_of(container) + self.source.indent_unit
+            indent = self.source.indent_of(container) + self.style.indent
             sep = separator
             self.edits.insert(
                 container.children[0].end_byte,
-                "".join(f"{self.source.eol}{indent}{t}{sep}" for t in texts),
+                "".join(f"{self.style.eol}{indent}{t}{sep}" for t in texts),
             )
             return
         anchor, last = items[index], index == len(items) - 1
         indent = (
             self.source.indent_of(anchor)
             if self.source.starts_line(anchor)
-            else self.source.indent_of(container) + self.source.indent_unit
+            else self.source.indent_of(container) + self.style.indent
         )
         follower = anchor.next_sibling
         has_sep = follower is not None and follower.type == separator
@@ -406,7 +406,7 @@ class FileEditor(Finder):
         separators = [separator] * (len(texts) - 1) + [separator if has_sep or not last else ""]
         point = self._end_of_line_after(end, container)
         self.edits.insert(
-            point, "".join(f"{self.source.eol}{indent}{t}{sep}" for t, sep in zip(texts, separators))
+            point, "".join(f"{self.style.eol}{indent}{t}{sep}" for t, sep in zip(texts, separators))
         )
 
     def _end_of_line_after(self, offset: int, container: Node) -> int:
@@ -529,7 +529,7 @@ class FileEditor(Finder):
         if multiline:
             last = attributes[-1]
             indent = self.source.indent_of(last)
-            self.edits.insert(last.end_byte, "".join(f"{self.source.eol}{indent}{t}" for t in texts))
+            self.edits.insert(last.end_byte, "".join(f"{self.style.eol}{indent}{t}" for t in texts))
             return
         anchor = attributes[-1].end_byte if attributes else name.end_byte
         insertion = "".join(" " + t for t in texts)

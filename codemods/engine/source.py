@@ -105,18 +105,6 @@ class SourceFile:
         strings = [self.data[n.start_byte:n.start_byte + 1] for n in self.nodes("string")]
         return style_for(self.data, self.config, strings)
 
-    @property
-    def eol(self) -> str:
-        return self.style.eol
-
-    @property
-    def indent_unit(self) -> str:
-        return self.style.indent
-
-    @property
-    def quote(self) -> str:
-        return self.style.quote
-
     # ---- positions ----
 
     def line_start(self, offset: int) -> int:

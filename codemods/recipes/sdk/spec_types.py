@@ -41,8 +41,8 @@ def ensure_notification(editor: FileEditor) -> None:
     size = editor.interface(SIZE)
     doc = editor.doc_comment(size)
     body = size.child_by_field_name("body")
-    indent = editor.source.indent_unit
-    quote = editor.source.quote
+    indent = editor.style.indent
+    quote = editor.style.quote
     lines = [
         *jsdoc(notification_doc(editor.text(doc) if doc is not None else ""), width=editor.style.line_width),
         f"export interface {STATE} {{",
