@@ -258,7 +258,7 @@ class FileEditor(Finder):
     def list_items(self, container: Node) -> list[Node]:
         if container.type not in LIST_CONTAINERS:
             raise ValueError(f"{container.type} is not a comma-separated list")
-        return [c for c in container.named_children if c.type != "comment"]
+        return self.entries(container)
 
     def item_key(self, node: Node) -> str:
         """What identifies an entry of a list (or a member of an object
@@ -432,7 +432,7 @@ class FileEditor(Finder):
         entries' indentation, without the separator that ends the entry: the
         one that follows the last entry; when none does, the old last entry
         gets ``separator`` and the new one, now last, none."""
-        entries = [c for c in container.named_children if c.type != "comment"]
+        entries = self.entries(container)
         if any(self.item_key(e) == key for e in entries):
             return self._record("entry", key, [])
         if not entries:
@@ -481,13 +481,13 @@ class FileEditor(Finder):
             body = body.child_by_field_name("body")
         if body is None or body.type not in MEMBER_CONTAINERS:
             raise ValueError("ensure_members needs an interface or object type body")
-        members = [c for c in body.named_children if c.type != "comment"]
+        members = self.entries(body)
         missing = self._plan("members", body, {self.name_of(m) for m in members}, items, after)
         return self._record("members", self._label(body.parent or body), [i.text for i in missing])
 
     def _lay_out_members(self, planned: _Planned) -> None:
         body = planned.container
-        members = [c for c in body.named_children if c.type != "comment"]
+        members = self.entries(body)
         separators = [c.type for c in body.children if c.type in {";", ","}]
         if separators:
             separator = max(set(separators), key=separators.count)
@@ -604,7 +604,7 @@ class FileEditor(Finder):
         result = self._record("statements", "end of block", [dedent(s).strip() for s in missing])
         if not missing:
             return result
-        existing = self._statements(block)
+        existing = self.entries(block)
         if existing:
             self._insert_after(existing[-1], missing, self.source.indent_of(existing[-1]))
         else:

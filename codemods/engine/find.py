@@ -196,7 +196,7 @@ class Finder:
         return self._only(self.jsx_elements(scope, tag), f"JSX element `<{tag}>` in {where}")
 
     def statement(self, block: Node, predicate: Callable[[str], bool], what: str) -> Node:
-        found = [s for s in self._statements(block) if predicate(squash(self.text(s)))]
+        found = [s for s in self.entries(block) if predicate(squash(self.text(s)))]
         if not found:
             raise AnchorMissing(self.path, what)
         return found[0]
@@ -210,7 +210,7 @@ class Finder:
 
     def declaration_in(self, block: Node, name: str) -> Node | None:
         """The statement in ``block`` that declares ``name``, if any."""
-        for stmt in self._statements(block):
+        for stmt in self.entries(block):
             if stmt.type in {"lexical_declaration", "variable_declaration"}:
                 for declarator in stmt.named_children:
                     if declarator.type == "variable_declarator" and name in self._bound_names(declarator):
@@ -287,7 +287,7 @@ class Finder:
 
     def props_pattern(self, function: Node) -> Node:
         """The destructured props of a component: its first parameter's pattern."""
-        params = [p for p in self.parameters(function).named_children if p.type != "comment"]
+        params = self.entries(self.parameters(function))
         pattern = params[0].child_by_field_name("pattern") if params else None
         if pattern is None or pattern.type != "object_pattern":
             raise AnchorMissing(self.path, f"destructured props `({{ ... }})` of `{self._label(function)}`")
@@ -311,16 +311,17 @@ class Finder:
         if node.type != "union_type":
             return [node]
         members: list[Node] = []
-        for child in node.named_children:
-            if child.type != "comment":
-                members.extend(self.union_members(child))
+        for child in self.entries(node):
+            members.extend(self.union_members(child))
         return members
 
-    def _statements(self, block: Node) -> list[Node]:
-        return [c for c in block.named_children if c.type != "comment"]
+    def entries(self, node: Node) -> list[Node]:
+        """The named children of ``node`` that are not comments: a block's
+        statements, a list's items, an interface's members."""
+        return [c for c in node.named_children if c.type != "comment"]
 
     def statement_with(self, block: Node, marker: str) -> Node | None:
         """The first statement of ``block`` whose text contains ``marker``
         (whitespace aside)."""
         key = squash(marker)
-        return next((s for s in self._statements(block) if key in squash(self.text(s))), None)
+        return next((s for s in self.entries(block) if key in squash(self.text(s))), None)

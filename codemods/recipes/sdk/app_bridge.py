@@ -61,7 +61,7 @@ def transform(editor: FileEditor, ctx: Context) -> None:
 
 def _mirror_entry(editor: FileEditor, container: Node, key: str) -> list[str]:
     """The `appstatechange` twin of the `sizechange` entry of an object (type)."""
-    entries = [c for c in container.named_children if c.type != "comment"]
+    entries = editor.entries(container)
     entry = next((e for e in entries if editor.item_key(e) == key), None)
     if entry is None:
         raise AnchorMissing(editor.path, f"`{key}` in `{editor.text(container)[:30]}...`")

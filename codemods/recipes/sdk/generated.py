@@ -296,7 +296,7 @@ def _edit_test(path: str, data: bytes, ctx: Context) -> bytes:
     notification gets its renamed twin right after it: the inferred-type
     alias after the alias, the pair of `expectType` checks after the pair."""
     editor = _editor(path, data, ctx)
-    statements = [c for c in editor.source.root.named_children if c.type != "comment"]
+    statements = editor.entries(editor.source.root)
     runs: list[list[Node]] = []
     for statement in statements:
         if re.search(rf"\b{SIZE}\w*", editor.text(statement)):
