@@ -226,17 +226,7 @@ class FileEditor(Finder):
             missing = [n for n in names if n not in planned.names]
             planned.names.extend(missing)
             return self._record("import", module, [f"import {{ {', '.join(missing)} }} from {module}"] if missing else [])
-        anchor = None
-        if after_module_suffix is not None:
-            anchor = next(
-                (
-                    n for n in self.imports()
-                    if module_stem(self.text(n.child_by_field_name("source"))[1:-1]).endswith(
-                        module_stem(after_module_suffix)
-                    )
-                ),
-                None,
-            )
+        anchor = self.import_ending_with(after_module_suffix) if after_module_suffix is not None else None
         if anchor is None:
             imports = self.imports()
             if not imports:

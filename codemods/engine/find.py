@@ -233,6 +233,15 @@ class Finder:
     def imports(self) -> list[Node]:
         return [n for n in self.source.root.named_children if n.type == "import_statement"]
 
+    def import_ending_with(self, suffix: str) -> Node | None:
+        """The first import statement whose module ends with ``suffix``,
+        file extensions aside (``./a.ts`` ends with ``a``)."""
+        stem = module_stem(suffix)
+        return next(
+            (n for n in self.imports() if module_stem(self.text(n.child_by_field_name("source"))[1:-1]).endswith(stem)),
+            None,
+        )
+
     def _imports_from(self, module: str, package: bool) -> Iterator[Node]:
         """The import statements of a module: one whose specifier ends with
         ``module``, or (``package``) the package ``module`` or a subpath of it."""

@@ -95,9 +95,9 @@ def ensure_navigate(ed: FileEditor, body) -> tuple[str, list[Statement]]:
 def module_like(ed: FileEditor, anchor_suffix: str, bare: str, extension: str) -> str:
     """``bare`` spelled like the import it goes next to: with an extension
     when that import has one (mesh mixes both styles)."""
-    for node in ed.imports():
-        source = ed.text(node.child_by_field_name("source"))[1:-1]
-        if module_stem(source).endswith(module_stem(anchor_suffix)):
-            return bare + extension if source != module_stem(source) else bare
-    return bare + extension
+    anchor = ed.import_ending_with(anchor_suffix)
+    if anchor is None:
+        return bare + extension
+    source = ed.text(anchor.child_by_field_name("source"))[1:-1]
+    return bare + extension if source != module_stem(source) else bare
 
