@@ -10,12 +10,12 @@ from __future__ import annotations
 
 import re
 from collections import Counter
+from collections.abc import Iterable
 from pathlib import Path
 from typing import NamedTuple
 
 # An indented line that is not inside a doc comment (`` * ...``).
 _INDENT = re.compile(rb"^([ \t]+)[^\s*]", re.MULTILINE)
-_STRING_START = re.compile(rb"""(?<![\w\\])(["'])""")
 # Biome's and Prettier's default line width.
 LINE_WIDTH = 80
 
@@ -119,15 +119,15 @@ def parse_jsonc(text: str):
     return json.loads(re.sub(r",(\s*[}\]])", r"\1", "".join(out)))
 
 
-def style_for(data: bytes, config: FormatterConfig = FormatterConfig(), strings: list[bytes] | None = None) -> Style:
-    """The one Style for a file: ``data`` is its text (empty for a new file),
-    ``strings`` the first bytes of its string literals when known."""
+def style_for(data: bytes, config: FormatterConfig = FormatterConfig(), strings: Iterable[bytes] = ()) -> Style:
+    """The one Style for a file: ``data`` is its text and ``strings`` the
+    first bytes of its string literals (both empty for a new file)."""
     unit = _config_indent(config)
     seen = _file_indent(data, len(unit) if unit != "\t" else 2)
     if seen is not None and seen != unit:
         unit = seen  # the file disagrees: match the file
     quote = '"' if config.quote_style != "single" else "'"
-    counts = Counter(strings) if strings is not None else _quote_counts(data)
+    counts = Counter(strings)
     if counts[b"'"] > counts[b'"']:
         quote = "'"
     elif counts[b'"'] > counts[b"'"]:
@@ -176,8 +176,3 @@ def _file_indent(data: bytes, expected: int) -> str | None:
         if covered * 10 >= total * 9:
             return " " * step
     return None
-
-
-def _quote_counts(data: bytes) -> Counter:
-    """A rough count of string openers, for a file not parsed yet."""
-    return Counter(m.group(1) for m in _STRING_START.finditer(data))
