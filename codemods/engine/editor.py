@@ -57,10 +57,6 @@ class Statement(NamedTuple):
     name: str = ""
     marker: str = ""
 
-    @property
-    def identity(self) -> str:
-        return f"`{self.name}`" if self.name else f"`{self.marker}`"
-
 
 def statement(snippet: str, marker: str = "") -> Statement:
     """A :class:`Statement`, checked when the recipe is loaded: a snippet
