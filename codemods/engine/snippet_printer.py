@@ -197,8 +197,6 @@ class _Printer:
         if kind == "call_expression":
             chain = self.member_chain(node)
             return chain if chain is not None else self.call(node)
-        if kind == "template_string":
-            return self.text(node)
         if kind == "new_expression":
             ctor = node.child_by_field_name("constructor")
             args = node.child_by_field_name("arguments")
