@@ -274,7 +274,7 @@ def call_arguments(args: list, style: Style, *, hug_last: bool = False) -> Group
         return group(*all_broken)
     flat = ["(", join([", "], args), ")"]
     hugged = ["(", join([", "], args[:-1] + [_force_break(args[-1])]), ")"]
-    return Group(flat, _has_hard(flat) and _has_hard(args[:-1]), states=(hugged, all_broken))
+    return Group(flat, _has_hard(args[:-1]), states=(hugged, all_broken))
 
 
 def _force_break(doc):
