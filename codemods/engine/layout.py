@@ -127,14 +127,13 @@ def join(separator, docs) -> list:
 _FLAT, _BREAK = 0, 1
 
 
-def print_doc(doc, style: Style, indent: str = "", column: int | None = None) -> str:
-    """The document printed at ``indent``, its first line starting at
-    ``column`` (default: right after the indent), its lines ended by
-    ``style.eol``."""
+def print_doc(doc, style: Style, indent: str = "") -> str:
+    """The document printed at ``indent``, its first line starting right
+    after the indent, its lines ended by ``style.eol``."""
     width = style.line_width
     width_of = style.width_of
     out: list[str] = []
-    pos = width_of(indent) if column is None else column
+    pos = width_of(indent)
     modes: dict[str, int] = {}
     # After a forced line break, groups printed flat are measured again.
     remeasure = False
@@ -381,19 +380,22 @@ def dedent(text: str) -> str:
     return "\n".join(line[cut:] if line.strip(" \t") else "" for line in lines)
 
 
-def reindent(text: str, indent: str, style: Style, source_unit: str = "  ") -> str:
-    """A block of text written with ``source_unit`` per level, re-indented to
+# Snippets and templates are written with two spaces per indent level.
+_WRITTEN_STEP = 2
+
+
+def reindent(text: str, indent: str, style: Style) -> str:
+    """A block of text written with two spaces per level, re-indented to
     ``indent`` plus ``style.indent`` per level (first line not indented),
     its lines ended by ``style.eol``."""
     body = dedent(text).strip("\n")
     lines = []
-    step = len(source_unit)
     for line in body.split("\n"):
         stripped = line.lstrip(" ")
         if not stripped:
             lines.append("")
             continue
-        depth, extra = divmod(len(line) - len(stripped), step)
+        depth, extra = divmod(len(line) - len(stripped), _WRITTEN_STEP)
         lines.append(indent + style.indent * depth + " " * extra + stripped)
     return style.eol.join(lines)[len(indent):]
 
@@ -406,8 +408,8 @@ def requote_all(code: str, quote: str) -> str:
     return _STRING.sub(lambda m: requote(m.group(0), quote), code)
 
 
-def restyle_text(text: str, style: Style, source_unit: str = "  ") -> str:
-    """A whole file written in mesh's style (``source_unit`` per level, double
+def restyle_text(text: str, style: Style) -> str:
+    """A whole file written in mesh's style (two spaces per level, double
     quotes, semicolons, trailing commas) in ``style``'s indent, quotes,
     semicolons, trailing commas and line endings. Line breaks stay where
     they are: a new file's layout is decided by its template."""
@@ -418,7 +420,7 @@ def restyle_text(text: str, style: Style, source_unit: str = "  ") -> str:
         if not stripped:
             out.append("")
             continue
-        depth, extra = divmod(len(line) - len(stripped), len(source_unit))
+        depth, extra = divmod(len(line) - len(stripped), _WRITTEN_STEP)
         code = stripped
         if not code.startswith(("//", "*", "/*")):
             code = requote_all(code, style.quote)
