@@ -12,7 +12,8 @@ from hypothesis import strategies as st
 
 from codemods.engine import layout as L
 from codemods.engine.editor import FileEditor, Item, statement
-from codemods.engine.layout import layout_snippet, restyle_text
+from codemods.engine.layout import restyle_text
+from codemods.engine.snippet_printer import layout_snippet
 from codemods.engine.source import SourceFile
 from codemods.engine.style import FormatterConfig, Style, parse_jsonc, read_config, style_for
 

@@ -7,7 +7,8 @@ lets a partly applied tree be completed instead of duplicated. It sees what
 earlier operations of the same run planned for the same container (a list,
 an import) and merges with it. Edits are recorded on the original bytes and
 applied in one pass by :meth:`FileEditor.result`; layout is asked of
-:mod:`.layout` for the file's :class:`~.style.Style`.
+:mod:`.layout` and :mod:`.snippet_printer` for the file's
+:class:`~.style.Style`.
 """
 
 from __future__ import annotations
@@ -21,9 +22,10 @@ from tree_sitter import Node
 from .edits import EditSet
 from . import layout
 from .find import Finder, module_stem, squash
-from .layout import dedent, layout_snippet
+from .layout import dedent
 from .outcome import AnchorMissing, SyntaxProblem
 from .parsing import TSX, first_error, reparse
+from .snippet_printer import layout_snippet
 from .source import SourceFile
 
 _DECLARED = re.compile(r"^\s*(?:export\s+)?(?:const|let|var|function|class)\s+([A-Za-z_$][\w$]*)")

@@ -8,8 +8,8 @@ an arrow body, a type assertion, a destructuring, a call and a JSX
 attribute list are all laid out by that one rule.
 
 Snippets are written as ordinary TypeScript beside the recipe step that
-inserts them; :func:`layout_snippet` parses them and lays them out for the
-depth and style of the place they go. A construct the printer does not know
+inserts them; :func:`.snippet_printer.layout_snippet` parses them and lays
+them out for the depth and style of the place they go. A construct the printer does not know
 is kept as written (re-indented), never guessed at.
 """
 
@@ -18,7 +18,6 @@ from __future__ import annotations
 import itertools
 import posixpath
 import re
-from typing import NamedTuple
 
 from .style import Style
 
@@ -432,28 +431,3 @@ def restyle_text(text: str, style: Style) -> str:
                     code = code[:-1]
         out.append(style.indent * depth + " " * extra + code)
     return style.eol.join(out)
-
-
-class SnippetLayout(NamedTuple):
-    """A snippet laid out for its place: the text to insert (first line not
-    indented, lines ended by the style's ``eol``) and whether the printer
-    laid it out (else kept as written)."""
-
-    text: str
-    laid_out: bool
-
-
-def layout_snippet(snippet: str, indent: str, style: Style, *, tsx: bool = False,
-                   kind: str = "statements") -> SnippetLayout:
-    """Statements (``kind="statements"``) or class members
-    (``kind="members"``) laid out at ``indent``; the first line is not
-    indented. Falls back to re-indenting the text as written."""
-    body = dedent(snippet).strip("\n")
-    try:
-        from .snippet_printer import snippet_doc
-
-        doc = snippet_doc(body, style, tsx=tsx, kind=kind)
-    except Unsupported:
-        return SnippetLayout(reindent(body, indent, style), False)
-    text = print_doc(doc, style, indent)
-    return SnippetLayout(text, True)

@@ -9,6 +9,8 @@ caller re-indents the snippet as written).
 
 from __future__ import annotations
 
+from typing import NamedTuple
+
 from tree_sitter import Node
 
 from . import layout as L
@@ -449,6 +451,28 @@ def snippet_doc(body: str, style: Style, *, tsx: bool = False, kind: str = "stat
     if kind == "members":
         nodes = nodes[0].child_by_field_name("body").named_children
     return printer.statements(nodes)
+
+
+class SnippetLayout(NamedTuple):
+    """A snippet laid out for its place: the text to insert (first line not
+    indented, lines ended by the style's ``eol``) and whether the printer
+    laid it out (else kept as written)."""
+
+    text: str
+    laid_out: bool
+
+
+def layout_snippet(snippet: str, indent: str, style: Style, *, tsx: bool = False,
+                   kind: str = "statements") -> SnippetLayout:
+    """Statements (``kind="statements"``) or class members
+    (``kind="members"``) laid out at ``indent``; the first line is not
+    indented. Falls back to re-indenting the text as written."""
+    body = L.dedent(snippet).strip("\n")
+    try:
+        doc = snippet_doc(body, style, tsx=tsx, kind=kind)
+    except L.Unsupported:
+        return SnippetLayout(L.reindent(snippet, indent, style), False)
+    return SnippetLayout(L.print_doc(doc, style, indent), True)
 
 
 def render_file(template: str, style: Style, written_in: Style = Style()) -> str:
