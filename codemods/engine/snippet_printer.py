@@ -30,6 +30,10 @@ class _Printer:
     def text(self, node: Node) -> str:
         return self.data[node.start_byte:node.end_byte].decode()
 
+    def _between(self, before: Node, after: Node) -> str:
+        """The text between two nodes, whitespace aside (an operator, a dot)."""
+        return self.data[before.end_byte:after.start_byte].decode().strip()
+
     def semi(self) -> str:
         return ";" if self.style.semicolons else ""
 
@@ -96,8 +100,8 @@ class _Printer:
             left, right = node.child_by_field_name("left"), node.child_by_field_name("right")
             opening = " ".join(self.data[node.start_byte:left.start_byte].decode().split()).replace("( ", "(")
             opening += "" if opening.endswith("(") else " "
-            operator = self.data[left.end_byte:right.start_byte].decode().strip()
-            closing = self.data[right.end_byte:body.start_byte].decode().strip()
+            operator = self._between(left, right)
+            closing = self._between(right, body)
             if closing != ")" or "\n" in self.text(left):
                 raise L.Unsupported("an unusual loop head")
             head = [opening, self.text(left), f" {operator} ", self.expression(right), ")"]
@@ -194,7 +198,7 @@ class _Printer:
         if kind == "member_expression":
             obj = node.child_by_field_name("object")
             prop = node.child_by_field_name("property")
-            between = self.data[obj.end_byte:prop.start_byte].decode().strip()
+            between = self._between(obj, prop)
             return [self.expression(obj), between, self.expression(prop)]
         if kind == "call_expression":
             chain = self.member_chain(node)
@@ -283,12 +287,12 @@ class _Printer:
                 if function.type != "member_expression" or args is None or args.type != "arguments":
                     break
                 prop = function.child_by_field_name("property")
-                operator = self.data[function.child_by_field_name("object").end_byte:prop.start_byte].decode().strip()
+                operator = self._between(function.child_by_field_name("object"), prop)
                 links.append((operator, prop, args))
                 current = function.child_by_field_name("object")
             elif current.type == "member_expression" and links:
                 prop = current.child_by_field_name("property")
-                operator = self.data[current.child_by_field_name("object").end_byte:prop.start_byte].decode().strip()
+                operator = self._between(current.child_by_field_name("object"), prop)
                 links.append((operator, prop, None))
                 current = current.child_by_field_name("object")
             else:
@@ -342,7 +346,7 @@ class _Printer:
         test = self.test_call(node)
         if test is not None:
             return test
-        between = self.data[function.end_byte:args.start_byte].decode().strip()
+        between = self._between(function, args)
         return [self.expression(function), between, self.arguments(args)]
 
     def arguments(self, node: Node) -> object:
