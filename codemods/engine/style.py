@@ -75,8 +75,8 @@ def _settings(data: dict, source: str) -> FormatterConfig:
     js = js.get("formatter", {}) if isinstance(js, dict) else {}
     js = js if isinstance(js, dict) else {}
 
-    def pick(key: str, kind: type):
-        for scope in (js, general):
+    def pick(key: str, kind: type, scopes: tuple[dict, ...] = (js, general)):
+        for scope in scopes:
             value = scope.get(key)
             if isinstance(value, kind) and not isinstance(value, bool):
                 return value
@@ -86,9 +86,10 @@ def _settings(data: dict, source: str) -> FormatterConfig:
         indent_style=pick("indentStyle", str),
         indent_width=pick("indentWidth", int),
         line_width=pick("lineWidth", int),
-        quote_style=js.get("quoteStyle") if isinstance(js.get("quoteStyle"), str) else None,
-        semicolons=js.get("semicolons") if isinstance(js.get("semicolons"), str) else None,
-        trailing_commas=js.get("trailingCommas") if isinstance(js.get("trailingCommas"), str) else None,
+        # Settings that only javascript.formatter has.
+        quote_style=pick("quoteStyle", str, (js,)),
+        semicolons=pick("semicolons", str, (js,)),
+        trailing_commas=pick("trailingCommas", str, (js,)),
         line_ending=pick("lineEnding", str),
         source=source,
     )
