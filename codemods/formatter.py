@@ -196,7 +196,7 @@ def _judge(file: Candidate, formatted: bytes, name: str) -> tuple[bytes, Layout]
     if formatted == file.new:
         return file.new, Layout(FORMATTER, f"{name} agrees with the built-in layout")
     new_lines = split_lines(file.new)
-    edited = edited_ranges(file.old, file.new)
+    edited = edited_ranges(file.old, new_lines)
     outside, adjoining = lines_changed_outside(new_lines, split_lines(formatted), edited)
     if outside:
         shown = ", ".join(str(n + 1) for n in outside[:5]) + (", ..." if len(outside) > 5 else "")
@@ -205,11 +205,10 @@ def _judge(file: Candidate, formatted: bytes, name: str) -> tuple[bytes, Layout]
     return formatted, Layout(FORMATTER, f"{name} re-laid out the edited lines{also}")
 
 
-def edited_ranges(old: bytes | None, new: bytes) -> list[tuple[int, int]]:
-    """The half-open line ranges of ``new`` that the edit inserted or
-    changed; for a new file, all of it. A pure deletion leaves an empty
-    range at the point where lines went."""
-    new_lines = split_lines(new)
+def edited_ranges(old: bytes | None, new_lines: list[bytes]) -> list[tuple[int, int]]:
+    """The half-open ranges of ``new_lines`` (the edited file's lines) that
+    the edit inserted or changed; for a new file, all of them. A pure
+    deletion leaves an empty range at the point where lines went."""
     if old is None:
         return [(0, len(new_lines))]
     return [(j1, j2) for _, _, j1, j2 in changed_ranges(split_lines(old), new_lines)]

@@ -17,6 +17,7 @@ from pathlib import Path
 
 import pytest
 
+from codemods.engine.diff import split_lines
 from codemods.formatter import (
     BUILT_IN,
     FORMATTER,
@@ -200,10 +201,10 @@ def test_a_failing_formatter_leaves_the_built_in_layout_and_says_why(
 
 def test_edited_ranges_are_the_inserted_and_changed_lines() -> None:
     old = b"a\nb\nc\nd\n"
-    assert edited_ranges(old, b"a\nB\nc\nd\n") == [(1, 2)]
-    assert edited_ranges(old, b"a\nb\nx\ny\nc\nd\n") == [(2, 4)]
-    assert edited_ranges(old, b"a\nd\n") == [(1, 1)]
-    assert edited_ranges(None, b"x\ny\n") == [(0, 2)]
+    assert edited_ranges(old, split_lines(b"a\nB\nc\nd\n")) == [(1, 2)]
+    assert edited_ranges(old, split_lines(b"a\nb\nx\ny\nc\nd\n")) == [(2, 4)]
+    assert edited_ranges(old, split_lines(b"a\nd\n")) == [(1, 1)]
+    assert edited_ranges(None, split_lines(b"x\ny\n")) == [(0, 2)]
 
 
 def test_formatter_changes_are_judged_by_where_they_fall() -> None:
