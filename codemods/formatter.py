@@ -109,7 +109,9 @@ def choose(checkout: Path, mode: FormatterMode | str) -> FormatterChoice:
 
 def has_config(root: Path) -> bool:
     """Whether ``root`` has a Biome configuration: Biome is its formatter."""
-    return any((root / name).is_file() for name in _CONFIG_FILES[:2])
+    from .engine.style import CONFIG_FILES
+
+    return any((root / name).is_file() for name in CONFIG_FILES)
 
 
 def find_biome(checkout: Path) -> Biome | None:

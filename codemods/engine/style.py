@@ -18,6 +18,8 @@ from typing import NamedTuple
 _INDENT = re.compile(rb"^([ \t]+)[^\s*]", re.MULTILINE)
 # Biome's and Prettier's default line width.
 LINE_WIDTH = 80
+# The names of Biome's configuration file at a project's root.
+CONFIG_FILES = ("biome.json", "biome.jsonc")
 
 
 class Style(NamedTuple):
@@ -58,7 +60,7 @@ def read_config(repo: Path) -> FormatterConfig:
     """The formatter settings of ``biome.json`` or ``biome.jsonc`` at the
     checkout's root (comments and trailing commas allowed); an empty config
     when there is none or it cannot be read."""
-    for name in ("biome.json", "biome.jsonc"):
+    for name in CONFIG_FILES:
         path = repo / name
         if path.is_file():
             try:
