@@ -12,8 +12,7 @@ from typing import NamedTuple
 from .engine.diff import unified_diff
 from .engine.editor import FileEditor
 from .engine.edits import DuplicateEdit, OverlapError
-from .engine.outcome import Conflict, NotUtf8, Refused, Status, StepResult, SyntaxProblem, TargetMissing
-from .engine.source import SourceError, SourceFile
+from .engine.outcome import Conflict, Refused, Status, StepResult, TargetMissing, parsed_or_refused
 from .engine.style import read_config, style_for
 from . import recipes
 from .formatter import Candidate, FormatterChoice, FormatterMode, Layout, choose, format_pass
@@ -295,15 +294,10 @@ def _run_step(step: Step, ctx: Context, path: str, current: bytes | None) -> tup
         return current, ["exists with other content; kept as it is"]
     if current is None:
         raise TargetMissing(path, "file not found")
-    if step.rewrite is not None:
-        return step.rewrite(path, current, ctx)
     try:
-        source = SourceFile.from_bytes(path, current, ctx.formatter)
-    except SourceError as err:
-        refusal = SyntaxProblem if err.syntax else NotUtf8
-        raise refusal(path, str(err).removeprefix(f"{path}:").strip()) from None
-    editor = FileEditor(source)
-    try:
+        if step.rewrite is not None:
+            return step.rewrite(path, current, ctx)
+        editor = FileEditor(parsed_or_refused(path, current, ctx.formatter))
         step.transform(editor, ctx)
         new = editor.result()
     except DuplicateEdit as err:

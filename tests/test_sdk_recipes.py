@@ -280,3 +280,59 @@ def test_generated_files_copy_the_spec_as_the_step_writes_it_under_the_checkout_
     spec_doc = doc_above("src/spec.types.ts", "export interface McpUiStateChangedNotification ")
     assert max(len(line) for line in spec_doc.splitlines()) > 80
     assert doc_above("src/generated/schema.ts", "export const McpUiStateChangedNotificationSchema ") == spec_doc
+
+
+def test_a_generated_file_that_is_not_utf8_is_refused_as_not_utf8(tmp_path: Path) -> None:
+    repo = sdk_tree(tmp_path, "shape-c")
+    schema = repo / "src/generated/schema.ts"
+    schema.write_bytes(schema.read_bytes().replace(b"\n", b"\n// caf\xe9\n", 1))
+    result = invoke("apply", "--repo", repo, "--dry-run", "--json")
+    assert result.exit_code == 3, result.output
+    step = next(s for s in json.loads(result.stdout)["steps"] if s["step"] == "schema")
+    assert (step["status"], step["kind"], step["path"]) == ("refused", "not-utf8", "src/generated/schema.ts")
+    assert step["reason"].startswith("not UTF-8 (byte ")
+
+
+def test_a_broken_spec_is_refused_in_the_same_words_by_every_step_that_reads_it(tmp_path: Path) -> None:
+    repo = sdk_tree(tmp_path, "shape-c")
+    spec = repo / "src/spec.types.ts"
+    spec.write_text(spec.read_text().replace("export interface McpUiHostContext {", "export interface McpUiHostContext {{", 1))
+    for only, steps in (([], {"spec-types", "schema", "schema-test", "schema-json"}), (["--only", "schema"], {"schema"})):
+        result = invoke("apply", "--repo", repo, "--dry-run", "--json", *only)
+        assert result.exit_code == 3, result.output
+        refused = {
+            s["step"]: (s["path"], s["kind"], s["reason"]) for s in json.loads(result.stdout)["steps"] if s["status"] == "refused"
+        }
+        assert refused.keys() >= steps
+        assert len(set(refused.values())) == 1, refused
+        path, kind, reason = refused["schema"]
+        assert (path, kind) == ("src/spec.types.ts", "syntax-error")
+        assert not reason.startswith("src/"), reason
+
+
+def test_overlapping_edits_of_a_rewrite_step_are_a_conflict(tmp_path: Path, monkeypatch) -> None:
+    """A rewrite step's overlapping or duplicate edits become a refusal,
+    like a transform's, instead of an exception."""
+    from codemods.engine.edits import EditSet
+
+    def rewrite(path: str, data: bytes, ctx: Context) -> tuple[bytes, list[str]]:
+        edits = EditSet()
+        edits.replace(0, 4, "one")
+        edits.replace(2, 6, "two")
+        return edits.apply(data), []
+
+    step = Step("toy-rewrite", "toy.json", "toy", rewrite=rewrite)
+    toy = recipes.Target(
+        name="toy",
+        description="a toy checkout (with toy.json)",
+        recognise=lambda repo: (repo / "toy.json").is_file(),
+        steps=(step,),
+        commits=(CommitGroup("toy", "toy", "toy", ("toy-rewrite",)),),
+        choose_mode=lambda repo, requested: ModeChoice(requested, "toy"),
+    )
+    monkeypatch.setitem(recipes.REGISTRY, "toy", lambda: toy)
+    (tmp_path / "toy.json").write_text('{"toy": true}\n')
+    result = plan(tmp_path)
+    assert [(r.step, r.status.value, r.kind) for r in result.results] == [("toy-rewrite", "refused", "conflict")]
+    assert "two edits would overlap" in result.results[0].reason
+    assert result.changes == []

@@ -24,8 +24,8 @@ from tree_sitter import Node
 
 from ...engine.editor import FileEditor
 from ...engine.json_layout import layout
-from ...engine.outcome import AnchorMissing, Conflict, Refused, SyntaxProblem, TargetMissing
-from ...engine.source import SourceError, SourceFile
+from ...engine.outcome import AnchorMissing, Conflict, Refused, SyntaxProblem, TargetMissing, parsed_or_refused
+from ...engine.source import SourceFile
 from ...engine.style import FormatterConfig, Style, style_for
 from ..base import Context, Notice
 from . import spec_types
@@ -95,10 +95,7 @@ def _planned_spec(ctx: Context) -> bytes:
 # planned, and read, once.
 @lru_cache(maxsize=4)
 def _after_spec_step(data: bytes, config: FormatterConfig) -> bytes:
-    try:
-        return spec_types.planned(data, config)
-    except SourceError as err:
-        raise SyntaxProblem(spec_types.PATH, str(err)) from None
+    return spec_types.planned(data, config)
 
 
 @lru_cache(maxsize=4)
@@ -227,10 +224,7 @@ def _edit_schema(path: str, data: bytes, ctx: Context) -> bytes:
 
 
 def _editor(path: str, data: bytes, ctx: Context) -> FileEditor:
-    try:
-        return FileEditor(SourceFile.from_bytes(path, data, ctx.formatter))
-    except SourceError as err:
-        raise SyntaxProblem(path, str(err).removeprefix(f"{path}:").strip()) from None
+    return FileEditor(parsed_or_refused(path, data, ctx.formatter))
 
 
 def _object_literal(editor: FileEditor, declarator: Node) -> Node:

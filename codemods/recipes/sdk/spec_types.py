@@ -8,7 +8,7 @@ from __future__ import annotations
 import re
 
 from ...engine.editor import FileEditor
-from ...engine.source import SourceFile
+from ...engine.outcome import parsed_or_refused
 from ...engine.style import FormatterConfig
 from ..base import Context
 from .common import (
@@ -102,6 +102,6 @@ def ensure_method_constant(editor: FileEditor) -> None:
 def planned(data: bytes, config: FormatterConfig) -> bytes:
     """The file after this step (in the style ``config`` and the file give
     it, as the step writes it), for the steps that derive from it."""
-    editor = FileEditor(SourceFile.from_bytes(PATH, data, config))
+    editor = FileEditor(parsed_or_refused(PATH, data, config))
     transform(editor, None)  # type: ignore[arg-type]
     return editor.result()
