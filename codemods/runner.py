@@ -7,6 +7,7 @@ import posixpath
 import stat
 from collections.abc import Iterable, Sequence
 from pathlib import Path
+from types import MappingProxyType
 from typing import NamedTuple
 
 from .engine.diff import unified_diff
@@ -18,7 +19,7 @@ from . import recipes
 from .formatter import Candidate, FormatterChoice, FormatterMode, Layout, choose, format_pass
 from .recipes import Target
 from .recipes.base import ModeChoice
-from .recipes.base import Bridge, CommitGroup, Context, Notice, Step
+from .recipes.base import Bridge, CommitGroup, Context, Notice, Planned, Step
 
 
 class TargetError(Exception):
@@ -144,7 +145,8 @@ def plan(
     if not isinstance(formatter, FormatterChoice):
         formatter = choose(repo, formatter)
     choice = _target(target).choose_mode(repo, bridge)
-    ctx = Context(repo=repo, bridge=choice.mode, formatter=read_config(repo))
+    earlier: dict[str, Planned] = {}
+    ctx = Context(repo=repo, bridge=choice.mode, formatter=read_config(repo), earlier=MappingProxyType(earlier))
     root = repo.resolve()
     selected = [s for s in steps if not only or s.id in only]
     locations, failures = _locate_all(repo, selected)
@@ -171,8 +173,10 @@ def plan(
             results.append(
                 StepResult(step.id, refusal.path or path, Status.REFUSED, refusal.reason, refusal.kind, notes)
             )
+            earlier[step.id] = Planned(path, refusal=refusal)
             continue
         contents[real] = (old, new)
+        earlier[step.id] = Planned(real, new)
         status = Status.ALREADY if new == current else Status.APPLIED
         results.append(StepResult(step.id, real, status, notes=[*notes, *added]))
         if status is Status.APPLIED:

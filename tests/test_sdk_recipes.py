@@ -336,3 +336,19 @@ def test_overlapping_edits_of_a_rewrite_step_are_a_conflict(tmp_path: Path, monk
     assert [(r.step, r.status.value, r.kind) for r in result.results] == [("toy-rewrite", "refused", "conflict")]
     assert "two edits would overlap" in result.results[0].reason
     assert result.changes == []
+
+
+def test_the_generated_files_derive_from_a_spec_found_at_another_path(tmp_path: Path) -> None:
+    """The runner finds a moved spec.types.ts by what it defines; the
+    generated files derive from that file as the spec-types step plans it."""
+    repo = sdk_tree(tmp_path, "shape-c")
+    moved = "src/spec/spec.types.ts"
+    (repo / "src/spec").mkdir()
+    shutil.move(repo / "src/spec.types.ts", repo / moved)
+    result = invoke("apply", "--repo", repo)
+    assert result.exit_code == 0, result.output
+    assert f"found {moved} (not at src/spec.types.ts)" in result.stderr
+    expected = snapshot(SDK_FIXTURES / "shape-c" / "expected-auto")
+    assert (repo / moved).read_bytes() == expected["src/spec.types.ts"]
+    for path in ("src/generated/schema.ts", "src/generated/schema.test.ts", "src/generated/schema.json"):
+        assert (repo / path).read_bytes() == expected[path], path

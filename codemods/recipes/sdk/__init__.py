@@ -34,7 +34,7 @@ def choose_mode(repo: Path, requested: Bridge) -> ModeChoice:
 
 STEPS: tuple[Step, ...] = (
     Step(
-        id="spec-types",
+        id=spec_types.STEP,
         path=spec_types.PATH,
         description="spec.types.ts: McpUiStateChangedNotification, appState on McpUiHostContext, STATE_CHANGED_METHOD",
         transform=spec_types.transform,

@@ -27,7 +27,7 @@ from ...engine.json_layout import layout
 from ...engine.outcome import AnchorMissing, Conflict, Refused, SyntaxProblem, TargetMissing, parsed_or_refused
 from ...engine.source import SourceFile
 from ...engine.style import FormatterConfig, Style, style_for
-from ..base import Context, Notice
+from ..base import Context, Notice, Planned
 from . import spec_types
 from .common import (
     APP_STATE,
@@ -82,17 +82,24 @@ def description_text(raw: str) -> str:
     return "\n".join(line.rstrip() for line in lines).strip()
 
 
-def _planned_spec(ctx: Context) -> bytes:
-    """spec.types.ts as the spec-types step writes it: what the generated
-    files derive from."""
+def _planned_spec(ctx: Context) -> Planned:
+    """spec.types.ts as the spec-types step writes it, and where it is: what
+    the generated files derive from. The runner hands it over when that
+    step is in the run (refused, it refuses these steps with its reason)."""
+    planned = ctx.earlier.get(spec_types.STEP)
+    if planned is not None:
+        if planned.refusal is not None:
+            raise planned.refusal.with_traceback(None)
+        return planned
+    # Not in the run (`--only schema`): planned here, from its usual place.
     path = Path(ctx.repo) / spec_types.PATH
     if not path.is_file():
         raise TargetMissing(spec_types.PATH, "file not found (the generated files derive from it)")
-    return _after_spec_step(path.read_bytes(), ctx.formatter)
+    return Planned(spec_types.PATH, _after_spec_step(path.read_bytes(), ctx.formatter))
 
 
-# Each of the three generated files derives from the same planned file:
-# planned, and read, once.
+# Without the spec-types step, each of the three generated files derives
+# from the same planned file: planned once.
 @lru_cache(maxsize=4)
 def _after_spec_step(data: bytes, config: FormatterConfig) -> bytes:
     return spec_types.planned(data, config)
@@ -104,7 +111,7 @@ def _facts(spec: bytes, config: FormatterConfig) -> SpecFacts:
 
 
 def _spec(ctx: Context) -> SpecFacts:
-    return _facts(_planned_spec(ctx), ctx.formatter)
+    return _facts(_planned_spec(ctx).data, ctx.formatter)
 
 
 # ----------------------------------------------------------------------
@@ -122,7 +129,7 @@ def generator_available(repo: Path) -> bool:
 
 
 @lru_cache(maxsize=4)
-def _regenerate(repo: str, spec: bytes) -> dict[str, bytes]:
+def _regenerate(repo: str, spec: Planned) -> dict[str, bytes]:
     """Run the generator on a scratch copy of the checkout (its top-level
     files, src/ and scripts/, node_modules linked) whose spec.types.ts is
     the edited one; the checkout itself is not touched."""
@@ -143,7 +150,8 @@ def _regenerate(repo: str, spec: bytes) -> dict[str, bytes]:
             elif entry.name in {"src", "scripts"}:
                 shutil.copytree(entry, work / entry.name, symlinks=True)
         os.symlink(root / "node_modules", work / "node_modules")
-        (work / spec_types.PATH).write_bytes(spec)
+        (work / spec.path).parent.mkdir(parents=True, exist_ok=True)
+        (work / spec.path).write_bytes(spec.data)
         result = subprocess.run(
             ["npm", "run", "--silent", GENERATOR],
             cwd=work,

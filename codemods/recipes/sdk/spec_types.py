@@ -25,6 +25,7 @@ from .common import (
     rename,
 )
 
+STEP = "spec-types"
 PATH = "src/spec.types.ts"
 _DIRECTION = re.compile(r"\(([^()]*->[^()]*)\)")
 
