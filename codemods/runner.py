@@ -73,7 +73,7 @@ class Plan(NamedTuple):
         return {
             "repo": str(self.repo),
             "target": self.target,
-            "bridge": {"mode": self.bridge.mode.value, "reason": self.bridge.reason},
+            "bridge": self.bridge.to_json(),
             "steps": [r.to_json() for r in self.results],
             "files": [
                 {

@@ -27,6 +27,9 @@ class ModeChoice(NamedTuple):
     mode: Bridge
     reason: str
 
+    def to_json(self) -> dict:
+        return {"mode": self.mode.value, "reason": self.reason}
+
 
 class Planned(NamedTuple):
     """What an earlier step of the run made of its file: where the runner
