@@ -19,7 +19,7 @@ from . import recipes
 from .formatter import Candidate, FormatterChoice, FormatterMode, Layout, choose, format_pass
 from .recipes import Target
 from .recipes.base import ModeChoice
-from .recipes.base import Bridge, CommitGroup, Context, Notice, Planned, Step
+from .recipes.base import Bridge, Context, Notice, Planned, Step
 
 
 class TargetError(Exception):
@@ -91,30 +91,13 @@ class Plan(NamedTuple):
         }
 
 
-def _target(name: str) -> Target:
-    target = recipes.target_named(name)
-    if target is None:
-        raise TargetError(f"no recipes for target {name!r}")
-    return target
-
-
-def steps_for(target: str) -> tuple[Step, ...]:
-    """The target's steps, in the order they run."""
-    return _target(target).steps
-
-
-def commits_for(target: str) -> tuple[CommitGroup, ...]:
-    """The target's steps grouped into the commits of a patch series."""
-    return _target(target).commits
-
-
-def detect_target(repo: Path) -> str:
-    """The name of the first registered target that recognises ``repo``."""
+def detect_target(repo: Path) -> Target:
+    """The first registered target that recognises ``repo``."""
     if not repo.is_dir():
         raise TargetError(f"{repo}: no such directory")
     for target in recipes.targets():
         if target.recognise(repo):
-            return target.name
+            return target
     expected = "; or ".join(t.description for t in recipes.targets())
     raise TargetError(f"{repo}: not a recognised target (expected {expected})")
 
@@ -138,13 +121,13 @@ def plan(
     pass the changed files through the checkout's formatter (``formatter``:
     a mode, or a choice already made, e.g. another checkout's Biome)."""
     target = detect_target(repo)
-    steps = steps_for(target)
+    steps = target.steps
     unknown = sorted(set(only) - {s.id for s in steps})
     if unknown:
         raise ValueError(f"unknown step(s): {', '.join(unknown)} (see `mesh-codemod list`)")
     if not isinstance(formatter, FormatterChoice):
         formatter = choose(repo, formatter)
-    choice = _target(target).choose_mode(repo, bridge)
+    choice = target.choose_mode(repo, bridge)
     earlier: dict[str, Planned] = {}
     ctx = Context(repo=repo, bridge=choice.mode, formatter=read_config(repo), earlier=MappingProxyType(earlier))
     root = repo.resolve()
@@ -193,7 +176,7 @@ def plan(
     notices = dict.fromkeys(
         str(note) for r in results if r.status is Status.APPLIED for note in r.notes if isinstance(note, Notice)
     )
-    return Plan(repo, target, choice, results, changes, tuple(notices), formatter)
+    return Plan(repo, target.name, choice, results, changes, tuple(notices), formatter)
 
 
 def _locate_all(

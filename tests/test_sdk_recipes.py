@@ -16,18 +16,18 @@ from codemods.engine.parsing import TYPESCRIPT, parse
 from codemods.engine.source import SourceFile
 from codemods.recipes.base import CommitGroup, Context, ModeChoice, Step
 from codemods.recipes.sdk.common import renamed
-from codemods.runner import commits_for, plan, steps_for
+from codemods.runner import plan
 
 from .sdk_support import SDK_FIXTURES, SHAPES, missing_pieces, require_tool, sdk_tree
 from .support import FIXTURES, invoke, snapshot
 
 
 def test_sdk_commit_groups_cover_every_step_once_in_step_order() -> None:
-    steps = [s.id for s in steps_for("sdk")]
-    grouped = [step for group in commits_for("sdk") for step in group.steps]
+    steps = [s.id for s in recipes.target_named("sdk").steps]
+    grouped = [step for group in recipes.target_named("sdk").commits for step in group.steps]
     assert grouped == steps
-    assert [g.id for g in commits_for("sdk")] == ["types-and-schemas", "exports", "bridge-and-app"]
-    assert all(group.subject and group.body for group in commits_for("sdk"))
+    assert [g.id for g in recipes.target_named("sdk").commits] == ["types-and-schemas", "exports", "bridge-and-app"]
+    assert all(group.subject and group.body for group in recipes.target_named("sdk").commits)
 
 
 def test_dry_run_shows_the_diff_and_check_goes_from_pending_to_done(tmp_path: Path) -> None:
@@ -97,7 +97,7 @@ def test_a_third_target_needs_only_a_registry_entry(tmp_path: Path, monkeypatch)
     result = plan(tmp_path)
     assert result.target == "toy"
     assert result.changes[0].new == b'export const before = 1;\nexport const toy = "yes";\n'
-    assert commits_for("toy")[0].steps == ("toy-step",)
+    assert recipes.target_named("toy").commits[0].steps == ("toy-step",)
     missing = invoke("apply", "--repo", tmp_path / "nowhere-else")
     assert missing.exit_code == 3
 
