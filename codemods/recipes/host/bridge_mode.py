@@ -20,15 +20,11 @@ def choose_bridge(repo: Path, requested: Bridge) -> ModeChoice:
         return ModeChoice(requested, f"--bridge {requested.value} was given")
     for location in SDK_LOCATIONS:
         package = repo / location
-        manifest = package / "package.json"
-        if not manifest.is_file():
+        if not (package / "package.json").is_file():
             continue
-        import json
+        from ...manifest import package_version  # only a checkout with the SDK installed needs it
 
-        try:
-            version = json.loads(manifest.read_text(encoding="utf-8")).get("version", "?")
-        except (OSError, ValueError):
-            version = "?"
+        version = package_version(package) or "?"
         declarations = sorted((package / "dist").rglob("app-bridge.d.ts")) or sorted(package.rglob("*.d.ts"))
         for declaration in declarations:
             try:

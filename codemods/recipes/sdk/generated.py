@@ -27,6 +27,7 @@ from ...engine.json_layout import layout
 from ...engine.outcome import AnchorMissing, Conflict, Refused, SyntaxProblem, TargetMissing, parsed_or_refused
 from ...engine.source import SourceFile
 from ...engine.style import FormatterConfig, Style, style_for
+from ...manifest import read_manifest
 from ..base import Context, Notice, Planned
 from . import spec_types
 from .common import (
@@ -121,11 +122,8 @@ def _spec(ctx: Context) -> SpecFacts:
 
 def generator_available(repo: Path) -> bool:
     """The checkout can regenerate: node_modules installed and the script declared."""
-    try:
-        scripts = json.loads((repo / "package.json").read_text(encoding="utf-8")).get("scripts", {})
-    except (OSError, ValueError, AttributeError):
-        return False
-    return GENERATOR in scripts and (repo / "node_modules" / ".bin").is_dir()
+    scripts = read_manifest(repo).get("scripts")
+    return isinstance(scripts, dict) and GENERATOR in scripts and (repo / "node_modules" / ".bin").is_dir()
 
 
 @lru_cache(maxsize=4)
