@@ -352,3 +352,10 @@ def test_the_generated_files_derive_from_a_spec_found_at_another_path(tmp_path: 
     assert (repo / moved).read_bytes() == expected["src/spec.types.ts"]
     for path in ("src/generated/schema.ts", "src/generated/schema.test.ts", "src/generated/schema.json"):
         assert (repo / path).read_bytes() == expected[path], path
+
+
+def test_doc_text_is_the_doc_comment_above_a_node_or_nothing() -> None:
+    editor = _editor("/** Documented. */\nexport interface A {}\n// a line comment\ninterface B {}\n/** apart */\n\ninterface C {}\n")
+    a, b, c = (editor.interface(name) for name in "ABC")
+    assert editor.doc_text(a) == "/** Documented. */"
+    assert editor.doc_text(b) == editor.doc_text(c) == ""

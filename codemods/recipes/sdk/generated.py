@@ -64,15 +64,13 @@ class SpecFacts:
     def __init__(self, data: bytes, config: FormatterConfig) -> None:
         editor = FileEditor(SourceFile.from_bytes(spec_types.PATH, data, config))
         state = editor.interface(STATE)
-        doc = editor.doc_comment(state)
-        self.notification_doc = editor.text(doc) if doc is not None else ""
+        self.notification_doc = editor.doc_text(state)
         self.state_description = _member_description(editor, state, "state")
         self.app_state_description = _member_description(editor, editor.interface(HOST_CONTEXT), APP_STATE)
 
 
 def _member_description(editor: FileEditor, interface: Node, name: str) -> str:
-    doc = editor.doc_comment(editor.property_signature(interface, name))
-    match = _DESCRIPTION.search(editor.text(doc)) if doc is not None else None
+    match = _DESCRIPTION.search(editor.doc_text(editor.property_signature(interface, name)))
     return description_text(match.group(1)) if match else ""
 
 

@@ -40,12 +40,11 @@ def ensure_notification(editor: FileEditor) -> None:
     if editor.interfaces(STATE):
         return
     size = editor.interface(SIZE)
-    doc = editor.doc_comment(size)
     body = size.child_by_field_name("body")
     indent = editor.source.indent_unit
     quote = editor.source.quote
     lines = [
-        *jsdoc(notification_doc(editor.text(doc) if doc is not None else ""), width=editor.style.line_width),
+        *jsdoc(notification_doc(editor.doc_text(size)), width=editor.style.line_width),
         f"export interface {STATE} {{",
         f"{indent}method: {quote}{STATE_METHOD}{quote};",
         f"{indent}params: {{",
