@@ -77,22 +77,26 @@ def test_a_schema_json_not_laid_out_by_the_generator_is_refused(tmp_path: Path) 
     assert snapshot(repo) == before
 
 
+def _register_toy(monkeypatch, step: Step) -> None:
+    """A target "toy" of the one ``step``, for checkouts that hold its file."""
+    toy = recipes.Target(
+        name="toy",
+        description=f"a toy checkout (with {step.path})",
+        recognise=lambda repo: (repo / step.path).is_file(),
+        steps=(step,),
+        commits=(CommitGroup("toy", "toy", "toy", (step.id,)),),
+        choose_mode=lambda repo, requested: ModeChoice(requested, "toy"),
+    )
+    monkeypatch.setitem(recipes.REGISTRY, "toy", lambda: toy)
+
+
 def test_a_third_target_needs_only_a_registry_entry(tmp_path: Path, monkeypatch) -> None:
     """The runner plans a target it has never heard of, from its entry."""
 
     def transform(editor: FileEditor, ctx: Context) -> None:
         editor.ensure_statements_at_end(editor.source.root, [statement('export const toy = "yes";')])
 
-    step = Step("toy-step", "toy.ts", "toy", transform=transform)
-    toy = recipes.Target(
-        name="toy",
-        description="a toy checkout (with toy.ts)",
-        recognise=lambda repo: (repo / "toy.ts").is_file(),
-        steps=(step,),
-        commits=(CommitGroup("toy", "toy", "toy", ("toy-step",)),),
-        choose_mode=lambda repo, requested: ModeChoice(requested, "toy"),
-    )
-    monkeypatch.setitem(recipes.REGISTRY, "toy", lambda: toy)
+    _register_toy(monkeypatch, Step("toy-step", "toy.ts", "toy", transform=transform))
     (tmp_path / "toy.ts").write_text("export const before = 1;\n")
     result = plan(tmp_path)
     assert result.target == "toy"
@@ -321,16 +325,7 @@ def test_overlapping_edits_of_a_rewrite_step_are_a_conflict(tmp_path: Path, monk
         edits.replace(2, 6, "two")
         return edits.apply(data), []
 
-    step = Step("toy-rewrite", "toy.json", "toy", rewrite=rewrite)
-    toy = recipes.Target(
-        name="toy",
-        description="a toy checkout (with toy.json)",
-        recognise=lambda repo: (repo / "toy.json").is_file(),
-        steps=(step,),
-        commits=(CommitGroup("toy", "toy", "toy", ("toy-rewrite",)),),
-        choose_mode=lambda repo, requested: ModeChoice(requested, "toy"),
-    )
-    monkeypatch.setitem(recipes.REGISTRY, "toy", lambda: toy)
+    _register_toy(monkeypatch, Step("toy-rewrite", "toy.json", "toy", rewrite=rewrite))
     (tmp_path / "toy.json").write_text('{"toy": true}\n')
     result = plan(tmp_path)
     assert [(r.step, r.status.value, r.kind) for r in result.results] == [("toy-rewrite", "refused", "conflict")]
