@@ -304,7 +304,7 @@ def _series_header(series) -> None:
 def _series_json(series) -> dict:
     return {
         "target": series.plan.target,
-        "bridge": {"mode": series.bridge.mode.value, "reason": series.bridge.reason},
+        "bridge": series.bridge.to_json(),
         "base": series.base,
         "tip": series.tip,
         "author": str(series.identity),

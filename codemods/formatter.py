@@ -129,13 +129,9 @@ def find_biome(checkout: Path) -> Biome | None:
 
 
 def _version(package_json: Path) -> str:
-    import re
+    from .manifest import package_version
 
-    try:
-        match = re.search(rb'"version"\s*:\s*"([^"]+)"', package_json.read_bytes())
-    except OSError:
-        return ""
-    return match[1].decode() if match else ""
+    return package_version(package_json.parent)
 
 
 def _native_binary(package: Path) -> Path | None:

@@ -24,7 +24,6 @@ from typing import NamedTuple
 import git
 
 from .recipes.base import Bridge, CommitGroup
-from .recipes import target_named
 from .recipes.base import ModeChoice
 from .formatter import FormatterMode
 from .formatter import choose as choose_formatter
@@ -168,7 +167,7 @@ def build_series(
     commits: list[SeriesCommit] = []
     with exported_tree(repo, base.hexsha) as tree, _temporary_index() as index:
         try:
-            target = target_named(detect_target(tree))
+            target = detect_target(tree)
             # The checkout decides `auto` (the host: its installed SDK), as
             # node_modules is never committed and so not in the exported tree.
             choice = target.choose_mode(checkout, bridge)

@@ -7,19 +7,19 @@ import posixpath
 import stat
 from collections.abc import Iterable, Sequence
 from pathlib import Path
+from types import MappingProxyType
 from typing import NamedTuple
 
 from .engine.diff import unified_diff
 from .engine.editor import FileEditor
 from .engine.edits import DuplicateEdit, OverlapError
-from .engine.outcome import Conflict, NotUtf8, Refused, Status, StepResult, SyntaxProblem, TargetMissing
-from .engine.source import SourceError, SourceFile
+from .engine.outcome import Conflict, Refused, Status, StepResult, TargetMissing, parsed_or_refused
 from .engine.style import read_config, style_for
 from . import recipes
 from .formatter import Candidate, FormatterChoice, FormatterMode, Layout, choose, format_pass
 from .recipes import Target
 from .recipes.base import ModeChoice
-from .recipes.base import Bridge, CommitGroup, Context, Notice, Step
+from .recipes.base import Bridge, Context, Notice, Planned, Step
 
 
 class TargetError(Exception):
@@ -73,7 +73,7 @@ class Plan(NamedTuple):
         return {
             "repo": str(self.repo),
             "target": self.target,
-            "bridge": {"mode": self.bridge.mode.value, "reason": self.bridge.reason},
+            "bridge": self.bridge.to_json(),
             "steps": [r.to_json() for r in self.results],
             "files": [
                 {
@@ -91,30 +91,13 @@ class Plan(NamedTuple):
         }
 
 
-def _target(name: str) -> Target:
-    target = recipes.target_named(name)
-    if target is None:
-        raise TargetError(f"no recipes for target {name!r}")
-    return target
-
-
-def steps_for(target: str) -> tuple[Step, ...]:
-    """The target's steps, in the order they run."""
-    return _target(target).steps
-
-
-def commits_for(target: str) -> tuple[CommitGroup, ...]:
-    """The target's steps grouped into the commits of a patch series."""
-    return _target(target).commits
-
-
-def detect_target(repo: Path) -> str:
-    """The name of the first registered target that recognises ``repo``."""
+def detect_target(repo: Path) -> Target:
+    """The first registered target that recognises ``repo``."""
     if not repo.is_dir():
         raise TargetError(f"{repo}: no such directory")
     for target in recipes.targets():
         if target.recognise(repo):
-            return target.name
+            return target
     expected = "; or ".join(t.description for t in recipes.targets())
     raise TargetError(f"{repo}: not a recognised target (expected {expected})")
 
@@ -138,14 +121,15 @@ def plan(
     pass the changed files through the checkout's formatter (``formatter``:
     a mode, or a choice already made, e.g. another checkout's Biome)."""
     target = detect_target(repo)
-    steps = steps_for(target)
+    steps = target.steps
     unknown = sorted(set(only) - {s.id for s in steps})
     if unknown:
         raise ValueError(f"unknown step(s): {', '.join(unknown)} (see `mesh-codemod list`)")
     if not isinstance(formatter, FormatterChoice):
         formatter = choose(repo, formatter)
-    choice = _target(target).choose_mode(repo, bridge)
-    ctx = Context(repo=repo, bridge=choice.mode, formatter=read_config(repo))
+    choice = target.choose_mode(repo, bridge)
+    earlier: dict[str, Planned] = {}
+    ctx = Context(repo=repo, bridge=choice.mode, formatter=read_config(repo), earlier=MappingProxyType(earlier))
     root = repo.resolve()
     selected = [s for s in steps if not only or s.id in only]
     locations, failures = _locate_all(repo, selected)
@@ -172,8 +156,10 @@ def plan(
             results.append(
                 StepResult(step.id, refusal.path or path, Status.REFUSED, refusal.reason, refusal.kind, notes)
             )
+            earlier[step.id] = Planned(path, refusal=refusal)
             continue
         contents[real] = (old, new)
+        earlier[step.id] = Planned(real, new)
         status = Status.ALREADY if new == current else Status.APPLIED
         results.append(StepResult(step.id, real, status, notes=[*notes, *added]))
         if status is Status.APPLIED:
@@ -190,7 +176,7 @@ def plan(
     notices = dict.fromkeys(
         str(note) for r in results if r.status is Status.APPLIED for note in r.notes if isinstance(note, Notice)
     )
-    return Plan(repo, target, choice, results, changes, tuple(notices), formatter)
+    return Plan(repo, target.name, choice, results, changes, tuple(notices), formatter)
 
 
 def _locate_all(
@@ -295,15 +281,10 @@ def _run_step(step: Step, ctx: Context, path: str, current: bytes | None) -> tup
         return current, ["exists with other content; kept as it is"]
     if current is None:
         raise TargetMissing(path, "file not found")
-    if step.rewrite is not None:
-        return step.rewrite(path, current, ctx)
     try:
-        source = SourceFile.from_bytes(path, current, ctx.formatter)
-    except SourceError as err:
-        refusal = SyntaxProblem if err.syntax else NotUtf8
-        raise refusal(path, str(err).removeprefix(f"{path}:").strip()) from None
-    editor = FileEditor(source)
-    try:
+        if step.rewrite is not None:
+            return step.rewrite(path, current, ctx)
+        editor = FileEditor(parsed_or_refused(path, current, ctx.formatter))
         step.transform(editor, ctx)
         new = editor.result()
     except DuplicateEdit as err:

@@ -259,7 +259,7 @@ def test_patch_refuses_a_commit_that_is_not_a_mesh_checkout(tmp_path: Path) -> N
 def test_the_sdk_series_follows_the_sdk_commit_groups_and_git_am_gives_the_apply_tree(tmp_path: Path) -> None:
     import shutil
 
-    from codemods.runner import commits_for
+    from codemods import recipes
 
     from .support import ROOT
 
@@ -270,7 +270,7 @@ def test_the_sdk_series_follows_the_sdk_commit_groups_and_git_am_gives_the_apply
     result = invoke("patch", "--repo", work, "--out", tmp_path / "series", "--json", "--author", BOT)
     assert result.exit_code == 0, result.output
     report = json.loads(result.stdout)
-    assert [c["group"] for c in report["commits"]] == [g.id for g in commits_for("sdk")]
+    assert [c["group"] for c in report["commits"]] == [g.id for g in recipes.target_named("sdk").commits]
 
     fresh = tmp_path / "fresh"
     git(tmp_path, "clone", "-q", str(work), str(fresh))

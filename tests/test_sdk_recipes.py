@@ -16,18 +16,18 @@ from codemods.engine.parsing import TYPESCRIPT, parse
 from codemods.engine.source import SourceFile
 from codemods.recipes.base import CommitGroup, Context, ModeChoice, Step
 from codemods.recipes.sdk.common import renamed
-from codemods.runner import commits_for, plan, steps_for
+from codemods.runner import plan
 
 from .sdk_support import SDK_FIXTURES, SHAPES, missing_pieces, require_tool, sdk_tree
 from .support import FIXTURES, invoke, snapshot
 
 
 def test_sdk_commit_groups_cover_every_step_once_in_step_order() -> None:
-    steps = [s.id for s in steps_for("sdk")]
-    grouped = [step for group in commits_for("sdk") for step in group.steps]
+    steps = [s.id for s in recipes.target_named("sdk").steps]
+    grouped = [step for group in recipes.target_named("sdk").commits for step in group.steps]
     assert grouped == steps
-    assert [g.id for g in commits_for("sdk")] == ["types-and-schemas", "exports", "bridge-and-app"]
-    assert all(group.subject and group.body for group in commits_for("sdk"))
+    assert [g.id for g in recipes.target_named("sdk").commits] == ["types-and-schemas", "exports", "bridge-and-app"]
+    assert all(group.subject and group.body for group in recipes.target_named("sdk").commits)
 
 
 def test_dry_run_shows_the_diff_and_check_goes_from_pending_to_done(tmp_path: Path) -> None:
@@ -77,27 +77,31 @@ def test_a_schema_json_not_laid_out_by_the_generator_is_refused(tmp_path: Path) 
     assert snapshot(repo) == before
 
 
+def _register_toy(monkeypatch, step: Step) -> None:
+    """A target "toy" of the one ``step``, for checkouts that hold its file."""
+    toy = recipes.Target(
+        name="toy",
+        description=f"a toy checkout (with {step.path})",
+        recognise=lambda repo: (repo / step.path).is_file(),
+        steps=(step,),
+        commits=(CommitGroup("toy", "toy", "toy", (step.id,)),),
+        choose_mode=lambda repo, requested: ModeChoice(requested, "toy"),
+    )
+    monkeypatch.setitem(recipes.REGISTRY, "toy", lambda: toy)
+
+
 def test_a_third_target_needs_only_a_registry_entry(tmp_path: Path, monkeypatch) -> None:
     """The runner plans a target it has never heard of, from its entry."""
 
     def transform(editor: FileEditor, ctx: Context) -> None:
         editor.ensure_statements_at_end(editor.source.root, [statement('export const toy = "yes";')])
 
-    step = Step("toy-step", "toy.ts", "toy", transform=transform)
-    toy = recipes.Target(
-        name="toy",
-        description="a toy checkout (with toy.ts)",
-        recognise=lambda repo: (repo / "toy.ts").is_file(),
-        steps=(step,),
-        commits=(CommitGroup("toy", "toy", "toy", ("toy-step",)),),
-        choose_mode=lambda repo, requested: ModeChoice(requested, "toy"),
-    )
-    monkeypatch.setitem(recipes.REGISTRY, "toy", lambda: toy)
+    _register_toy(monkeypatch, Step("toy-step", "toy.ts", "toy", transform=transform))
     (tmp_path / "toy.ts").write_text("export const before = 1;\n")
     result = plan(tmp_path)
     assert result.target == "toy"
     assert result.changes[0].new == b'export const before = 1;\nexport const toy = "yes";\n'
-    assert commits_for("toy")[0].steps == ("toy-step",)
+    assert recipes.target_named("toy").commits[0].steps == ("toy-step",)
     missing = invoke("apply", "--repo", tmp_path / "nowhere-else")
     assert missing.exit_code == 3
 
@@ -280,3 +284,73 @@ def test_generated_files_copy_the_spec_as_the_step_writes_it_under_the_checkout_
     spec_doc = doc_above("src/spec.types.ts", "export interface McpUiStateChangedNotification ")
     assert max(len(line) for line in spec_doc.splitlines()) > 80
     assert doc_above("src/generated/schema.ts", "export const McpUiStateChangedNotificationSchema ") == spec_doc
+
+
+def test_a_generated_file_that_is_not_utf8_is_refused_as_not_utf8(tmp_path: Path) -> None:
+    repo = sdk_tree(tmp_path, "shape-c")
+    schema = repo / "src/generated/schema.ts"
+    schema.write_bytes(schema.read_bytes().replace(b"\n", b"\n// caf\xe9\n", 1))
+    result = invoke("apply", "--repo", repo, "--dry-run", "--json")
+    assert result.exit_code == 3, result.output
+    step = next(s for s in json.loads(result.stdout)["steps"] if s["step"] == "schema")
+    assert (step["status"], step["kind"], step["path"]) == ("refused", "not-utf8", "src/generated/schema.ts")
+    assert step["reason"].startswith("not UTF-8 (byte ")
+
+
+def test_a_broken_spec_is_refused_in_the_same_words_by_every_step_that_reads_it(tmp_path: Path) -> None:
+    repo = sdk_tree(tmp_path, "shape-c")
+    spec = repo / "src/spec.types.ts"
+    spec.write_text(spec.read_text().replace("export interface McpUiHostContext {", "export interface McpUiHostContext {{", 1))
+    for only, steps in (([], {"spec-types", "schema", "schema-test", "schema-json"}), (["--only", "schema"], {"schema"})):
+        result = invoke("apply", "--repo", repo, "--dry-run", "--json", *only)
+        assert result.exit_code == 3, result.output
+        refused = {
+            s["step"]: (s["path"], s["kind"], s["reason"]) for s in json.loads(result.stdout)["steps"] if s["status"] == "refused"
+        }
+        assert refused.keys() >= steps
+        assert len(set(refused.values())) == 1, refused
+        path, kind, reason = refused["schema"]
+        assert (path, kind) == ("src/spec.types.ts", "syntax-error")
+        assert not reason.startswith("src/"), reason
+
+
+def test_overlapping_edits_of_a_rewrite_step_are_a_conflict(tmp_path: Path, monkeypatch) -> None:
+    """A rewrite step's overlapping or duplicate edits become a refusal,
+    like a transform's, instead of an exception."""
+    from codemods.engine.edits import EditSet
+
+    def rewrite(path: str, data: bytes, ctx: Context) -> tuple[bytes, list[str]]:
+        edits = EditSet()
+        edits.replace(0, 4, "one")
+        edits.replace(2, 6, "two")
+        return edits.apply(data), []
+
+    _register_toy(monkeypatch, Step("toy-rewrite", "toy.json", "toy", rewrite=rewrite))
+    (tmp_path / "toy.json").write_text('{"toy": true}\n')
+    result = plan(tmp_path)
+    assert [(r.step, r.status.value, r.kind) for r in result.results] == [("toy-rewrite", "refused", "conflict")]
+    assert "two edits would overlap" in result.results[0].reason
+    assert result.changes == []
+
+
+def test_the_generated_files_derive_from_a_spec_found_at_another_path(tmp_path: Path) -> None:
+    """The runner finds a moved spec.types.ts by what it defines; the
+    generated files derive from that file as the spec-types step plans it."""
+    repo = sdk_tree(tmp_path, "shape-c")
+    moved = "src/spec/spec.types.ts"
+    (repo / "src/spec").mkdir()
+    shutil.move(repo / "src/spec.types.ts", repo / moved)
+    result = invoke("apply", "--repo", repo)
+    assert result.exit_code == 0, result.output
+    assert f"found {moved} (not at src/spec.types.ts)" in result.stderr
+    expected = snapshot(SDK_FIXTURES / "shape-c" / "expected-auto")
+    assert (repo / moved).read_bytes() == expected["src/spec.types.ts"]
+    for path in ("src/generated/schema.ts", "src/generated/schema.test.ts", "src/generated/schema.json"):
+        assert (repo / path).read_bytes() == expected[path], path
+
+
+def test_doc_text_is_the_doc_comment_above_a_node_or_nothing() -> None:
+    editor = _editor("/** Documented. */\nexport interface A {}\n// a line comment\ninterface B {}\n/** apart */\n\ninterface C {}\n")
+    a, b, c = (editor.interface(name) for name in "ABC")
+    assert editor.doc_text(a) == "/** Documented. */"
+    assert editor.doc_text(b) == editor.doc_text(c) == ""

@@ -127,6 +127,11 @@ class Finder:
                 return before
         return None
 
+    def doc_text(self, node: Node) -> str:
+        """The text of :meth:`doc_comment` for ``node``; "" when it has none."""
+        doc = self.doc_comment(node)
+        return self.text(doc) if doc is not None else ""
+
     def class_(self, name: str) -> Node:
         found = self._named(("class_declaration",), None, name)
         return self._only(found, f"class `{name}`")

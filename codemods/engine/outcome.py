@@ -5,6 +5,9 @@ from __future__ import annotations
 from enum import Enum
 from typing import NamedTuple
 
+from .source import SourceError, SourceFile
+from .style import FormatterConfig
+
 
 class Status(str, Enum):
     APPLIED = "applied"  # edits computed (written unless dry run / check)
@@ -56,6 +59,17 @@ class TargetMissing(Refused):
     """A file the step edits does not exist."""
 
     kind = "file-missing"
+
+
+def parsed_or_refused(path: str, data: bytes, config: FormatterConfig | None = None) -> SourceFile:
+    """``data`` parsed as the file ``path``, or the refusal that says why it
+    cannot be: NotUtf8 or SyntaxProblem, its reason without the path (the
+    result names the file)."""
+    try:
+        return SourceFile.from_bytes(path, data, config)
+    except SourceError as err:
+        refusal = SyntaxProblem if err.syntax else NotUtf8
+        raise refusal(path, str(err).removeprefix(f"{path}:").strip()) from None
 
 
 class StepResult(NamedTuple):

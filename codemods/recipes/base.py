@@ -2,12 +2,14 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from enum import Enum
 from pathlib import Path
+from types import MappingProxyType
 from typing import NamedTuple
 
 from ..engine.editor import FileEditor
+from ..engine.outcome import Refused
 from ..engine.style import FormatterConfig
 
 
@@ -25,6 +27,18 @@ class ModeChoice(NamedTuple):
     mode: Bridge
     reason: str
 
+    def to_json(self) -> dict:
+        return {"mode": self.mode.value, "reason": self.reason}
+
+
+class Planned(NamedTuple):
+    """What an earlier step of the run made of its file: where the runner
+    found the file and its bytes after the step, or the step's refusal."""
+
+    path: str
+    data: bytes = b""
+    refusal: Refused | None = None
+
 
 class Context(NamedTuple):
     """What a transform may know besides the file: the chosen bridge mode."""
@@ -33,6 +47,9 @@ class Context(NamedTuple):
     bridge: Bridge
     # The repository's formatter settings (biome.json), read once per run.
     formatter: FormatterConfig = FormatterConfig()
+    # The steps of this run so far, by id (read-only): a step that derives
+    # from another step's file reads it here, not from the disk.
+    earlier: Mapping[str, Planned] = MappingProxyType({})
 
 
 class NewFile(NamedTuple):

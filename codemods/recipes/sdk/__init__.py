@@ -6,9 +6,9 @@ uses (A: early 1.x setters, B: later 1.x `ProtocolWithEvents`, C: 2.x)."""
 
 from __future__ import annotations
 
-import json
 from pathlib import Path
 
+from ...manifest import read_manifest
 from ..base import Bridge, CommitGroup, ModeChoice, Step
 from . import app, app_bridge, generated, spec_types, types_exports
 from .common import STATE
@@ -18,11 +18,7 @@ PACKAGE_NAME = "@modelcontextprotocol/ext-apps"
 
 def is_sdk(repo: Path) -> bool:
     """An SDK checkout: its package.json is named like the SDK package."""
-    try:
-        manifest = json.loads((repo / "package.json").read_text(encoding="utf-8"))
-    except (OSError, ValueError):
-        return False
-    return isinstance(manifest, dict) and manifest.get("name") == PACKAGE_NAME
+    return read_manifest(repo).get("name") == PACKAGE_NAME
 
 
 def choose_mode(repo: Path, requested: Bridge) -> ModeChoice:
@@ -34,7 +30,7 @@ def choose_mode(repo: Path, requested: Bridge) -> ModeChoice:
 
 STEPS: tuple[Step, ...] = (
     Step(
-        id="spec-types",
+        id=spec_types.STEP,
         path=spec_types.PATH,
         description="spec.types.ts: McpUiStateChangedNotification, appState on McpUiHostContext, STATE_CHANGED_METHOD",
         transform=spec_types.transform,

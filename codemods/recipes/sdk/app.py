@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from ...engine.editor import FileEditor
 from ..base import Context
-from .common import APP_STATE, STATE, DocStyle, indented, jsdoc, rename, tag_paragraph
+from .common import APP_STATE, STATE, DocStyle, insert_documented, rename, tag_paragraph
 from .imports import ensure_imported_beside_twins
 
 PATH = "src/app.ts"
@@ -20,12 +20,9 @@ def transform(editor: FileEditor, ctx: Context) -> None:
     member = sender if sender.type == "method_definition" else sender.parent
     copy = rename(editor.text(member))
     if not editor.class_members(cls, STATE_SENDER):
-        doc = editor.doc_comment(member)
-        twin_doc = editor.text(doc) if doc is not None else ""
-        indent = editor.source.indent_of(member)
+        twin_doc = editor.doc_text(member)
         returns = tag_paragraph(twin_doc, "@returns")
-        doc_lines = jsdoc(sender_doc(DocStyle.of(twin_doc), returns), indent, width=editor.style.line_width)
-        editor.insert_after(member, indented(doc_lines, indent) + "\n" + indent + copy)
+        insert_documented(editor, member, member, sender_doc(DocStyle.of(twin_doc), returns), copy)
     ensure_imported_beside_twins(editor, [copy])
 
 

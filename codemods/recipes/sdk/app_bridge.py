@@ -16,7 +16,7 @@ from tree_sitter import Node
 from ...engine.editor import MEMBER_CONTAINERS, FileEditor, Item
 from ...engine.outcome import AnchorMissing
 from ..base import Context
-from .common import APP_STATE, STATE, DocStyle, indented, jsdoc, rename
+from .common import APP_STATE, STATE, DocStyle, insert_documented, rename
 from .imports import ensure_imported_beside_twins
 
 PATH = "src/app-bridge.ts"
@@ -50,12 +50,9 @@ def transform(editor: FileEditor, ctx: Context) -> None:
     copy = rename(editor.span(accessors[0], accessors[-1]))
     inserted.append(copy)
     if not editor.class_members(cls, STATE_ACCESSOR, "method_definition"):
-        doc = editor.doc_comment(accessors[0])
-        style = DocStyle.of(editor.text(doc) if doc is not None else "")
-        indent = editor.source.indent_of(accessors[0])
-        app_link = _app_link_prefix(editor.text(doc) if doc is not None else "")
-        doc_lines = jsdoc(accessor_doc(style, app_link), indent, width=editor.style.line_width)
-        editor.insert_after(accessors[-1], indented(doc_lines, indent) + "\n" + indent + copy)
+        twin_doc = editor.doc_text(accessors[0])
+        doc = accessor_doc(DocStyle.of(twin_doc), _app_link_prefix(twin_doc))
+        insert_documented(editor, accessors[0], accessors[-1], doc, copy)
     ensure_imported_beside_twins(editor, inserted)
 
 

@@ -6,7 +6,12 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterable, Sequence
-from typing import NamedTuple
+from typing import TYPE_CHECKING, NamedTuple
+
+if TYPE_CHECKING:
+    from tree_sitter import Node
+
+    from ...engine.editor import FileEditor
 
 SIZE = "McpUiSizeChangedNotification"
 STATE = "McpUiStateChangedNotification"
@@ -51,6 +56,15 @@ def indented(lines: Iterable[str], indent: str) -> str:
     """Lines joined for :meth:`~codemods.engine.editor.FileEditor.insert_after`:
     the first bare, the rest at ``indent``."""
     return "\n".join(line if index == 0 or not line else indent + line for index, line in enumerate(lines))
+
+
+def insert_documented(editor: FileEditor, twin: Node, after: Node, doc: list[str], code: str) -> None:
+    """``code`` under a ``/** ... */`` block of the ``doc`` lines (wrapped to
+    the line width), inserted after ``after``, both at the indent of
+    ``twin``: the member that the new one mirrors."""
+    indent = editor.source.indent_of(twin)
+    lines = jsdoc(doc, indent, width=editor.style.line_width)
+    editor.insert_after(after, indented(lines, indent) + "\n" + indent + code)
 
 
 # The @description texts: ts-to-zod turns each member's into `.describe()`.

@@ -24,10 +24,11 @@ from tree_sitter import Node
 
 from ...engine.editor import FileEditor
 from ...engine.json_layout import layout
-from ...engine.outcome import AnchorMissing, Conflict, Refused, SyntaxProblem, TargetMissing
-from ...engine.source import SourceError, SourceFile
+from ...engine.outcome import AnchorMissing, Conflict, Refused, SyntaxProblem, TargetMissing, parsed_or_refused
+from ...engine.source import SourceFile
 from ...engine.style import FormatterConfig, Style, style_for
-from ..base import Context, Notice
+from ...manifest import read_manifest
+from ..base import Context, Notice, Planned
 from . import spec_types
 from .common import (
     APP_STATE,
@@ -63,15 +64,13 @@ class SpecFacts:
     def __init__(self, data: bytes, config: FormatterConfig) -> None:
         editor = FileEditor(SourceFile.from_bytes(spec_types.PATH, data, config))
         state = editor.interface(STATE)
-        doc = editor.doc_comment(state)
-        self.notification_doc = editor.text(doc) if doc is not None else ""
+        self.notification_doc = editor.doc_text(state)
         self.state_description = _member_description(editor, state, "state")
         self.app_state_description = _member_description(editor, editor.interface(HOST_CONTEXT), APP_STATE)
 
 
 def _member_description(editor: FileEditor, interface: Node, name: str) -> str:
-    doc = editor.doc_comment(editor.property_signature(interface, name))
-    match = _DESCRIPTION.search(editor.text(doc)) if doc is not None else None
+    match = _DESCRIPTION.search(editor.doc_text(editor.property_signature(interface, name)))
     return description_text(match.group(1)) if match else ""
 
 
@@ -82,23 +81,27 @@ def description_text(raw: str) -> str:
     return "\n".join(line.rstrip() for line in lines).strip()
 
 
-def _planned_spec(ctx: Context) -> bytes:
-    """spec.types.ts as the spec-types step writes it: what the generated
-    files derive from."""
+def _planned_spec(ctx: Context) -> Planned:
+    """spec.types.ts as the spec-types step writes it, and where it is: what
+    the generated files derive from. The runner hands it over when that
+    step is in the run (refused, it refuses these steps with its reason)."""
+    planned = ctx.earlier.get(spec_types.STEP)
+    if planned is not None:
+        if planned.refusal is not None:
+            raise planned.refusal.with_traceback(None)
+        return planned
+    # Not in the run (`--only schema`): planned here, from its usual place.
     path = Path(ctx.repo) / spec_types.PATH
     if not path.is_file():
         raise TargetMissing(spec_types.PATH, "file not found (the generated files derive from it)")
-    return _after_spec_step(path.read_bytes(), ctx.formatter)
+    return Planned(spec_types.PATH, _after_spec_step(path.read_bytes(), ctx.formatter))
 
 
-# Each of the three generated files derives from the same planned file:
-# planned, and read, once.
+# Without the spec-types step, each of the three generated files derives
+# from the same planned file: planned once.
 @lru_cache(maxsize=4)
 def _after_spec_step(data: bytes, config: FormatterConfig) -> bytes:
-    try:
-        return spec_types.planned(data, config)
-    except SourceError as err:
-        raise SyntaxProblem(spec_types.PATH, str(err)) from None
+    return spec_types.planned(data, config)
 
 
 @lru_cache(maxsize=4)
@@ -107,7 +110,7 @@ def _facts(spec: bytes, config: FormatterConfig) -> SpecFacts:
 
 
 def _spec(ctx: Context) -> SpecFacts:
-    return _facts(_planned_spec(ctx), ctx.formatter)
+    return _facts(_planned_spec(ctx).data, ctx.formatter)
 
 
 # ----------------------------------------------------------------------
@@ -117,15 +120,12 @@ def _spec(ctx: Context) -> SpecFacts:
 
 def generator_available(repo: Path) -> bool:
     """The checkout can regenerate: node_modules installed and the script declared."""
-    try:
-        scripts = json.loads((repo / "package.json").read_text(encoding="utf-8")).get("scripts", {})
-    except (OSError, ValueError, AttributeError):
-        return False
-    return GENERATOR in scripts and (repo / "node_modules" / ".bin").is_dir()
+    scripts = read_manifest(repo).get("scripts")
+    return isinstance(scripts, dict) and GENERATOR in scripts and (repo / "node_modules" / ".bin").is_dir()
 
 
 @lru_cache(maxsize=4)
-def _regenerate(repo: str, spec: bytes) -> dict[str, bytes]:
+def _regenerate(repo: str, spec: Planned) -> dict[str, bytes]:
     """Run the generator on a scratch copy of the checkout (its top-level
     files, src/ and scripts/, node_modules linked) whose spec.types.ts is
     the edited one; the checkout itself is not touched."""
@@ -146,7 +146,8 @@ def _regenerate(repo: str, spec: bytes) -> dict[str, bytes]:
             elif entry.name in {"src", "scripts"}:
                 shutil.copytree(entry, work / entry.name, symlinks=True)
         os.symlink(root / "node_modules", work / "node_modules")
-        (work / spec_types.PATH).write_bytes(spec)
+        (work / spec.path).parent.mkdir(parents=True, exist_ok=True)
+        (work / spec.path).write_bytes(spec.data)
         result = subprocess.run(
             ["npm", "run", "--silent", GENERATOR],
             cwd=work,
@@ -227,10 +228,7 @@ def _edit_schema(path: str, data: bytes, ctx: Context) -> bytes:
 
 
 def _editor(path: str, data: bytes, ctx: Context) -> FileEditor:
-    try:
-        return FileEditor(SourceFile.from_bytes(path, data, ctx.formatter))
-    except SourceError as err:
-        raise SyntaxProblem(path, str(err).removeprefix(f"{path}:").strip()) from None
+    return FileEditor(parsed_or_refused(path, data, ctx.formatter))
 
 
 def _object_literal(editor: FileEditor, declarator: Node) -> Node:

@@ -8,7 +8,7 @@ from __future__ import annotations
 import re
 
 from ...engine.editor import FileEditor
-from ...engine.source import SourceFile
+from ...engine.outcome import parsed_or_refused
 from ...engine.style import FormatterConfig
 from ..base import Context
 from .common import (
@@ -25,6 +25,7 @@ from .common import (
     rename,
 )
 
+STEP = "spec-types"
 PATH = "src/spec.types.ts"
 _DIRECTION = re.compile(r"\(([^()]*->[^()]*)\)")
 
@@ -39,12 +40,11 @@ def ensure_notification(editor: FileEditor) -> None:
     if editor.interfaces(STATE):
         return
     size = editor.interface(SIZE)
-    doc = editor.doc_comment(size)
     body = size.child_by_field_name("body")
     indent = editor.style.indent
     quote = editor.style.quote
     lines = [
-        *jsdoc(notification_doc(editor.text(doc) if doc is not None else ""), width=editor.style.line_width),
+        *jsdoc(notification_doc(editor.doc_text(size)), width=editor.style.line_width),
         f"export interface {STATE} {{",
         f"{indent}method: {quote}{STATE_METHOD}{quote};",
         f"{indent}params: {{",
@@ -102,6 +102,6 @@ def ensure_method_constant(editor: FileEditor) -> None:
 def planned(data: bytes, config: FormatterConfig) -> bytes:
     """The file after this step (in the style ``config`` and the file give
     it, as the step writes it), for the steps that derive from it."""
-    editor = FileEditor(SourceFile.from_bytes(PATH, data, config))
+    editor = FileEditor(parsed_or_refused(PATH, data, config))
     transform(editor, None)  # type: ignore[arg-type]
     return editor.result()
