@@ -255,12 +255,22 @@ def errors_of(output: str, cwd: Path | None = None, roots: Sequence[Path] = ()) 
     lines. A file is named relative to the first of ``roots`` that holds it
     (tsc prints paths relative to ``cwd``, through resolved links, so the
     same file reads differently from the checkout and from a copy of it)."""
-    found: Counter = Counter()
+    return Counter(key for _, key in _error_lines(output, cwd, roots))
+
+
+def _error_lines(output: str, cwd: Path | None, roots: Sequence[Path]) -> list[tuple[str, tuple[str, str, str]]]:
+    """Each error line of tsc's output, without colours, with its key."""
+    found = []
     for line in _strip_ansi(output).splitlines():
-        match = _TSC_ERROR.match(line.strip())
-        if match:
-            found[(_normalized(match["file"], cwd, roots), match["code"], match["message"])] += 1
+        key = _error_key(line, cwd, roots)
+        if key is not None:
+            found.append((line, key))
     return found
+
+
+def _error_key(line: str, cwd: Path | None, roots: Sequence[Path]) -> tuple[str, str, str] | None:
+    match = _TSC_ERROR.match(line.strip())
+    return (_normalized(match["file"], cwd, roots), match["code"], match["message"]) if match else None
 
 
 def _normalized(file: str, cwd: Path | None, roots: Sequence[Path]) -> str:
@@ -284,7 +294,7 @@ def _typecheck(root: Path, files: list[str], baseline: Baseline | None, linked_f
     if not (root / "node_modules").exists():
         return Check("typecheck", Outcome.NOT_AVAILABLE, "node_modules not installed")
     new_errors: Counter = Counter()
-    total = known = 0
+    known = 0
     outputs = []
     commands = []
     roots = [p.resolve() for p in (root, linked_from) if p is not None]
@@ -292,7 +302,8 @@ def _typecheck(root: Path, files: list[str], baseline: Baseline | None, linked_f
         relative = package.relative_to(root).as_posix()
         commands.append(f"cd {relative} && bun run check")
         result = _exec([bun, "run", "check"], package)
-        found = errors_of(result.stdout + result.stderr, package, roots)
+        lines = _error_lines(result.stdout + result.stderr, package, roots)
+        found = Counter(key for _, key in lines)
         if result.returncode != 0 and not found:
             return Check(
                 "typecheck", Outcome.FAILED, f"`bun run check` in {relative} failed without type errors",
@@ -302,13 +313,10 @@ def _typecheck(root: Path, files: list[str], baseline: Baseline | None, linked_f
         if before is None:
             before = Counter()
             outputs.append("(no baseline: every error counts)")
-        total += sum(found.values())
         known += sum((found & before).values())
         new = found - before
         new_errors += new
-        outputs.extend(
-            line for line in (result.stdout + result.stderr).splitlines() if _is_new(line, new, package, roots)
-        )
+        outputs.extend(line for line, key in lines if key in new)
     command = "; ".join(commands)
     compared = f" (baseline: {baseline.describe})" if baseline else ""
     if new_errors:
@@ -318,11 +326,6 @@ def _typecheck(root: Path, files: list[str], baseline: Baseline | None, linked_f
             command, _first_lines("\n".join(outputs)),
         )
     return Check("typecheck", Outcome.PASSED, f"no new errors; {known} already in the unpatched tree{compared}", command)
-
-
-def _is_new(line: str, new: Counter, cwd: Path, roots: Sequence[Path]) -> bool:
-    match = _TSC_ERROR.match(line.strip())
-    return bool(match) and (_normalized(match["file"], cwd, roots), match["code"], match["message"]) in new
 
 
 def cache_dir() -> Path:

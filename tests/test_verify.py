@@ -94,6 +94,30 @@ def test_a_planted_type_error_fails_with_exit_4_and_is_shown(checkout: Path, mon
     assert "private/index.d.ts" not in result.stdout
 
 
+def test_a_coloured_type_error_is_counted_and_shown(checkout: Path, monkeypatch) -> None:
+    """tsc's lines in colour: the new error is both counted and shown."""
+    from codemods import verify
+
+    plain = verify._exec
+
+    def coloured(command, cwd, timeout=1800):
+        result = plain(command, cwd, timeout)
+        if list(command)[-2:] == ["run", "check"]:
+            result.stdout = "".join(f"\x1b[31m{line}\x1b[0m\n" for line in result.stdout.splitlines())
+        return result
+
+    monkeypatch.setattr(verify, "_exec", coloured)
+    assert invoke("apply", "--repo", checkout).exit_code == 0
+    module = checkout / MODULE
+    text = module.read_text()
+    module.write_text(text + "export const broken: number = 'x'; // PLANTED_TYPE_ERROR\n")
+    result = invoke("verify", "--repo", checkout)
+    assert result.exit_code == 4, result.output
+    assert "1 new error(s); 2 already in the unpatched tree" in result.stdout
+    assert f"src/mcp-apps/app-state.ts({text.count(chr(10)) + 1},7): error TS2322" in result.stdout
+    assert "\x1b[" not in result.stdout
+
+
 def test_format_lint_and_test_failures_are_reported(checkout: Path) -> None:
     assert invoke("apply", "--repo", checkout).exit_code == 0
     module = checkout / MODULE
