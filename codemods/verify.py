@@ -9,6 +9,7 @@ commit and lock file, outside the checkout.
 
 from __future__ import annotations
 
+import functools
 import hashlib
 import json
 import os
@@ -18,7 +19,7 @@ import subprocess
 import time
 from collections import Counter
 from collections.abc import Callable, Iterable, Sequence
-from contextlib import AbstractContextManager
+from contextlib import AbstractContextManager, ExitStack
 from enum import Enum
 from pathlib import Path
 from typing import NamedTuple
@@ -298,25 +299,28 @@ def _typecheck(root: Path, files: list[str], baseline: Baseline | None, linked_f
     outputs = []
     commands = []
     roots = [p.resolve() for p in (root, linked_from) if p is not None]
-    for package in packages:
-        relative = package.relative_to(root).as_posix()
-        commands.append(f"cd {relative} && bun run check")
-        result = _exec([bun, "run", "check"], package)
-        lines = _error_lines(result.stdout + result.stderr, package, roots)
-        found = Counter(key for _, key in lines)
-        if result.returncode != 0 and not found:
-            return Check(
-                "typecheck", Outcome.FAILED, f"`bun run check` in {relative} failed without type errors",
-                commands[-1], _first_lines(result.stdout + result.stderr),
-            )
-        before = _baseline_errors(baseline, relative, bun) if found else Counter()
-        if before is None:
-            before = Counter()
-            outputs.append("(no baseline: every error counts)")
-        known += sum((found & before).values())
-        new = found - before
-        new_errors += new
-        outputs.extend(line for line, key in lines if key in new)
+    with ExitStack() as stack:
+        # the base tree is exported at most once, and only on a cache miss
+        base_tree = functools.cache(lambda: stack.enter_context(baseline.tree()))
+        for package in packages:
+            relative = package.relative_to(root).as_posix()
+            commands.append(f"cd {relative} && bun run check")
+            result = _exec([bun, "run", "check"], package)
+            lines = _error_lines(result.stdout + result.stderr, package, roots)
+            found = Counter(key for _, key in lines)
+            if result.returncode != 0 and not found:
+                return Check(
+                    "typecheck", Outcome.FAILED, f"`bun run check` in {relative} failed without type errors",
+                    commands[-1], _first_lines(result.stdout + result.stderr),
+                )
+            before = _baseline_errors(baseline, relative, bun, base_tree) if found else Counter()
+            if before is None:
+                before = Counter()
+                outputs.append("(no baseline: every error counts)")
+            known += sum((found & before).values())
+            new = found - before
+            new_errors += new
+            outputs.extend(line for line, key in lines if key in new)
     command = "; ".join(commands)
     compared = f" (baseline: {baseline.describe})" if baseline else ""
     if new_errors:
@@ -335,9 +339,9 @@ def cache_dir() -> Path:
     return Path(root) / "typecheck"
 
 
-def _baseline_errors(baseline: Baseline | None, package: str, bun: str) -> Counter | None:
+def _baseline_errors(baseline: Baseline | None, package: str, bun: str, base_tree: Callable[[], Path]) -> Counter | None:
     """The checker's errors on the unpatched tree: from the cache, or by
-    running it once on a copy of the base commit."""
+    running it once on the copy of the base commit ``base_tree`` gives."""
     if baseline is None:
         return None
     key = hashlib.sha256(f"{CACHE_FORMAT}\0{baseline.key}\0{package}\0bun run check".encode()).hexdigest()[:32]
@@ -346,10 +350,10 @@ def _baseline_errors(baseline: Baseline | None, package: str, bun: str) -> Count
         return Counter({tuple(e[:3]): e[3] for e in json.loads(cached.read_text())["errors"]})
     except (OSError, ValueError, KeyError, TypeError):
         pass
-    with baseline.tree() as tree:
-        result = _exec([bun, "run", "check"], tree / package)
-        roots = [p.resolve() for p in (tree, baseline.checkout) if p is not None]
-        errors = errors_of(result.stdout + result.stderr, tree / package, roots)
+    tree = base_tree()
+    result = _exec([bun, "run", "check"], tree / package)
+    roots = [p.resolve() for p in (tree, baseline.checkout) if p is not None]
+    errors = errors_of(result.stdout + result.stderr, tree / package, roots)
     cached.parent.mkdir(parents=True, exist_ok=True)
     temp = cached.with_suffix(f".{os.getpid()}.tmp")
     temp.write_text(json.dumps({"errors": [[*k, n] for k, n in sorted(errors.items())]}, indent=1))

@@ -158,6 +158,39 @@ def test_the_baseline_is_cached_by_base_commit_and_lock_file(checkout: Path, tmp
     assert baseline_runs() == 2
 
 
+def test_the_base_tree_is_exported_once_for_all_packages(checkout: Path, tmp_path: Path) -> None:
+    """Two packages with type errors, no cached baseline: one copy of the
+    base tree serves both."""
+    import contextlib
+
+    import git as gitpython
+
+    from codemods import gitops, verify
+
+    ui = checkout / "packages/ui"
+    (ui / "src").mkdir(parents=True)
+    (ui / "package.json").write_text('{"name": "ui", "scripts": {"check": "tsc --noEmit"}}\n')
+    (ui / "src/legacy.ts").write_text("import { x } from '@private/pkg';\n")
+    commit_all(checkout, "a second package")
+    repo = gitpython.Repo(checkout)
+    exports = []
+
+    @contextlib.contextmanager
+    def counted():
+        exports.append(1)
+        with gitops.tree_with_dependencies(repo, "HEAD") as tree:
+            yield tree
+
+    baseline = verify.Baseline("HEAD", "HEAD", counted, checkout)
+    report = verify.run(checkout, ["apps/mesh/src/legacy.ts", "packages/ui/src/legacy.ts"], baseline)
+    typecheck = next(c for c in report.checks if c.name == "typecheck")
+    assert typecheck.outcome is verify.Outcome.PASSED, typecheck
+    assert "4 already in the unpatched tree" in typecheck.summary
+    assert len(exports) == 1
+    checks_run = [c for c in _calls(tmp_path) if c.endswith(" run check")]
+    assert sum(not c.startswith(str(checkout)) for c in checks_run) == 2
+
+
 def test_checks_are_not_available_without_node_modules(checkout: Path) -> None:
     shutil.rmtree(checkout / "node_modules")
     assert invoke("apply", "--repo", checkout).exit_code == 0
