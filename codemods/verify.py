@@ -186,6 +186,17 @@ def _bun(root: Path) -> str | None:
     return str(local) if local else shutil.which("bun")
 
 
+def _installed_bun(root: Path, check: str) -> str | Check:
+    """Bun, when it and the checkout's dependencies are there; else why
+    ``check`` is not available."""
+    bun = _bun(root)
+    if bun is None:
+        return Check(check, Outcome.NOT_AVAILABLE, "bun not found on PATH")
+    if not (root / "node_modules").exists():
+        return Check(check, Outcome.NOT_AVAILABLE, "node_modules not installed")
+    return bun
+
+
 def _parse(root: Path, files: list[str]) -> Check:
     problems = []
     for path in files:
@@ -289,11 +300,9 @@ def _typecheck(root: Path, files: list[str], baseline: Baseline | None, linked_f
     packages = sorted({p for p in (_package_dir(root, f, "check") for f in files) if p is not None})
     if not packages:
         return Check("typecheck", Outcome.NOT_AVAILABLE, "no package.json with a `check` script above the touched files")
-    bun = _bun(root)
-    if bun is None:
-        return Check("typecheck", Outcome.NOT_AVAILABLE, "bun not found on PATH")
-    if not (root / "node_modules").exists():
-        return Check("typecheck", Outcome.NOT_AVAILABLE, "node_modules not installed")
+    bun = _installed_bun(root, "typecheck")
+    if isinstance(bun, Check):
+        return bun
     new_errors: Counter = Counter()
     known = 0
     outputs = []
@@ -375,11 +384,9 @@ def _tests(root: Path, files: list[str]) -> Check:
     tests = sorted(dict.fromkeys(tests))
     if not tests:
         return Check("tests", Outcome.PASSED, "no tests beside the touched files")
-    bun = _bun(root)
-    if bun is None:
-        return Check("tests", Outcome.NOT_AVAILABLE, "bun not found on PATH")
-    if not (root / "node_modules").exists():
-        return Check("tests", Outcome.NOT_AVAILABLE, "node_modules not installed")
+    bun = _installed_bun(root, "tests")
+    if isinstance(bun, Check):
+        return bun
     by_package: dict[Path, list[str]] = {}
     for test in tests:
         package = _package_dir(root, test) or root
