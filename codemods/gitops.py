@@ -320,13 +320,11 @@ def _isolated_git_dir(repo: git.Repo) -> Iterator[Path]:
 class BranchUpdate(NamedTuple):
     """What `pr` did to the local branch and the remote one."""
 
-    branch: str
-    local_before: str | None
-    remote_seen: str | None
-    local_action: str  # "created" | "updated" | "unchanged"
-    pushed: bool
-    remote: str | None
-    replaced: list[str]  # foreign commits replaced under --force
+    local_action: str  # "created" | "updated" | "unchanged" | "not updated"
+    pushed: bool = False
+    local_before: str | None = None
+    remote_seen: str | None = None  # the push's lease
+    replaced: Sequence[git.Commit] = ()  # foreign commits replaced under --force
 
 
 def is_ours(commit: git.Commit, author: Identity) -> bool:
@@ -419,10 +417,12 @@ def _valid_branch(repo: git.Repo, branch: str) -> bool:
 
 
 def update_branch(
-    series: Series, branch: str, remote: str | None, local: str | None, seen: str | None
-) -> tuple[str, bool]:
+    series: Series, branch: str, remote: str | None, local: str | None, seen: str | None,
+    replaced: Sequence[git.Commit] = (),
+) -> BranchUpdate:
     """Point the local branch at the series tip and push it with a lease on
-    the remote value ``seen``. Returns (local action, pushed)."""
+    the remote value ``seen``; ``replaced`` are the foreign commits this
+    replaces (under --force)."""
     repo = series.repo
     tip = series.tip
     action = "unchanged"
@@ -440,7 +440,7 @@ def update_branch(
                 f"{seen[:12] if seen else 'no branch'}): {_git_error(err)}"
             ) from None
         pushed = True
-    return action, pushed
+    return BranchUpdate(action, pushed, local, seen, tuple(replaced))
 
 
 # --- trees to check ----------------------------------------------------------
