@@ -465,14 +465,10 @@ def _baseline(git_repo, checkout: Path, rev: str, label: str):
 
 def _progress(quiet: bool = False):
     """A callback naming the running check: a rich spinner on a terminal."""
-    from contextlib import contextmanager
-
-    @contextmanager
-    def plain():
-        yield None
+    from contextlib import contextmanager, nullcontext
 
     if quiet or not sys.stderr.isatty():
-        return plain()
+        return nullcontext()
 
     @contextmanager
     def spinner():
