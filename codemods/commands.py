@@ -407,7 +407,7 @@ def _verify_commit(series):
     from . import gitops, verify
 
     checkout = Path(series.repo.working_tree_dir)
-    files = sorted({path for c in series.commits for path, _ in c.files})
+    files = [path for c in series.commits for path, _ in c.files]  # verify.run sorts them, once each
     baseline = _baseline(series.repo, checkout, series.base, "base")
     with gitops.tree_with_dependencies(series.repo, series.tip) as tree, _progress() as note:
         return verify.run(tree, files, baseline, note, linked_from=checkout)
@@ -424,7 +424,7 @@ def verify_checkout(repo: Path, as_json: bool) -> int:
         current = _plan(repo, Bridge.AUTO, [], FormatterMode.NONE)
     except TargetError as err:
         return _fail(str(err), Exit.REFUSED, as_json)
-    files = sorted({r.path for r in current.results if (repo / r.path).is_file()})
+    files = [r.path for r in current.results if (repo / r.path).is_file()]  # verify.run sorts them, once each
     baseline = _head_baseline(repo)
     with _progress(as_json) as note:
         report = verify.run(repo, files, baseline, note)
@@ -434,7 +434,7 @@ def verify_checkout(repo: Path, as_json: bool) -> int:
         _header(current)
         if current.pending:
             _err(f"note: {len(current.changes)} file(s) still have pending edits (`mesh-codemod apply`)")
-        print(f"verify: {len(files)} file(s)\n{report.text()}")
+        print(f"verify: {len(report.files)} file(s)\n{report.text()}")
     return int(Exit.VERIFY_FAILED if report.failed else Exit.OK)
 
 
