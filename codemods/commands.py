@@ -357,26 +357,27 @@ def pr(request: PrRequest) -> int:
                 f"verification failed ({', '.join(c.name for c in report.failed)}); "
                 f"branch {request.branch} not updated, nothing pushed"
             )
-            _report_pr(series, request, None, report, body, foreign, as_json, message)
+            untouched = gitops.BranchUpdate("not updated", replaced=foreign)
+            _report_pr(series, request, untouched, report, body, as_json, message)
             return int(Exit.VERIFY_FAILED)
-        action, pushed = gitops.update_branch(series, request.branch, request.push, local, seen)
+        update = gitops.update_branch(series, request.branch, request.push, local, seen, foreign)
     except ValueError as err:
         return _fail(str(err), Exit.USAGE, as_json)
     except (*_git_failures(), OSError) as err:
         return _fail(str(err), Exit.REFUSED, as_json)
-    _report_pr(series, request, (action, pushed, local, seen), report, body, foreign, as_json)
+    _report_pr(series, request, update, report, body, as_json)
     return int(Exit.OK)
 
 
-def _report_pr(series, request: PrRequest, outcome, report, body: str, foreign, as_json: bool, error: str = "") -> None:
-    action, pushed, local, seen = outcome or ("not updated", False, None, None)
+def _report_pr(series, request: PrRequest, update, report, body: str, as_json: bool, error: str = "") -> None:
+    """``update`` is a gitops.BranchUpdate."""
     if as_json:
         data = {
             **_series_json(series),
             "branch": request.branch,
-            "local": {"before": local, "action": action},
-            "push": {"remote": request.push, "lease": seen, "pushed": pushed},
-            "replaced": [c.hexsha for c in foreign],
+            "local": {"before": update.local_before, "action": update.local_action},
+            "push": {"remote": request.push, "lease": update.remote_seen, "pushed": update.pushed},
+            "replaced": [c.hexsha for c in update.replaced],
             "verify": report.to_json() if report else None,
             "body": body,
         }
@@ -387,11 +388,11 @@ def _report_pr(series, request: PrRequest, outcome, report, body: str, foreign, 
     _series_header(series)
     for commit in series.commits:
         _err(f"  {commit.sha[:12]} {commit.group.subject}")
-    for commit in foreign:
+    for commit in update.replaced:
         _err(f"  replaced (--force): {commit.hexsha[:12]} {commit.author.name}: {commit.summary}")
-    _err(f"branch {request.branch}: {action} ({series.tip[:12]})")
+    _err(f"branch {request.branch}: {update.local_action} ({series.tip[:12]})")
     if request.push:
-        _err(f"push to {request.push}: " + ("pushed" if pushed else "nothing to push (already up to date)"))
+        _err(f"push to {request.push}: " + ("pushed" if update.pushed else "nothing to push (already up to date)"))
     if report is not None:
         _err("verify:\n" + report.text())
     if not request.body_out:
@@ -406,7 +407,7 @@ def _verify_commit(series):
     from . import gitops, verify
 
     checkout = Path(series.repo.working_tree_dir)
-    files = sorted({path for c in series.commits for path, _ in c.files})
+    files = [path for c in series.commits for path, _ in c.files]  # verify.run sorts them, once each
     baseline = _baseline(series.repo, checkout, series.base, "base")
     with gitops.tree_with_dependencies(series.repo, series.tip) as tree, _progress() as note:
         return verify.run(tree, files, baseline, note, linked_from=checkout)
@@ -423,7 +424,7 @@ def verify_checkout(repo: Path, as_json: bool) -> int:
         current = _plan(repo, Bridge.AUTO, [], FormatterMode.NONE)
     except TargetError as err:
         return _fail(str(err), Exit.REFUSED, as_json)
-    files = sorted({r.path for r in current.results if (repo / r.path).is_file()})
+    files = [r.path for r in current.results if (repo / r.path).is_file()]  # verify.run sorts them, once each
     baseline = _head_baseline(repo)
     with _progress(as_json) as note:
         report = verify.run(repo, files, baseline, note)
@@ -433,7 +434,7 @@ def verify_checkout(repo: Path, as_json: bool) -> int:
         _header(current)
         if current.pending:
             _err(f"note: {len(current.changes)} file(s) still have pending edits (`mesh-codemod apply`)")
-        print(f"verify: {len(files)} file(s)\n{report.text()}")
+        print(f"verify: {len(report.files)} file(s)\n{report.text()}")
     return int(Exit.VERIFY_FAILED if report.failed else Exit.OK)
 
 
@@ -464,14 +465,10 @@ def _baseline(git_repo, checkout: Path, rev: str, label: str):
 
 def _progress(quiet: bool = False):
     """A callback naming the running check: a rich spinner on a terminal."""
-    from contextlib import contextmanager
-
-    @contextmanager
-    def plain():
-        yield None
+    from contextlib import contextmanager, nullcontext
 
     if quiet or not sys.stderr.isatty():
-        return plain()
+        return nullcontext()
 
     @contextmanager
     def spinner():

@@ -9,14 +9,16 @@ bad value) this returns None and typer handles it, with its usage errors.
 from __future__ import annotations
 
 from collections.abc import Callable
+from enum import Enum
 from pathlib import Path
+from typing import TypeVar
 
 from .formatter import FormatterMode
 from .recipes.base import Bridge
 
 _FLAGS = {"--dry-run": "dry_run", "--check": "check", "--json": "as_json"}
 _VALUES = {"--repo", "--bridge", "--only", "--lock-timeout", "--formatter"}
-_FORMATTERS = {m.value for m in FormatterMode}
+_E = TypeVar("_E", bound=Enum)
 
 
 def parse(argv: list[str]) -> Callable[[], int] | None:
@@ -39,13 +41,13 @@ def parse(argv: list[str]) -> Callable[[], int] | None:
             elif name == "--only":
                 fields["only"].append(value)
             elif name == "--bridge":
-                if value not in {b.value for b in Bridge}:
+                if (bridge := _member(Bridge, value)) is None:
                     return None
-                fields["bridge"] = Bridge(value)
+                fields["bridge"] = bridge
             elif name == "--formatter":
-                if value not in _FORMATTERS:
+                if (formatter := _member(FormatterMode, value)) is None:
                     return None
-                fields["formatter"] = FormatterMode(value)
+                fields["formatter"] = formatter
             elif name == "--lock-timeout":
                 try:
                     fields["lock_timeout"] = float(value)
@@ -58,12 +60,20 @@ def parse(argv: list[str]) -> Callable[[], int] | None:
         return None
     values = dict(options)
     if command == "status":
-        formatter = values.get("--formatter", FormatterMode.AUTO.value)
-        if formatter not in _FORMATTERS:
+        formatter = _member(FormatterMode, values.get("--formatter", FormatterMode.AUTO.value))
+        if formatter is None:
             return None
         repo = Path(values.get("--repo", "."))
-        return lambda: commands.status(repo, "--json" in values, FormatterMode(formatter))
+        return lambda: commands.status(repo, "--json" in values, formatter)
     return lambda: commands.list_steps("--json" in values)
+
+
+def _member(kind: type[_E], value: str) -> _E | None:
+    """The member of ``kind`` with this value; None for typer to report."""
+    try:
+        return kind(value)
+    except ValueError:
+        return None
 
 
 def _options(args: list[str]) -> list[tuple[str, str]] | None:

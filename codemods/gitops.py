@@ -14,7 +14,6 @@ from __future__ import annotations
 import io
 import os
 import re
-import shutil
 import tempfile
 from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
@@ -123,8 +122,8 @@ def commit_date(commit: git.Commit) -> str:
 def exported_tree(repo: git.Repo, rev: str) -> Iterator[Path]:
     """A temporary folder holding the files of ``rev`` exactly as committed
     (blob bytes, executable bits, links); no attributes or filters apply."""
-    folder = Path(tempfile.mkdtemp(prefix="mesh-codemod-tree-"))
-    try:
+    with tempfile.TemporaryDirectory(prefix="mesh-codemod-tree-", ignore_cleanup_errors=True) as name:
+        folder = Path(name)
         for item in repo.commit(rev).tree.traverse():
             if item.type != "blob":
                 continue
@@ -138,8 +137,6 @@ def exported_tree(repo: git.Repo, rev: str) -> Iterator[Path]:
             if item.mode & 0o111:
                 target.chmod(0o755)
         yield folder
-    finally:
-        shutil.rmtree(folder, ignore_errors=True)
 
 
 def build_series(
@@ -250,11 +247,8 @@ def _modes(repo: git.Repo, rev: str, paths: Sequence[str]) -> dict[str, str]:
 
 @contextmanager
 def _temporary_index() -> Iterator[Path]:
-    folder = Path(tempfile.mkdtemp(prefix="mesh-codemod-index-"))
-    try:
-        yield folder / "index"
-    finally:
-        shutil.rmtree(folder, ignore_errors=True)
+    with tempfile.TemporaryDirectory(prefix="mesh-codemod-index-", ignore_cleanup_errors=True) as name:
+        yield Path(name) / "index"
 
 
 # --- patch files -----------------------------------------------------------
@@ -272,8 +266,8 @@ def write_patches(series: Series, out: Path) -> list[Path]:
     """Write the series as `git am` input, ``0001-*.patch`` onward, replacing
     an earlier series in ``out``; other files there are left alone."""
     out.mkdir(parents=True, exist_ok=True)
-    staging = Path(tempfile.mkdtemp(prefix=".mesh-codemod-patches-", dir=out))
-    try:
+    with tempfile.TemporaryDirectory(prefix=".mesh-codemod-patches-", dir=out, ignore_cleanup_errors=True) as name:
+        staging = Path(name)
         if series.commits:
             with _isolated_git_dir(series.repo) as git_dir:
                 series.repo.git.execute(
@@ -293,24 +287,20 @@ def write_patches(series: Series, out: Path) -> list[Path]:
             os.replace(made, target)
             written.append(target)
         return written
-    finally:
-        shutil.rmtree(staging, ignore_errors=True)
 
 
 @contextmanager
 def _isolated_git_dir(repo: git.Repo) -> Iterator[Path]:
     """A throwaway repository that borrows ``repo``'s objects, so that no
     configuration of ``repo`` changes what git prints."""
-    folder = Path(tempfile.mkdtemp(prefix="mesh-codemod-git-"))
-    try:
+    with tempfile.TemporaryDirectory(prefix="mesh-codemod-git-", ignore_cleanup_errors=True) as name:
+        folder = Path(name)
         git.Repo.init(folder, bare=True)
         objects = Path(repo.git.rev_parse("--git-common-dir"))
         if not objects.is_absolute():
             objects = Path(repo.working_tree_dir) / objects
         (folder / "objects" / "info" / "alternates").write_text(f"{(objects / 'objects').resolve()}\n")
         yield folder
-    finally:
-        shutil.rmtree(folder, ignore_errors=True)
 
 
 # --- the branch --------------------------------------------------------------
@@ -319,13 +309,11 @@ def _isolated_git_dir(repo: git.Repo) -> Iterator[Path]:
 class BranchUpdate(NamedTuple):
     """What `pr` did to the local branch and the remote one."""
 
-    branch: str
-    local_before: str | None
-    remote_seen: str | None
-    local_action: str  # "created" | "updated" | "unchanged"
-    pushed: bool
-    remote: str | None
-    replaced: list[str]  # foreign commits replaced under --force
+    local_action: str  # "created" | "updated" | "unchanged" | "not updated"
+    pushed: bool = False
+    local_before: str | None = None
+    remote_seen: str | None = None  # the push's lease
+    replaced: Sequence[git.Commit] = ()  # foreign commits replaced under --force
 
 
 def is_ours(commit: git.Commit, author: Identity) -> bool:
@@ -418,10 +406,12 @@ def _valid_branch(repo: git.Repo, branch: str) -> bool:
 
 
 def update_branch(
-    series: Series, branch: str, remote: str | None, local: str | None, seen: str | None
-) -> tuple[str, bool]:
+    series: Series, branch: str, remote: str | None, local: str | None, seen: str | None,
+    replaced: Sequence[git.Commit] = (),
+) -> BranchUpdate:
     """Point the local branch at the series tip and push it with a lease on
-    the remote value ``seen``. Returns (local action, pushed)."""
+    the remote value ``seen``; ``replaced`` are the foreign commits this
+    replaces (under --force)."""
     repo = series.repo
     tip = series.tip
     action = "unchanged"
@@ -439,7 +429,7 @@ def update_branch(
                 f"{seen[:12] if seen else 'no branch'}): {_git_error(err)}"
             ) from None
         pushed = True
-    return action, pushed
+    return BranchUpdate(action, pushed, local, seen, tuple(replaced))
 
 
 # --- trees to check ----------------------------------------------------------

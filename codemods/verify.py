@@ -9,6 +9,7 @@ commit and lock file, outside the checkout.
 
 from __future__ import annotations
 
+import functools
 import hashlib
 import json
 import os
@@ -18,7 +19,7 @@ import subprocess
 import time
 from collections import Counter
 from collections.abc import Callable, Iterable, Sequence
-from contextlib import AbstractContextManager
+from contextlib import AbstractContextManager, ExitStack
 from enum import Enum
 from pathlib import Path
 from typing import NamedTuple
@@ -185,6 +186,17 @@ def _bun(root: Path) -> str | None:
     return str(local) if local else shutil.which("bun")
 
 
+def _installed_bun(root: Path, check: str) -> str | Check:
+    """Bun, when it and the checkout's dependencies are there; else why
+    ``check`` is not available."""
+    bun = _bun(root)
+    if bun is None:
+        return Check(check, Outcome.NOT_AVAILABLE, "bun not found on PATH")
+    if not (root / "node_modules").exists():
+        return Check(check, Outcome.NOT_AVAILABLE, "node_modules not installed")
+    return bun
+
+
 def _parse(root: Path, files: list[str]) -> Check:
     problems = []
     for path in files:
@@ -255,12 +267,22 @@ def errors_of(output: str, cwd: Path | None = None, roots: Sequence[Path] = ()) 
     lines. A file is named relative to the first of ``roots`` that holds it
     (tsc prints paths relative to ``cwd``, through resolved links, so the
     same file reads differently from the checkout and from a copy of it)."""
-    found: Counter = Counter()
+    return Counter(key for _, key in _error_lines(output, cwd, roots))
+
+
+def _error_lines(output: str, cwd: Path | None, roots: Sequence[Path]) -> list[tuple[str, tuple[str, str, str]]]:
+    """Each error line of tsc's output, without colours, with its key."""
+    found = []
     for line in _strip_ansi(output).splitlines():
-        match = _TSC_ERROR.match(line.strip())
-        if match:
-            found[(_normalized(match["file"], cwd, roots), match["code"], match["message"])] += 1
+        key = _error_key(line, cwd, roots)
+        if key is not None:
+            found.append((line, key))
     return found
+
+
+def _error_key(line: str, cwd: Path | None, roots: Sequence[Path]) -> tuple[str, str, str] | None:
+    match = _TSC_ERROR.match(line.strip())
+    return (_normalized(match["file"], cwd, roots), match["code"], match["message"]) if match else None
 
 
 def _normalized(file: str, cwd: Path | None, roots: Sequence[Path]) -> str:
@@ -278,37 +300,36 @@ def _typecheck(root: Path, files: list[str], baseline: Baseline | None, linked_f
     packages = sorted({p for p in (_package_dir(root, f, "check") for f in files) if p is not None})
     if not packages:
         return Check("typecheck", Outcome.NOT_AVAILABLE, "no package.json with a `check` script above the touched files")
-    bun = _bun(root)
-    if bun is None:
-        return Check("typecheck", Outcome.NOT_AVAILABLE, "bun not found on PATH")
-    if not (root / "node_modules").exists():
-        return Check("typecheck", Outcome.NOT_AVAILABLE, "node_modules not installed")
+    bun = _installed_bun(root, "typecheck")
+    if isinstance(bun, Check):
+        return bun
     new_errors: Counter = Counter()
-    total = known = 0
+    known = 0
     outputs = []
     commands = []
     roots = [p.resolve() for p in (root, linked_from) if p is not None]
-    for package in packages:
-        relative = package.relative_to(root).as_posix()
-        commands.append(f"cd {relative} && bun run check")
-        result = _exec([bun, "run", "check"], package)
-        found = errors_of(result.stdout + result.stderr, package, roots)
-        if result.returncode != 0 and not found:
-            return Check(
-                "typecheck", Outcome.FAILED, f"`bun run check` in {relative} failed without type errors",
-                commands[-1], _first_lines(result.stdout + result.stderr),
-            )
-        before = _baseline_errors(baseline, relative, bun) if found else Counter()
-        if before is None:
-            before = Counter()
-            outputs.append("(no baseline: every error counts)")
-        total += sum(found.values())
-        known += sum((found & before).values())
-        new = found - before
-        new_errors += new
-        outputs.extend(
-            line for line in (result.stdout + result.stderr).splitlines() if _is_new(line, new, package, roots)
-        )
+    with ExitStack() as stack:
+        # the base tree is exported at most once, and only on a cache miss
+        base_tree = functools.cache(lambda: stack.enter_context(baseline.tree()))
+        for package in packages:
+            relative = package.relative_to(root).as_posix()
+            commands.append(f"cd {relative} && bun run check")
+            result = _exec([bun, "run", "check"], package)
+            lines = _error_lines(result.stdout + result.stderr, package, roots)
+            found = Counter(key for _, key in lines)
+            if result.returncode != 0 and not found:
+                return Check(
+                    "typecheck", Outcome.FAILED, f"`bun run check` in {relative} failed without type errors",
+                    commands[-1], _first_lines(result.stdout + result.stderr),
+                )
+            before = _baseline_errors(baseline, relative, bun, base_tree) if found else Counter()
+            if before is None:
+                before = Counter()
+                outputs.append("(no baseline: every error counts)")
+            known += sum((found & before).values())
+            new = found - before
+            new_errors += new
+            outputs.extend(line for line, key in lines if key in new)
     command = "; ".join(commands)
     compared = f" (baseline: {baseline.describe})" if baseline else ""
     if new_errors:
@@ -320,11 +341,6 @@ def _typecheck(root: Path, files: list[str], baseline: Baseline | None, linked_f
     return Check("typecheck", Outcome.PASSED, f"no new errors; {known} already in the unpatched tree{compared}", command)
 
 
-def _is_new(line: str, new: Counter, cwd: Path, roots: Sequence[Path]) -> bool:
-    match = _TSC_ERROR.match(line.strip())
-    return bool(match) and (_normalized(match["file"], cwd, roots), match["code"], match["message"]) in new
-
-
 def cache_dir() -> Path:
     root = os.environ.get("MESH_CODEMOD_CACHE") or os.path.join(
         os.environ.get("XDG_CACHE_HOME") or os.path.expanduser("~/.cache"), "mesh-codemod"
@@ -332,9 +348,9 @@ def cache_dir() -> Path:
     return Path(root) / "typecheck"
 
 
-def _baseline_errors(baseline: Baseline | None, package: str, bun: str) -> Counter | None:
+def _baseline_errors(baseline: Baseline | None, package: str, bun: str, base_tree: Callable[[], Path]) -> Counter | None:
     """The checker's errors on the unpatched tree: from the cache, or by
-    running it once on a copy of the base commit."""
+    running it once on the copy of the base commit ``base_tree`` gives."""
     if baseline is None:
         return None
     key = hashlib.sha256(f"{CACHE_FORMAT}\0{baseline.key}\0{package}\0bun run check".encode()).hexdigest()[:32]
@@ -343,10 +359,10 @@ def _baseline_errors(baseline: Baseline | None, package: str, bun: str) -> Count
         return Counter({tuple(e[:3]): e[3] for e in json.loads(cached.read_text())["errors"]})
     except (OSError, ValueError, KeyError, TypeError):
         pass
-    with baseline.tree() as tree:
-        result = _exec([bun, "run", "check"], tree / package)
-        roots = [p.resolve() for p in (tree, baseline.checkout) if p is not None]
-        errors = errors_of(result.stdout + result.stderr, tree / package, roots)
+    tree = base_tree()
+    result = _exec([bun, "run", "check"], tree / package)
+    roots = [p.resolve() for p in (tree, baseline.checkout) if p is not None]
+    errors = errors_of(result.stdout + result.stderr, tree / package, roots)
     cached.parent.mkdir(parents=True, exist_ok=True)
     temp = cached.with_suffix(f".{os.getpid()}.tmp")
     temp.write_text(json.dumps({"errors": [[*k, n] for k, n in sorted(errors.items())]}, indent=1))
@@ -368,11 +384,9 @@ def _tests(root: Path, files: list[str]) -> Check:
     tests = sorted(dict.fromkeys(tests))
     if not tests:
         return Check("tests", Outcome.PASSED, "no tests beside the touched files")
-    bun = _bun(root)
-    if bun is None:
-        return Check("tests", Outcome.NOT_AVAILABLE, "bun not found on PATH")
-    if not (root / "node_modules").exists():
-        return Check("tests", Outcome.NOT_AVAILABLE, "node_modules not installed")
+    bun = _installed_bun(root, "tests")
+    if isinstance(bun, Check):
+        return bun
     by_package: dict[Path, list[str]] = {}
     for test in tests:
         package = _package_dir(root, test) or root

@@ -8,25 +8,15 @@ import re
 import subprocess
 from pathlib import Path
 
-import pytest
-
 from codemods.engine.json_layout import layout
 
+from .node_tools import BIN, NODE_MODULES
+from .node_tools import require as require_tool  # the SDK tests' name for it
 from .support import ROOT
 
 SDK_FIXTURES = ROOT / "fixtures" / "sdk"
-TOOLS = ROOT / "tools" / "node_modules"
-BUN = TOOLS / ".bin" / "bun"
+BUN = BIN / "bun"
 SHAPES = ("shape-a", "shape-b", "shape-c")
-
-
-def require_tool(path: Path, what: str) -> None:
-    """Skip without the tool on a developer machine; in CI a missing tool fails."""
-    if path.exists():
-        return
-    if os.environ.get("CI"):
-        pytest.fail(f"{what} is missing ({path}); CI must install it (scripts/setup --node)")
-    pytest.skip(f"{what} not installed (scripts/setup --node)")
 
 
 def sdk_tree(tmp_path: Path, case: str, which: str = "input") -> Path:
@@ -60,7 +50,7 @@ def zod_json_schema(schema_ts: str, header: dict, work: Path) -> str:
     zod's toJSONSchema, laid out as prettier prints it)."""
     work.mkdir(parents=True, exist_ok=True)
     if not (work / "node_modules").exists():
-        os.symlink(TOOLS, work / "node_modules")
+        os.symlink(NODE_MODULES, work / "node_modules")
     module = work / "schema.ts"
     module.write_text(runnable_schema_module(schema_ts))
     script = work / "print-json.ts"

@@ -18,6 +18,7 @@ from pathlib import Path
 
 import pytest
 
+from .node_tools import require
 from .support import ROOT
 
 ACTION = ROOT / "action.yml"
@@ -27,14 +28,10 @@ BIN = Path(sys.executable).parent
 
 def _tool(name: str) -> Path:
     path = BIN / name
-    if not path.exists():
-        found = shutil.which(name)
-        if found:
-            return Path(found)
-        if os.environ.get("CI"):
-            pytest.fail(f"{name} is not installed (scripts/setup installs the test extras)")
-        pytest.skip(f"{name} is not installed (scripts/setup installs the test extras)")
-    return path
+    found = shutil.which(name)
+    if not path.exists() and found:
+        return Path(found)
+    return require(path, name, "scripts/setup installs the test extras")
 
 
 def _run(command: list, cwd: Path) -> subprocess.CompletedProcess:

@@ -10,7 +10,6 @@ by Bun with the zod from tools/ (`scripts/setup --node`).
 from __future__ import annotations
 
 import json
-import os
 import shutil
 import subprocess
 from pathlib import Path
@@ -20,10 +19,10 @@ import pytest
 from codemods.engine.editor import FileEditor
 from codemods.engine.source import SourceFile
 
-from .support import FIXTURES, ROOT
+from .node_tools import BIN, TOOLS, require
+from .support import FIXTURES
 
-TOOLS = ROOT / "tools"
-BUN = TOOLS / "node_modules" / ".bin" / "bun"
+BUN = BIN / "bun"
 
 
 def _schema_entry(index_tsx: Path) -> str:
@@ -40,10 +39,7 @@ def _schema_entry(index_tsx: Path) -> str:
 
 @pytest.mark.parametrize("mode", ["compat", "sdk"])
 def test_schema_entry_drops_an_invalid_param(mode: str, tmp_path: Path) -> None:
-    if not BUN.exists():
-        if os.environ.get("CI"):
-            pytest.fail("Bun is missing from tools/node_modules (scripts/setup --node)")
-        pytest.skip("Bun not installed (scripts/setup --node)")
+    require(BUN, "Bun")
     entry = _schema_entry(FIXTURES / "newest" / f"expected-{mode}" / "apps/mesh/src/web/index.tsx")
     work = TOOLS / f".bun-schema-{mode}-{tmp_path.name}"  # inside tools/ so that zod resolves
     work.mkdir()

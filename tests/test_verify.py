@@ -94,6 +94,30 @@ def test_a_planted_type_error_fails_with_exit_4_and_is_shown(checkout: Path, mon
     assert "private/index.d.ts" not in result.stdout
 
 
+def test_a_coloured_type_error_is_counted_and_shown(checkout: Path, monkeypatch) -> None:
+    """tsc's lines in colour: the new error is both counted and shown."""
+    from codemods import verify
+
+    plain = verify._exec
+
+    def coloured(command, cwd, timeout=1800):
+        result = plain(command, cwd, timeout)
+        if list(command)[-2:] == ["run", "check"]:
+            result.stdout = "".join(f"\x1b[31m{line}\x1b[0m\n" for line in result.stdout.splitlines())
+        return result
+
+    monkeypatch.setattr(verify, "_exec", coloured)
+    assert invoke("apply", "--repo", checkout).exit_code == 0
+    module = checkout / MODULE
+    text = module.read_text()
+    module.write_text(text + "export const broken: number = 'x'; // PLANTED_TYPE_ERROR\n")
+    result = invoke("verify", "--repo", checkout)
+    assert result.exit_code == 4, result.output
+    assert "1 new error(s); 2 already in the unpatched tree" in result.stdout
+    assert f"src/mcp-apps/app-state.ts({text.count(chr(10)) + 1},7): error TS2322" in result.stdout
+    assert "\x1b[" not in result.stdout
+
+
 def test_format_lint_and_test_failures_are_reported(checkout: Path) -> None:
     assert invoke("apply", "--repo", checkout).exit_code == 0
     module = checkout / MODULE
@@ -132,6 +156,39 @@ def test_the_baseline_is_cached_by_base_commit_and_lock_file(checkout: Path, tmp
     (checkout / "bun.lock").write_text("lock v2\n")  # dependencies reinstalled
     assert invoke("verify", "--repo", checkout).exit_code == 0
     assert baseline_runs() == 2
+
+
+def test_the_base_tree_is_exported_once_for_all_packages(checkout: Path, tmp_path: Path) -> None:
+    """Two packages with type errors, no cached baseline: one copy of the
+    base tree serves both."""
+    import contextlib
+
+    import git as gitpython
+
+    from codemods import gitops, verify
+
+    ui = checkout / "packages/ui"
+    (ui / "src").mkdir(parents=True)
+    (ui / "package.json").write_text('{"name": "ui", "scripts": {"check": "tsc --noEmit"}}\n')
+    (ui / "src/legacy.ts").write_text("import { x } from '@private/pkg';\n")
+    commit_all(checkout, "a second package")
+    repo = gitpython.Repo(checkout)
+    exports = []
+
+    @contextlib.contextmanager
+    def counted():
+        exports.append(1)
+        with gitops.tree_with_dependencies(repo, "HEAD") as tree:
+            yield tree
+
+    baseline = verify.Baseline("HEAD", "HEAD", counted, checkout)
+    report = verify.run(checkout, ["apps/mesh/src/legacy.ts", "packages/ui/src/legacy.ts"], baseline)
+    typecheck = next(c for c in report.checks if c.name == "typecheck")
+    assert typecheck.outcome is verify.Outcome.PASSED, typecheck
+    assert "4 already in the unpatched tree" in typecheck.summary
+    assert len(exports) == 1
+    checks_run = [c for c in _calls(tmp_path) if c.endswith(" run check")]
+    assert sum(not c.startswith(str(checkout)) for c in checks_run) == 2
 
 
 def test_checks_are_not_available_without_node_modules(checkout: Path) -> None:

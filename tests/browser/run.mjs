@@ -99,6 +99,8 @@ const pushes = (s, uri) =>
   s.apps[uri].log.filter(
     (e) => e.type === "context" && e.keys.includes("appState"),
   );
+const pushedStates = (s, uri) =>
+  pushes(s, uri).map((e) => e.params.appState);
 const contexts = (s, uri) =>
   s.apps[uri].log.filter((e) => e.type === "context");
 
@@ -113,11 +115,17 @@ async function until(page, predicate, arg, what) {
   }
 }
 
-const untilParam = (page, value, what = "the appState param") =>
+const untilParam = (
+  page,
+  value,
+  what = "the appState param",
+  name = "appState",
+) =>
   until(
     page,
-    (value) => new URL(location.href).searchParams.get("appState") === value,
-    value,
+    ({ name, value }) =>
+      new URL(location.href).searchParams.get(name) === value,
+    { name, value },
     `${what} = ${value}`,
   );
 
@@ -140,6 +148,26 @@ const untilInit = (page, uri, count = 1) =>
     { uri, count },
     `${uri} to initialize`,
   );
+
+const untilTheme = (page, uri, theme) =>
+  until(
+    page,
+    ({ uri, theme }) =>
+      window.__harness
+        .snapshot()
+        .apps[uri].log.some(
+          (e) => e.type === "context" && e.params.theme === theme,
+        ),
+    { uri, theme },
+    `the ${theme} theme push`,
+  );
+
+// lets a held app load, and waits for its ui/initialize
+async function release(page, uri) {
+  await page.evaluate((uri) => window.__harness.release(uri), uri);
+  await untilInit(page, uri);
+  await sleep(SETTLE_MS);
+}
 
 const report = (page, uri, state) =>
   page.evaluate(
@@ -296,7 +324,7 @@ const scenarios = {
     await sleep(SETTLE_MS);
     let s = await snap(page);
     assert.deepEqual(
-      pushes(s, NOTES).map((e) => e.params.appState),
+      pushedStates(s, NOTES),
       [b],
       "pushed other than once",
     );
@@ -308,7 +336,7 @@ const scenarios = {
     await sleep(SETTLE_MS);
     s = await snap(page);
     assert.deepEqual(
-      pushes(s, NOTES).map((e) => e.params.appState),
+      pushedStates(s, NOTES),
       [b, a],
       "back was not pushed once",
     );
@@ -324,44 +352,21 @@ const scenarios = {
     await untilView(page, NOTES, start);
     await sleep(SETTLE_MS);
     const s = await snap(page);
-    assert.deepEqual(
-      pushes(s, NOTES).map((e) => e.params.appState),
-      [start],
-    );
+    assert.deepEqual(pushedStates(s, NOTES), [start]);
   },
 
   // rule 5: a theme push carries no appState, also right after a report
   async theme_push_has_no_app_state(page) {
     await load(page, { appState: enc(NOTES, { t: 0 }) });
     await theme(page, true);
-    await until(
-      page,
-      () =>
-        window.__harness
-          .snapshot()
-          .apps["ui://notes/app.html"].log.some(
-            (e) => e.type === "context" && e.params.theme === "dark",
-          ),
-      null,
-      "the dark theme push",
-    );
+    await untilTheme(page, NOTES, "dark");
     await page.evaluate(async () => {
       const h = window.__harness;
       const done = h.report("ui://notes/app.html", { t: 1 });
       h.setTheme(false); // right after the report
       await done;
     });
-    await until(
-      page,
-      () =>
-        window.__harness
-          .snapshot()
-          .apps["ui://notes/app.html"].log.some(
-            (e) => e.type === "context" && e.params.theme === "light",
-          ),
-      null,
-      "the light theme push",
-    );
+    await untilTheme(page, NOTES, "light");
     await untilParam(page, enc(NOTES, { t: 1 }));
     await sleep(SETTLE_MS);
     const s = await snap(page);
@@ -380,9 +385,7 @@ const scenarios = {
     await navigate(page, { appState: enc(NOTES, b) });
     await untilParam(page, enc(NOTES, b));
     await sleep(SETTLE_MS);
-    await page.evaluate((uri) => window.__harness.release(uri), NOTES);
-    await untilInit(page, NOTES);
-    await sleep(SETTLE_MS);
+    await release(page, NOTES);
     let s = await snap(page);
     assert.deepEqual(
       init(s, NOTES).appState,
@@ -396,10 +399,7 @@ const scenarios = {
     await untilView(page, NOTES, c);
     await sleep(SETTLE_MS);
     s = await snap(page);
-    assert.deepEqual(
-      pushes(s, NOTES).map((e) => e.params.appState),
-      [c],
-    );
+    assert.deepEqual(pushedStates(s, NOTES), [c]);
   },
 
   // rules 5 + 6: a theme change while loading keeps the state for ui/initialize
@@ -408,9 +408,7 @@ const scenarios = {
     await load(page, { appState: enc(NOTES, a) }, { hold: [NOTES] });
     await theme(page, true);
     await sleep(SETTLE_MS);
-    await page.evaluate((uri) => window.__harness.release(uri), NOTES);
-    await untilInit(page, NOTES);
-    await sleep(SETTLE_MS);
+    await release(page, NOTES);
     const s = await snap(page);
     assert.equal(init(s, NOTES).theme, "dark", "the theme change was lost");
     assert.deepEqual(
@@ -428,9 +426,7 @@ const scenarios = {
     await untilParam(page, enc(NOTES, { id: "b" }));
     await theme(page, true);
     await sleep(SETTLE_MS);
-    await page.evaluate((uri) => window.__harness.release(uri), NOTES);
-    await untilInit(page, NOTES);
-    await sleep(SETTLE_MS);
+    await release(page, NOTES);
     const s = await snap(page);
     assert.equal(init(s, NOTES).theme, "dark");
     assert.deepEqual(init(s, NOTES).appState, { id: "b" });
@@ -599,12 +595,7 @@ const scenarios = {
     counts.appStateChange = (await snap(page)).renders;
     await page.evaluate(() => window.__harness.resetRenders());
     await navigate(page, { tab: "b" });
-    await until(
-      page,
-      () => new URL(location.href).searchParams.get("tab") === "b",
-      null,
-      "tab=b",
-    );
+    await untilParam(page, "b", "the tab param", "tab");
     await sleep(SETTLE_MS);
     counts.unrelatedChange = (await snap(page)).renders;
     const of = (c, title) => c[title] ?? 0;
