@@ -11,7 +11,6 @@ from pathlib import Path
 from codemods.engine.json_layout import layout
 
 from .node_tools import BIN, NODE_MODULES
-from .node_tools import require as require_tool  # the SDK tests' name for it
 from .support import ROOT
 
 SDK_FIXTURES = ROOT / "fixtures" / "sdk"

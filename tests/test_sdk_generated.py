@@ -13,7 +13,8 @@ import pytest
 from codemods.engine.json_layout import layout
 
 from .sdk_generator_rules import problems
-from .sdk_support import BUN, SDK_FIXTURES, SHAPES, require_tool, zod_json_schema
+from .node_tools import require
+from .sdk_support import BUN, SDK_FIXTURES, SHAPES, zod_json_schema
 
 
 @pytest.mark.parametrize("shape", SHAPES)
@@ -46,7 +47,7 @@ def test_schema_json_is_what_zod_makes_of_the_edited_schema(shape: str, tmp_path
     """Run zod's toJSONSchema on the edited schema.ts (the SDK's imported
     schemas stubbed alike on both sides): its document is byte for byte the
     schema.json that the recipe wrote."""
-    require_tool(BUN, "Bun")
+    require(BUN, "Bun")
     generated = SDK_FIXTURES / shape / "expected-auto" / "src/generated"
     written = (generated / "schema.json").read_text()
     header = {k: v for k, v in json.loads(written).items() if k != "$defs"}
@@ -55,7 +56,7 @@ def test_schema_json_is_what_zod_makes_of_the_edited_schema(shape: str, tmp_path
 
 def test_zod_json_check_can_fail(tmp_path: Path) -> None:
     """The comparison above notices a schema whose JSON was not updated."""
-    require_tool(BUN, "Bun")
+    require(BUN, "Bun")
     generated = SDK_FIXTURES / "shape-c"
     before = (generated / "input/src/generated/schema.json").read_text()
     header = {k: v for k, v in json.loads(before).items() if k != "$defs"}

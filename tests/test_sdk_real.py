@@ -19,7 +19,8 @@ import pytest
 from codemods.engine.parsing import first_error, language_for, parse
 
 from .sdk_generator_rules import problems
-from .sdk_support import BUN, STEP_FILES, missing_pieces, require_tool, zod_json_schema
+from .node_tools import require
+from .sdk_support import BUN, STEP_FILES, missing_pieces, zod_json_schema
 from .support import invoke, snapshot
 
 REAL = os.environ.get("SDK_REAL_DIR")
@@ -72,7 +73,7 @@ def test_the_json_additions_are_what_zod_makes_of_the_edited_schema(shape: str, 
     source = Path(REAL) / shape
     if not all((source / STEP_FILES[s]).is_file() for s in ("spec-types", "schema", "schema-json")):
         pytest.skip("this shape has no schema.json beside its schema.ts")
-    require_tool(BUN, "Bun")
+    require(BUN, "Bun")
     repo = tmp_path / shape
     shutil.copytree(source, repo)
     result = invoke("apply", "--repo", repo, "--only=spec-types", "--only=schema", "--only=schema-json")

@@ -18,7 +18,8 @@ from codemods.recipes.base import CommitGroup, Context, ModeChoice, Step
 from codemods.recipes.sdk.common import renamed
 from codemods.runner import plan
 
-from .sdk_support import SDK_FIXTURES, SHAPES, missing_pieces, require_tool, sdk_tree
+from .node_tools import require
+from .sdk_support import SDK_FIXTURES, SHAPES, missing_pieces, sdk_tree
 from .support import FIXTURES, invoke, snapshot
 
 
@@ -161,7 +162,7 @@ def test_with_node_modules_the_generator_runs_on_the_edited_spec(tmp_path: Path)
     """The checkout's own `npm run generate:schemas` runs (here a stand-in
     script) on a scratch copy holding the edited spec.types.ts; the
     checkout changes only when the run writes, and no confirmation is asked."""
-    require_tool(Path(shutil.which("npm") or "/nonexistent/npm"), "npm")
+    require(Path(shutil.which("npm") or "/nonexistent/npm"), "npm")
     repo = sdk_tree(tmp_path, "shape-c")
     manifest = json.loads((repo / "package.json").read_text())
     manifest["scripts"]["generate:schemas"] = "node scripts/generate-schemas.mjs"
