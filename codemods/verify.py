@@ -189,11 +189,13 @@ def _bun(root: Path) -> str | None:
 def _installed_bun(root: Path, check: str) -> str | Check:
     """Bun, when it and the checkout's dependencies are there; else why
     ``check`` is not available."""
+    # node_modules first: what a checkout without them reports must not
+    # depend on whether this machine has a bun on PATH (SPEC section 7)
+    if not (root / "node_modules").exists():
+        return Check(check, Outcome.NOT_AVAILABLE, "node_modules not installed")
     bun = _bun(root)
     if bun is None:
         return Check(check, Outcome.NOT_AVAILABLE, "bun not found on PATH")
-    if not (root / "node_modules").exists():
-        return Check(check, Outcome.NOT_AVAILABLE, "node_modules not installed")
     return bun
 
 
