@@ -410,7 +410,7 @@ def _verify_commit(series):
     files = [path for c in series.commits for path, _ in c.files]  # verify.run sorts them, once each
     baseline = _baseline(series.repo, checkout, series.base, "base")
     with gitops.tree_with_dependencies(series.repo, series.tip) as tree, _progress() as note:
-        return verify.run(tree, files, baseline, note, linked_from=checkout)
+        return verify.run(tree, files, baseline, note, linked_from=checkout, target=series.plan.target)
 
 
 def verify_checkout(repo: Path, as_json: bool) -> int:
@@ -427,7 +427,7 @@ def verify_checkout(repo: Path, as_json: bool) -> int:
     files = [r.path for r in current.results if (repo / r.path).is_file()]  # verify.run sorts them, once each
     baseline = _head_baseline(repo)
     with _progress(as_json) as note:
-        report = verify.run(repo, files, baseline, note)
+        report = verify.run(repo, files, baseline, note, target=current.target)
     if as_json:
         _print_json({**report.to_json(), "pending": current.pending})
     else:

@@ -115,31 +115,49 @@ class Baseline(NamedTuple):
 Progress = Callable[[str], None]
 
 
+# A check: (root, files, baseline, linked_from) -> Check.
+CheckFn = Callable[[Path, list[str], "Baseline | None", "Path | None"], Check]
+
+# Each target's checks, in the order they run: the ones its own CI runs.
+CHECKS: dict[str, tuple[tuple[str, CheckFn], ...]] = {
+    # mesh: Biome, oxlint, `bun run check` per package, bun test
+    "host": (
+        ("parse", lambda root, files, baseline, linked: _parse(root, files)),
+        ("format", lambda root, files, baseline, linked: _format(root, files)),
+        ("lint", lambda root, files, baseline, linked: _lint(root, files)),
+        ("typecheck", lambda root, files, baseline, linked: _typecheck(root, files, baseline, linked)),
+        ("tests", lambda root, files, baseline, linked: _tests(root, files)),
+    ),
+    # the MCP Apps SDK: Prettier, tsc with its tsconfig, bun test (see the end of this module)
+    "sdk": (
+        ("parse", lambda root, files, baseline, linked: _parse(root, files)),
+        ("format", lambda root, files, baseline, linked: _prettier(root, files)),
+        ("typecheck", lambda root, files, baseline, linked: _tsc_typecheck(root, files, baseline, linked)),
+        ("tests", lambda root, files, baseline, linked: _sdk_tests(root, files)),
+    ),
+}
+
+
 def run(
     root: Path,
     files: Sequence[str],
     baseline: Baseline | None = None,
     progress: Progress | None = None,
     linked_from: Path | None = None,
+    target: str = "host",
 ) -> Report:
-    """Run every check on ``files`` (paths relative to ``root``); when
-    ``root`` is a copy whose node_modules are links, ``linked_from`` is the
-    checkout they lead to."""
+    """Run the ``target``'s checks on ``files`` (paths relative to
+    ``root``); when ``root`` is a copy whose node_modules are links,
+    ``linked_from`` is the checkout they lead to."""
     root = root.resolve()
     files = sorted(dict.fromkeys(files))
     note = progress or (lambda name: None)
     checks = []
-    for name, check in (
-        ("parse", lambda: _parse(root, files)),
-        ("format", lambda: _format(root, files)),
-        ("lint", lambda: _lint(root, files)),
-        ("typecheck", lambda: _typecheck(root, files, baseline, linked_from)),
-        ("tests", lambda: _tests(root, files)),
-    ):
+    for name, check in CHECKS[target]:
         note(name)
         started = time.monotonic()
         try:
-            result = check()
+            result = check(root, files, baseline, linked_from)
         except subprocess.TimeoutExpired as err:
             result = Check(name, Outcome.FAILED, f"timed out after {err.timeout:g}s", " ".join(map(str, err.cmd)))
         except OSError as err:
@@ -200,6 +218,8 @@ def _installed_bun(root: Path, check: str) -> str | Check:
 def _parse(root: Path, files: list[str]) -> Check:
     problems = []
     for path in files:
+        if path.endswith((".md", ".mdx")):
+            problems.extend(_markdown_problem(root, path))
         if not path.endswith((".ts", ".tsx")):
             continue
         try:
@@ -412,3 +432,140 @@ def _failing_lines(outputs: Iterable[str]) -> str:
     lines = [line for out in outputs for line in out.splitlines()]
     wanted = [l for l in lines if re.search(r"\(fail\)|error|Error|expect|fail", l)]
     return "\n".join(wanted or lines)
+
+
+# --- the MCP Apps SDK's checks ---------------------------------------------------
+# What the SDK's own CI runs on its sources: Prettier (its `prettier` script
+# checks js, jsx, ts, tsx, mjs, json, md, yml and yaml files, so not the .mdx
+# SEP text), `tsc` with the repository's tsconfig, and `bun test` (its `test`
+# script). Bun is the one on PATH, as in the SDK's CI: the checkout's
+# node_modules/.bin/bun is never run.
+
+PRETTIER_SUFFIXES = (".js", ".jsx", ".ts", ".tsx", ".mjs", ".json", ".md", ".yml", ".yaml")
+TSCONFIG = "tsconfig.json"
+
+
+def _markdown_problem(root: Path, path: str) -> list[str]:
+    from .engine.markdown import Document
+
+    try:
+        data = (root / path).read_bytes()
+    except OSError as err:
+        return [f"{path}: {err}"]
+    return [f"{path}: does not parse as Markdown"] if Document(data).has_error() else []
+
+
+def _prettier(root: Path, files: list[str]) -> Check:
+    prettier = _tool(root, "prettier")
+    if prettier is None:
+        return Check("format", Outcome.NOT_AVAILABLE, "node_modules/.bin/prettier not found (install the checkout's dependencies)")
+    checked = [f for f in files if f.endswith(PRETTIER_SUFFIXES)]
+    if not checked:
+        return Check("format", Outcome.PASSED, "no file of a kind the SDK's prettier script checks")
+    # Prettier reads .prettierrc, .prettierignore and .gitignore from the checkout
+    command = [str(prettier), "--check", *checked]
+    result = _exec(command, root)
+    shown = _shown(command, root)
+    skipped = len(files) - len(checked)
+    extra = f" ({skipped} other file(s) are not the SDK's prettier script's)" if skipped else ""
+    if result.returncode != 0:
+        return Check("format", Outcome.FAILED, f"prettier --check: would reformat{extra}", shown, _first_lines(result.stdout + result.stderr))
+    return Check("format", Outcome.PASSED, f"prettier --check: {len(checked)} file(s) formatted{extra}", shown)
+
+
+def _tsc_command(root: Path) -> list[str] | None:
+    tsc = _tool(root, "tsc")
+    if tsc is None:
+        return None
+    # --noEmit over a tsconfig that asks for declarations only: tsc refuses
+    # the pair (TS5053) unless the latter is switched off here too.
+    return [str(tsc), "--noEmit", "--emitDeclarationOnly", "false", "-p", TSCONFIG]
+
+
+def _tsc_typecheck(root: Path, files: list[str], baseline: Baseline | None, linked_from: Path | None) -> Check:
+    """`tsc --noEmit` with the repository's tsconfig; only errors that the
+    unpatched tree does not have count (file, code, message), as on the host."""
+    if not (root / TSCONFIG).is_file():
+        return Check("typecheck", Outcome.NOT_AVAILABLE, f"no {TSCONFIG} at the checkout's root")
+    command = _tsc_command(root)
+    if command is None:
+        return Check("typecheck", Outcome.NOT_AVAILABLE, "node_modules/.bin/tsc not found (install the checkout's dependencies)")
+    shown = _shown(command, root)
+    roots = [p.resolve() for p in (root, linked_from) if p is not None]
+    result = _exec(command, root)
+    lines = _error_lines(result.stdout + result.stderr, root, roots)
+    found = Counter(key for _, key in lines)
+    if result.returncode != 0 and not found:
+        return Check("typecheck", Outcome.FAILED, "tsc failed without type errors", shown, _first_lines(result.stdout + result.stderr))
+    before, outputs = Counter(), []
+    if found:
+        with ExitStack() as stack:
+            before = _tsc_baseline_errors(baseline, lambda: stack.enter_context(baseline.tree()))
+        if before is None:
+            before, outputs = Counter(), ["(no baseline: every error counts)"]
+    known = sum((found & before).values())
+    new = found - before
+    outputs.extend(line for line, key in lines if key in new)
+    compared = f" (baseline: {baseline.describe})" if baseline else ""
+    if new:
+        return Check(
+            "typecheck", Outcome.FAILED,
+            f"tsc: {sum(new.values())} new error(s); {known} already in the unpatched tree{compared}",
+            shown, _first_lines("\n".join(outputs)),
+        )
+    return Check("typecheck", Outcome.PASSED, f"tsc: no new errors; {known} already in the unpatched tree{compared}", shown)
+
+
+def _tsc_baseline_errors(baseline: Baseline | None, base_tree: Callable[[], Path]) -> Counter | None:
+    """tsc's errors on the unpatched tree: cached like the host's baseline
+    (by base commit and lock files), else by one run on its copy."""
+    if baseline is None:
+        return None
+    key = hashlib.sha256(f"{CACHE_FORMAT}\0{baseline.key}\0.\0tsc --noEmit -p {TSCONFIG}".encode()).hexdigest()[:32]
+    cached = cache_dir() / f"{key}.json"
+    try:
+        return Counter({tuple(e[:3]): e[3] for e in json.loads(cached.read_text())["errors"]})
+    except (OSError, ValueError, KeyError, TypeError):
+        pass
+    tree = base_tree()
+    command = _tsc_command(tree)  # the checkout's tsc, through the node_modules linked into the copy
+    if command is None or not (tree / TSCONFIG).is_file():
+        return None
+    result = _exec(command, tree)
+    roots = [p.resolve() for p in (tree, baseline.checkout) if p is not None]
+    errors = errors_of(result.stdout + result.stderr, tree, roots)
+    cached.parent.mkdir(parents=True, exist_ok=True)
+    temp = cached.with_suffix(f".{os.getpid()}.tmp")
+    temp.write_text(json.dumps({"errors": [[*k, n] for k, n in sorted(errors.items())]}, indent=1))
+    os.replace(temp, cached)
+    return errors
+
+
+def _sdk_tests(root: Path, files: list[str]) -> Check:
+    """`bun test` on the touched test files and the tests beside touched
+    modules, run from the checkout's root as the SDK's `test` script is."""
+    tests = sorted(dict.fromkeys(t for path in files for t in _tests_for(root, path)))
+    if not tests:
+        return Check("tests", Outcome.PASSED, "no tests beside the touched files")
+    bun = shutil.which("bun")
+    if bun is None:
+        return Check("tests", Outcome.NOT_AVAILABLE, "bun not found on PATH")
+    if not (root / "node_modules").exists():
+        return Check("tests", Outcome.NOT_AVAILABLE, "node_modules not installed")
+    paths = [f"./{t}" for t in tests]
+    command = f"bun test {' '.join(paths)}"
+    result = _exec([bun, "test", *paths], root)
+    output = _strip_ansi(result.stdout + result.stderr)
+    count = re.search(r"^\s*(\d+) pass", output, re.M)
+    passed = int(count.group(1)) if count else 0
+    if result.returncode != 0:
+        return Check("tests", Outcome.FAILED, f"bun test failed ({len(tests)} file(s))", command, _first_lines(_failing_lines([output])))
+    return Check("tests", Outcome.PASSED, f"bun test: {passed} passed in {len(tests)} file(s)", command)
+
+
+def _tests_for(root: Path, path: str) -> list[str]:
+    """A touched test file itself, or the tests beside a touched module."""
+    if ".test." in path or ".spec." in path:
+        return [path]
+    stem = path.rpartition(".")[0]
+    return [f"{stem}{suffix}" for suffix in (".test.ts", ".test.tsx") if (root / f"{stem}{suffix}").is_file()]
