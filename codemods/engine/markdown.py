@@ -17,6 +17,20 @@ from typing import NamedTuple
 from tree_sitter import Language, Node, Parser, Tree
 
 _SPACES = re.compile(r"\s+")
+# Blocks whose children are inline text or content, not further blocks.
+_LEAF_BLOCKS = frozenset(
+    {
+        "paragraph",
+        "atx_heading",
+        "setext_heading",
+        "fenced_code_block",
+        "indented_code_block",
+        "html_block",
+        "pipe_table",
+        "thematic_break",
+        "link_reference_definition",
+    }
+)
 
 
 @cache
@@ -56,14 +70,27 @@ class Document:
         return self.data[node.start_byte:node.end_byte].decode()
 
     def walk(self, node: Node | None = None) -> Iterator[Node]:
+        """Every block and container in document order: a leaf block
+        (paragraph, heading, code block, table, ...) is yielded without
+        its inline and content nodes, which no finder here needs."""
         stack = [node or self.root]
         while stack:
             current = stack.pop()
             yield current
-            stack.extend(reversed(current.children))
+            if current.type not in _LEAF_BLOCKS:
+                stack.extend(reversed(current.named_children))
 
     def has_error(self) -> bool:
         return self.root.has_error
+
+    def edited(self, new: bytes, edits) -> "Document":
+        """The document ``new``, which is this one with ``edits`` (an
+        EditSet of its bytes) applied, parsed incrementally."""
+        from .parsing import reparse
+
+        doc = Document.__new__(Document)
+        doc.data, doc.tree = new, reparse(self.tree, self.data, new, edits)
+        return doc
 
     # ---- sections ----
 
@@ -96,6 +123,8 @@ class Document:
         if inline is None:
             return None
         text = self.data[inline.start_byte:inline.end_byte]
+        if not text.startswith(b"`"):
+            return None  # the common case, without an inline parse
         span = _parser(True).parse(text).root_node.named_children
         if not span or span[0].type != "code_span" or span[0].start_byte != 0:
             return None

@@ -86,7 +86,7 @@ def rewrite(path: str, data: bytes, ctx: Context) -> tuple[bytes, list[str]]:
     if any(edit.start != edit.end for edit in edits):
         raise Conflict(path, "internal error, please report it: the spec step only inserts")
     new = edits.apply(body)
-    if Document(new).has_error() and not doc.has_error():
+    if doc.edited(new, edits).has_error() and not doc.has_error():
         raise SyntaxProblem(path, "the edited text would not parse as Markdown")
     return (BOM + new if bom else new), notes
 
