@@ -420,7 +420,9 @@ def _verify_commit(series, require: bool = False):
     files = [path for c in series.commits for path, _ in c.files]  # verify.run sorts them, once each
     baseline = _baseline(series.repo, checkout, series.base, "base")
     with gitops.tree_with_dependencies(series.repo, series.tip) as tree, _progress() as note:
-        return verify.run(tree, files, baseline, note, linked_from=checkout, require=require)
+        return verify.run(
+            tree, files, baseline, note, linked_from=checkout, target=series.plan.target, require=require
+        )
 
 
 def verify_checkout(repo: Path, as_json: bool, require: bool = False) -> int:
@@ -437,7 +439,7 @@ def verify_checkout(repo: Path, as_json: bool, require: bool = False) -> int:
     files = [r.path for r in current.results if (repo / r.path).is_file()]  # verify.run sorts them, once each
     baseline = _head_baseline(repo)
     with _progress(as_json) as note:
-        report = verify.run(repo, files, baseline, note, require=require)
+        report = verify.run(repo, files, baseline, note, target=current.target, require=require)
     if as_json:
         _print_json({**report.to_json(), "pending": current.pending})
     else:

@@ -147,6 +147,9 @@ def plan(
             if step.id in failures:
                 raise failures[step.id]
             path, notes = locations[step.id]
+            if step.absent and not os.path.lexists(root / path):
+                results.append(StepResult(step.id, path, Status.SKIPPED, step.absent, "not-applicable", notes))
+                continue
             real = resolve_inside(root, path).relative_to(root).as_posix()
             if real != path:
                 notes.append(f"found {path} to be a link to {real}; editing {real}")

@@ -115,41 +115,83 @@ class Baseline(NamedTuple):
 Progress = Callable[[str], None]
 
 
+class TypeRun(NamedTuple):
+    """One run of a type checker: the folder it runs in (relative to the
+    tree), its command in a given tree (None: it cannot run there), how the
+    report shows it, and its name in the baseline cache's key."""
+
+    folder: str
+    command: Callable[[Path], list[str] | None]
+    shown: str
+    label: str
+
+
+class Context(NamedTuple):
+    """What a check is given."""
+
+    root: Path
+    files: list[str]
+    typecheck: list[TypeRun] | Check  # or why the type check cannot run
+    baseline: BaselineRun | None
+    describe: str  # the baseline, in the report
+    linked_from: Path | None
+
+
+# Each target's checks, in the order they run: the ones its own CI runs,
+# and what its type check runs (planned before any check starts, so that
+# the baseline's run can start at once).
+CHECKS: dict[str, tuple[tuple[str, Callable[[Context], Check]], ...]] = {
+    # mesh: Biome, oxlint, `bun run check` per package, bun test
+    "host": (
+        ("parse", lambda c: _parse(c.root, c.files)),
+        ("format", lambda c: _format(c.root, c.files)),
+        ("lint", lambda c: _lint(c.root, c.files)),
+        ("typecheck", lambda c: _typecheck(c)),
+        ("tests", lambda c: _tests(c.root, c.files)),
+    ),
+    # the MCP Apps SDK: Prettier, tsc with its tsconfig, bun test (see the end of this module)
+    "sdk": (
+        ("parse", lambda c: _parse(c.root, c.files)),
+        ("format", lambda c: _prettier(c.root, c.files)),
+        ("typecheck", lambda c: _typecheck(c, "tsc: ")),
+        ("tests", lambda c: _sdk_tests(c.root, c.files)),
+    ),
+}
+TYPECHECKS: dict[str, Callable[[Path, list[str]], list[TypeRun] | Check]] = {
+    "host": lambda root, files: _package_checks(root, files),
+    "sdk": lambda root, files: _tsc_runs(root),
+}
+
+
 def run(
     root: Path,
     files: Sequence[str],
     baseline: Baseline | None = None,
     progress: Progress | None = None,
     linked_from: Path | None = None,
+    target: str = "host",
     require: bool = False,
 ) -> Report:
-    """Run every check on ``files`` (paths relative to ``root``); when
-    ``root`` is a copy whose node_modules are links, ``linked_from`` is the
-    checkout they lead to. With ``require``, a check that cannot run fails
-    instead of being "not available"."""
+    """Run the ``target``'s checks on ``files`` (paths relative to
+    ``root``); when ``root`` is a copy whose node_modules are links,
+    ``linked_from`` is the checkout they lead to. With ``require``, a check
+    that cannot run fails instead of being "not available"."""
     root = root.resolve()
     files = sorted(dict.fromkeys(files))
     note = progress or (lambda name: None)
-    typecheck = _typecheck_plan(root, files)
+    typecheck = TYPECHECKS[target](root, files)
     checks = []
     with ExitStack() as stack:
         base = None
-        if baseline is not None and isinstance(typecheck, _Typecheck):
-            packages = [p.relative_to(root).as_posix() for p in typecheck.packages]
-            base = BaselineRun(baseline, packages, typecheck.bun)
+        if baseline is not None and not isinstance(typecheck, Check):
+            base = BaselineRun(baseline, typecheck)
             stack.callback(base.close)
-        describe = baseline.describe if baseline is not None else ""
-        for name, check in (
-            ("parse", lambda: _parse(root, files)),
-            ("format", lambda: _format(root, files)),
-            ("lint", lambda: _lint(root, files)),
-            ("typecheck", lambda: typecheck if isinstance(typecheck, Check) else _typecheck(root, typecheck, base, describe, linked_from)),
-            ("tests", lambda: _tests(root, files)),
-        ):
+        context = Context(root, files, typecheck, base, baseline.describe if baseline else "", linked_from)
+        for name, check in CHECKS[target]:
             note(name)
             started = time.monotonic()
             try:
-                result = check()
+                result = check(context)
             except subprocess.TimeoutExpired as err:
                 result = Check(name, Outcome.FAILED, f"timed out after {err.timeout:g}s", " ".join(map(str, err.cmd)))
             except OSError as err:
@@ -227,6 +269,8 @@ def _installed_bun(root: Path, check: str) -> str | Check:
 def _parse(root: Path, files: list[str]) -> Check:
     problems = []
     for path in files:
+        if path.endswith((".md", ".mdx")):
+            problems.extend(_markdown_problem(root, path))
         if not path.endswith((".ts", ".tsx")):
             continue
         try:
@@ -323,26 +367,24 @@ def _normalized(file: str, cwd: Path | None, roots: Sequence[Path]) -> str:
     return file
 
 
-class _Typecheck(NamedTuple):
-    """What the type check runs: each package's folder and Bun."""
-
-    packages: list[Path]
-    bun: str
-
-
-def _typecheck_plan(root: Path, files: list[str]) -> _Typecheck | Check:
+def _package_checks(root: Path, files: list[str]) -> list[TypeRun] | Check:
+    """mesh: `bun run check` in each package above the touched files."""
     packages = sorted({p for p in (_package_dir(root, f, "check") for f in files) if p is not None})
     if not packages:
         return Check("typecheck", Outcome.NOT_AVAILABLE, "no package.json with a `check` script above the touched files")
     bun = _installed_bun(root, "typecheck")
     if isinstance(bun, Check):
         return bun
-    return _Typecheck(packages, bun)
+    runs = []
+    for package in packages:
+        relative = package.relative_to(root).as_posix()
+        runs.append(TypeRun(relative, lambda tree: [bun, "run", "check"], f"cd {relative} && bun run check", "bun run check"))
+    return runs
 
 
 class BaselineRun:
-    """The unpatched tree's type errors, package by package, worked out in a
-    thread from the start of `run`.
+    """The unpatched tree's type errors, run by run, worked out in a thread
+    from the start of `run`.
 
     On a cold cache the base tree's check then runs beside the patched
     tree's instead of after it, so verify costs about one type check, not
@@ -351,18 +393,20 @@ class BaselineRun:
     differs. Errors come from the cache when it has them; a run that is
     stopped (no patched error needed it) is not cached."""
 
-    def __init__(self, baseline: Baseline, packages: list[str], bun: str) -> None:
+    def __init__(self, baseline: Baseline, runs: list[TypeRun]) -> None:
         from concurrent.futures import ThreadPoolExecutor
 
-        self._baseline, self._bun = baseline, bun
+        self._baseline = baseline
         self._stopped = False
         self._processes: list[subprocess.Popen] = []
         self._trees = ExitStack()
         self._pool = ThreadPoolExecutor(max_workers=1, thread_name_prefix="baseline")
-        self._result = self._pool.submit(self._run_all, packages)
+        self._result = self._pool.submit(self._run_all, runs)
 
-    def errors(self, package: str) -> Counter:
-        return self._result.result()[package]
+    def errors(self, folder: str) -> Counter | None:
+        """The errors of the run in ``folder``; None when it cannot run on
+        the base tree."""
+        return self._result.result().get(folder)
 
     def close(self) -> None:
         """Stop a check still running, then remove the base tree."""
@@ -378,64 +422,71 @@ class BaselineRun:
         if self._stopped:
             process.kill()
 
-    def _run_all(self, packages: list[str]) -> dict[str, Counter]:
+    def _run_all(self, runs: list[TypeRun]) -> dict[str, Counter]:
         found = {}
         tree = None
-        for package in packages:
-            cached = _cache_file(self._baseline, package)
+        for type_run in runs:
+            cached = _cache_file(self._baseline, type_run)
             errors = _read_cache(cached)
             if errors is None:
                 if self._stopped:
                     break
                 if tree is None:  # exported at most once, and only on a cache miss
                     tree = self._trees.enter_context(self._baseline.tree())
-                result = _exec([self._bun, "run", "check"], tree / package, started=self._started)
+                command = type_run.command(tree)
+                if command is None:
+                    continue
+                folder = tree / type_run.folder
+                result = _exec(command, folder, started=self._started)
                 if self._stopped:
                     break
                 roots = [p.resolve() for p in (tree, self._baseline.checkout) if p is not None]
-                errors = errors_of(result.stdout + result.stderr, tree / package, roots)
+                errors = errors_of(result.stdout + result.stderr, folder, roots)
                 _write_cache(cached, errors)
-            found[package] = errors
+            found[type_run.folder] = errors
         return found
 
 
-def _typecheck(
-    root: Path, plan: _Typecheck, baseline: BaselineRun | None, describe: str, linked_from: Path | None
-) -> Check:
+def _typecheck(context: Context, prefix: str = "") -> Check:
+    """Each planned type-checker run on the patched tree; only errors that
+    the unpatched tree does not have count (by file, code and message)."""
+    if isinstance(context.typecheck, Check):
+        return context.typecheck
+    root = context.root
     new_errors: Counter = Counter()
     known = 0
     outputs = []
-    commands = []
-    roots = [p.resolve() for p in (root, linked_from) if p is not None]
-    for package in plan.packages:
-        relative = package.relative_to(root).as_posix()
-        commands.append(f"cd {relative} && bun run check")
-        result = _exec([plan.bun, "run", "check"], package)
-        lines = _error_lines(result.stdout + result.stderr, package, roots)
+    roots = [p.resolve() for p in (root, context.linked_from) if p is not None]
+    for type_run in context.typecheck:
+        folder = root / type_run.folder
+        command = type_run.command(root)
+        result = _exec(command, folder)
+        lines = _error_lines(result.stdout + result.stderr, folder, roots)
         found = Counter(key for _, key in lines)
         if result.returncode != 0 and not found:
             return Check(
-                "typecheck", Outcome.FAILED, f"`bun run check` in {relative} failed without type errors",
-                commands[-1], _first_lines(result.stdout + result.stderr),
+                "typecheck", Outcome.FAILED, f"`{type_run.label}` in {type_run.folder} failed without type errors",
+                type_run.shown, _first_lines(result.stdout + result.stderr),
             )
-        before = Counter()
-        if found and baseline is None:
+        before = context.baseline.errors(type_run.folder) if found and context.baseline else Counter()
+        if before is None or (found and context.baseline is None):
+            before = Counter()
             outputs.append("(no baseline: every error counts)")
-        elif found:
-            before = baseline.errors(relative)
         known += sum((found & before).values())
         new = found - before
         new_errors += new
         outputs.extend(line for line, key in lines if key in new)
-    command = "; ".join(commands)
-    compared = f" (baseline: {describe})" if describe else ""
+    command = "; ".join(r.shown for r in context.typecheck)
+    compared = f" (baseline: {context.describe})" if context.describe else ""
     if new_errors:
         return Check(
             "typecheck", Outcome.FAILED,
-            f"{sum(new_errors.values())} new error(s); {known} already in the unpatched tree{compared}",
+            f"{prefix}{sum(new_errors.values())} new error(s); {known} already in the unpatched tree{compared}",
             command, _first_lines("\n".join(outputs)),
         )
-    return Check("typecheck", Outcome.PASSED, f"no new errors; {known} already in the unpatched tree{compared}", command)
+    return Check(
+        "typecheck", Outcome.PASSED, f"{prefix}no new errors; {known} already in the unpatched tree{compared}", command
+    )
 
 
 def cache_dir() -> Path:
@@ -445,9 +496,9 @@ def cache_dir() -> Path:
     return Path(root) / "typecheck"
 
 
-def _cache_file(baseline: Baseline, package: str) -> Path:
-    key = hashlib.sha256(f"{CACHE_FORMAT}\0{baseline.key}\0{package}\0bun run check".encode()).hexdigest()[:32]
-    return cache_dir() / f"{key}.json"
+def _cache_file(baseline: Baseline, type_run: TypeRun) -> Path:
+    text = f"{CACHE_FORMAT}\0{baseline.key}\0{type_run.folder}\0{type_run.label}"
+    return cache_dir() / f"{hashlib.sha256(text.encode()).hexdigest()[:32]}.json"
 
 
 def _read_cache(cached: Path) -> Counter | None:
@@ -506,3 +557,97 @@ def _failing_lines(outputs: Iterable[str]) -> str:
     lines = [line for out in outputs for line in out.splitlines()]
     wanted = [l for l in lines if re.search(r"\(fail\)|error|Error|expect|fail", l)]
     return "\n".join(wanted or lines)
+
+
+# --- the MCP Apps SDK's checks ---------------------------------------------------
+# What the SDK's own CI runs on its sources: Prettier (its `prettier` script
+# checks js, jsx, ts, tsx, mjs, json, md, yml and yaml files, so not the .mdx
+# SEP text), `tsc` with the repository's tsconfig, and `bun test` (its `test`
+# script). Bun is the one on PATH, as in the SDK's CI: the checkout's
+# node_modules/.bin/bun is never run.
+
+PRETTIER_SUFFIXES = (".js", ".jsx", ".ts", ".tsx", ".mjs", ".json", ".md", ".yml", ".yaml")
+TSCONFIG = "tsconfig.json"
+
+
+def _markdown_problem(root: Path, path: str) -> list[str]:
+    from .engine.markdown import Document
+
+    try:
+        data = (root / path).read_bytes()
+    except OSError as err:
+        return [f"{path}: {err}"]
+    return [f"{path}: does not parse as Markdown"] if Document(data).has_error() else []
+
+
+def _prettier(root: Path, files: list[str]) -> Check:
+    prettier = _tool(root, "prettier")
+    if prettier is None:
+        return Check("format", Outcome.NOT_AVAILABLE, "node_modules/.bin/prettier not found (install the checkout's dependencies)")
+    checked = [f for f in files if f.endswith(PRETTIER_SUFFIXES)]
+    if not checked:
+        return Check("format", Outcome.PASSED, "no file of a kind the SDK's prettier script checks")
+    # Prettier reads .prettierrc, .prettierignore and .gitignore from the checkout
+    command = [str(prettier), "--check", *checked]
+    result = _exec(command, root)
+    shown = _shown(command, root)
+    skipped = len(files) - len(checked)
+    extra = f" ({skipped} other file(s) are not the SDK's prettier script's)" if skipped else ""
+    if result.returncode != 0:
+        return Check("format", Outcome.FAILED, f"prettier --check: would reformat{extra}", shown, _first_lines(result.stdout + result.stderr))
+    return Check("format", Outcome.PASSED, f"prettier --check: {len(checked)} file(s) formatted{extra}", shown)
+
+
+def _tsc_command(root: Path) -> list[str] | None:
+    tsc = _tool(root, "tsc")
+    if tsc is None:
+        return None
+    # --noEmit over a tsconfig that asks for declarations only: tsc refuses
+    # the pair (TS5053) unless the latter is switched off here too.
+    return [str(tsc), "--noEmit", "--emitDeclarationOnly", "false", "-p", TSCONFIG]
+
+
+def _tsc_runs(root: Path) -> list[TypeRun] | Check:
+    """The SDK: `tsc --noEmit` with the repository's tsconfig, at its root."""
+    if not (root / TSCONFIG).is_file():
+        return Check("typecheck", Outcome.NOT_AVAILABLE, f"no {TSCONFIG} at the checkout's root")
+    command = _tsc_command(root)
+    if command is None:
+        return Check("typecheck", Outcome.NOT_AVAILABLE, "node_modules/.bin/tsc not found (install the checkout's dependencies)")
+
+    def in_tree(tree: Path) -> list[str] | None:
+        # the checkout's tsc, through the node_modules linked into the copy
+        return _tsc_command(tree) if (tree / TSCONFIG).is_file() else None
+
+    return [TypeRun(".", in_tree, _shown(command, root), f"tsc --noEmit -p {TSCONFIG}")]
+
+
+def _sdk_tests(root: Path, files: list[str]) -> Check:
+    """`bun test` on the touched test files and the tests beside touched
+    modules, run from the checkout's root as the SDK's `test` script is."""
+    tests = sorted(dict.fromkeys(t for path in files for t in _tests_for(root, path)))
+    if not tests:
+        return Check("tests", Outcome.PASSED, "no tests beside the touched files")
+    # node_modules first: the report must not depend on the PATH
+    if not (root / "node_modules").exists():
+        return Check("tests", Outcome.NOT_AVAILABLE, "node_modules not installed")
+    bun = shutil.which("bun")
+    if bun is None:
+        return Check("tests", Outcome.NOT_AVAILABLE, "bun not found on PATH")
+    paths = [f"./{t}" for t in tests]
+    command = f"bun test {' '.join(paths)}"
+    result = _exec([bun, "test", *paths], root)
+    output = _strip_ansi(result.stdout + result.stderr)
+    count = re.search(r"^\s*(\d+) pass", output, re.M)
+    passed = int(count.group(1)) if count else 0
+    if result.returncode != 0:
+        return Check("tests", Outcome.FAILED, f"bun test failed ({len(tests)} file(s))", command, _first_lines(_failing_lines([output])))
+    return Check("tests", Outcome.PASSED, f"bun test: {passed} passed in {len(tests)} file(s)", command)
+
+
+def _tests_for(root: Path, path: str) -> list[str]:
+    """A touched test file itself, or the tests beside a touched module."""
+    if ".test." in path or ".spec." in path:
+        return [path]
+    stem = path.rpartition(".")[0]
+    return [f"{stem}{suffix}" for suffix in (".test.ts", ".test.tsx") if (root / f"{stem}{suffix}").is_file()]

@@ -62,6 +62,7 @@ def zod_json_schema(schema_ts: str, header: dict, work: Path) -> str:
 
 
 STEP_FILES = {
+    "spec": "specification/draft/apps.mdx",
     "spec-types": "src/spec.types.ts",
     "schema": "src/generated/schema.ts",
     "schema-test": "src/generated/schema.test.ts",
@@ -84,6 +85,18 @@ def missing_pieces(before: Path, after: Path) -> list[str]:
     def had(path: str, text: str) -> bool:
         return text in (before / path).read_text(encoding="utf-8")
 
+    if (after / STEP_FILES["spec"]).is_file():
+        need(
+            STEP_FILES["spec"],
+            "`ui/notifications/state-changed`",
+            'method: "ui/notifications/state-changed"' if had(STEP_FILES["spec"], "method: \"ui/notifications/size-changed\"") else '"method": "ui/notifications/state-changed"',
+            "SHOULD send this notification each time its own navigation changes",
+            "SHOULD NOT put anything secret in it",
+            "hand it back in `hostContext.appState` of the `ui/initialize` result",
+            "`ui/notifications/host-context-changed`",
+            "MUST treat a state it hands back as untrusted input",
+            "appState?: unknown",
+        )
     if (after / STEP_FILES["spec-types"]).is_file():
         need(
             STEP_FILES["spec-types"],

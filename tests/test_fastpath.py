@@ -89,13 +89,14 @@ def test_everything_else_goes_to_typer(argv: list[str]) -> None:
 
 def test_a_host_run_loads_neither_typer_nor_the_sdk_recipes() -> None:
     """A dry run on a mesh checkout imports only what it uses: not typer
-    (the fast path) and not the SDK target's recipes (the lazy registry)."""
+    (the fast path), not the SDK target's recipes (the lazy registry) nor
+    the Markdown grammar that only the SDK's SEP text needs."""
     probe = (
         "import os, sys\n"
         "from codemods.__main__ import main\n"
         "leave = os._exit\n"
         "def report(code):\n"
-        "    loaded = sorted(m for m in sys.modules if m == 'typer' or m.startswith('codemods.recipes.sdk'))\n"
+        "    loaded = sorted(m for m in sys.modules if m in ('typer', 'tree_sitter_markdown') or m.startswith('codemods.recipes.sdk'))\n"
         "    print(code, loaded, file=sys.stderr, flush=True)\n"
         "    leave(code)\n"
         "os._exit = report\n"

@@ -56,6 +56,10 @@ def test_recipes_apply_once_and_hold_every_piece(shape: str, tmp_path: Path) -> 
         data = (repo / path).read_bytes()
         if path.endswith(".json"):
             json.loads(data)
+        elif path.endswith(".mdx"):
+            from codemods.engine.markdown import Document
+
+            assert not Document(data).has_error(), path
         else:
             assert first_error(parse(data, language_for(path))) is None, path
     assert missing_pieces(source, repo) == []
@@ -82,3 +86,44 @@ def test_the_json_additions_are_what_zod_makes_of_the_edited_schema(shape: str, 
     written = json.loads((repo / STEP_FILES["schema-json"]).read_text())["$defs"]
     assert written["McpUiStateChangedNotification"] == zod["McpUiStateChangedNotification"]
     assert written["McpUiHostContext"]["properties"]["appState"] == zod["McpUiHostContext"]["properties"]["appState"]
+
+
+@pytest.mark.parametrize("shape", _shapes())
+def test_the_real_draft_gets_the_entry_and_the_field_by_insertions_only(shape: str, tmp_path: Path) -> None:
+    """On the real SEP text: the state-changed entry lands between
+    size-changed and the entry that follows it, `appState` in HostContext,
+    every old line survives in order, the dated copies are untouched, and
+    a second run changes nothing."""
+    from codemods.engine.markdown import Document
+
+    source = Path(REAL) / shape
+    draft = STEP_FILES["spec"]
+    if not (source / draft).is_file():
+        pytest.skip("this shape has no specification/draft/apps.mdx")
+    repo = tmp_path / shape
+    shutil.copytree(source, repo)
+    first = invoke("apply", "--repo", repo, "--only=spec")
+    assert first.exit_code == 0, first.output
+    old, new = (source / draft).read_text(), (repo / draft).read_text()
+
+    doc = Document(new.encode())
+    methods = [lead[0] for node in doc.walk() if node.type == "paragraph" for lead in [doc.leading_code_span(node)] if lead]
+    at = methods.index("ui/notifications/size-changed")
+    assert methods[at + 1] == "ui/notifications/state-changed"
+    assert methods.count("ui/notifications/state-changed") == 1
+    host_context = new[new.index("interface HostContext {"):]
+    assert "appState?: unknown;" in host_context[:host_context.index("\n}\n")]
+
+    lines, cursor = new.splitlines(), 0
+    for line in old.splitlines():
+        cursor = lines.index(line, cursor) + 1  # ValueError: a line was changed or moved
+
+    for dated in (source / "specification").iterdir():
+        if dated.name != "draft" and dated.is_dir():
+            for path in dated.rglob("*"):
+                if path.is_file():
+                    assert (repo / path.relative_to(source)).read_bytes() == path.read_bytes()
+
+    again = invoke("apply", "--repo", repo, "--only=spec")
+    assert again.exit_code == 0 and "nothing to do" in again.stderr
+    assert (repo / draft).read_text() == new

@@ -27,7 +27,7 @@ def test_sdk_commit_groups_cover_every_step_once_in_step_order() -> None:
     steps = [s.id for s in recipes.target_named("sdk").steps]
     grouped = [step for group in recipes.target_named("sdk").commits for step in group.steps]
     assert grouped == steps
-    assert [g.id for g in recipes.target_named("sdk").commits] == ["types-and-schemas", "exports", "bridge-and-app"]
+    assert [g.id for g in recipes.target_named("sdk").commits] == ["spec", "types-and-schemas", "exports", "bridge-and-app"]
     assert all(group.subject and group.body for group in recipes.target_named("sdk").commits)
 
 
@@ -37,7 +37,7 @@ def test_dry_run_shows_the_diff_and_check_goes_from_pending_to_done(tmp_path: Pa
     dry = invoke("apply", "--repo", repo, "--dry-run")
     assert dry.exit_code == 0, dry.output
     assert snapshot(repo) == before
-    assert dry.stdout.count("diff --git") == 7
+    assert dry.stdout.count("diff --git") == 8
     assert "+export interface McpUiStateChangedNotification {" in dry.stdout
     assert "+  get onappstatechange():" in dry.stdout
     assert "target: sdk" in dry.stderr

@@ -13,7 +13,7 @@ class Status(str, Enum):
     APPLIED = "applied"  # edits computed (written unless dry run / check)
     ALREADY = "already"  # nothing to do: the result is already there
     REFUSED = "refused"  # the step cannot run on this tree; see reason
-    SKIPPED = "skipped"  # not selected (--only)
+    SKIPPED = "skipped"  # not selected (--only), or its optional file is absent (see reason)
 
 
 class Refused(Exception):

@@ -76,6 +76,10 @@ class Step(NamedTuple):
     # For a file that is not TypeScript, or that a tool regenerates: its new
     # bytes from its current ones (path, data, context) with notes.
     rewrite: Callable[[str, bytes, Context], tuple[bytes, list[str]]] | None = None
+    # For a file that some revisions of the target do not have: why the step
+    # does not apply there. Its absence then skips the step with this reason
+    # (status skipped, kind "not-applicable") instead of refusing the run.
+    absent: str = ""
 
 
 class CommitGroup(NamedTuple):

@@ -10,7 +10,7 @@ from pathlib import Path
 
 from ...manifest import read_manifest
 from ..base import Bridge, CommitGroup, ModeChoice, Step
-from . import app, app_bridge, generated, spec_types, types_exports
+from . import app, app_bridge, generated, spec_text, spec_types, types_exports
 from .common import STATE
 
 PACKAGE_NAME = "@modelcontextprotocol/ext-apps"
@@ -29,6 +29,13 @@ def choose_mode(repo: Path, requested: Bridge) -> ModeChoice:
 
 
 STEPS: tuple[Step, ...] = (
+    Step(
+        id="spec",
+        path=spec_text.PATH,
+        description="draft/apps.mdx (the SEP text): the ui/notifications/state-changed entry, appState in HostContext",
+        rewrite=spec_text.rewrite,
+        absent=spec_text.ABSENT,
+    ),
     Step(
         id=spec_types.STEP,
         path=spec_types.PATH,
@@ -77,10 +84,29 @@ STEPS: tuple[Step, ...] = (
     ),
 )
 
-# The patch series. The types step comes before the methods because the
+# The patch series. The SEP text is a commit of its own, first: it is the
+# protocol change that the code then implements, it is reviewed by the
+# spec's readers as prose (apart from the generated schemas' churn), and it
+# builds and type-checks on its own since no code reads it. The types step comes before the methods because the
 # methods import through it (and in 1.x App only sends what its union holds),
 # so each commit type-checks on its own.
 COMMITS: tuple[CommitGroup, ...] = (
+    CommitGroup(
+        id="spec",
+        subject="docs(spec): add ui/notifications/state-changed and hostContext.appState to the draft",
+        body=(
+            "The draft SEP text gains a ui/notifications/state-changed entry under\n"
+            "\"Notifications (View -> Host)\", right after size-changed and in its\n"
+            "form, and appState in its HostContext interface: a View reports its\n"
+            "navigation state, a Host may keep it and hand it back on ui/initialize.\n"
+            "The dated versions of the text are left as they are.\n"
+            "\n"
+            "A commit of its own, ahead of the code: it is the protocol change the\n"
+            "following commits implement, and it can be read and discussed as prose\n"
+            "without the generated schemas' churn."
+        ),
+        steps=("spec",),
+    ),
     CommitGroup(
         id="types-and-schemas",
         subject="feat: add the ui/notifications/state-changed notification and hostContext.appState",

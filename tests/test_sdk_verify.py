@@ -1,0 +1,197 @@
+"""`verify` and `pr` on an MCP Apps SDK checkout, with the real tools.
+
+The checkout is the shape-B fixture (1.x, whose imports resolve against
+tools/node_modules) committed in a git repository, with a tsconfig.json and
+a bun test of our own, and tools/node_modules linked in as its
+node_modules: Prettier, tsc and the SDK's dependencies. Bun comes from PATH
+(a folder holding only a link to tools' Bun), as the SDK's CI has it.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+from pathlib import Path
+
+import pytest
+
+from .gitrepo import BOT, commit_all, git
+from .node_tools import BIN, NODE_MODULES, require
+from .sdk_support import SDK_FIXTURES
+from .support import invoke
+
+# Written for these tests: the options of the SDK's tsconfig that matter
+# for its sources (declarations only, strict, bundler resolution).
+TSCONFIG = {
+    "compilerOptions": {
+        "target": "ES2020",
+        "module": "ESNext",
+        "lib": ["ES2020", "DOM"],
+        "declaration": True,
+        "emitDeclarationOnly": True,
+        "outDir": "./dist",
+        "moduleResolution": "bundler",
+        "strict": True,
+        "skipLibCheck": True,
+    },
+    "include": ["src/**/*.ts"],
+    "exclude": ["src/generated/schema.test.ts"],
+}
+APP_TEST = """import { expect, test } from "bun:test";
+import { App } from "./app";
+
+test("sendStateChanged sends ui/notifications/state-changed with its params", async () => {
+  const app = new App({ name: "probe", version: "1.0.0" });
+  const sent: unknown[] = [];
+  (app as unknown as { notification(n: unknown): Promise<void> }).notification = async (n) => {
+    sent.push(n);
+  };
+  await app.sendStateChanged({ state: { tab: "details", itemId: "42" } });
+  expect(sent).toEqual([{ method: "ui/notifications/state-changed", params: { state: { tab: "details", itemId: "42" } } }]);
+});
+"""
+
+
+def _bun_on_path(tmp_path: Path, monkeypatch) -> None:
+    folder = tmp_path / "path-bin"
+    folder.mkdir()
+    os.symlink(require(BIN / "bun", "Bun"), folder / "bun")
+    monkeypatch.setenv("PATH", f"{folder}{os.pathsep}{os.environ['PATH']}")
+
+
+@pytest.fixture
+def sdk_checkout(tmp_path: Path, monkeypatch) -> Path:
+    """The unpatched SDK-shaped checkout, committed, without node_modules."""
+    require(BIN / "prettier", "Prettier")
+    require(BIN / "tsc", "TypeScript")
+    repo = tmp_path / "ext-apps"
+    shutil.copytree(SDK_FIXTURES / "shape-b" / "input", repo)
+    (repo / "tsconfig.json").write_text(json.dumps(TSCONFIG, indent=2) + "\n")
+    (repo / "src/app.test.ts").write_text(APP_TEST)
+    (repo / ".gitignore").write_text("node_modules/\n")
+    (repo / "package-lock.json").write_text("{}\n")
+    git(repo, "init", "-q", "-b", "main")
+    git(repo, "config", "user.name", "Dev")
+    git(repo, "config", "user.email", "dev@example.com")
+    commit_all(repo, "sdk-shaped fixture")
+    monkeypatch.setenv("MESH_CODEMOD_CACHE", str(tmp_path / "cache"))
+    _bun_on_path(tmp_path, monkeypatch)
+    return repo
+
+
+def _install(repo: Path) -> None:
+    os.symlink(NODE_MODULES, repo / "node_modules")
+
+
+def _checks(result) -> dict[str, dict]:
+    return {c["check"]: c for c in json.loads(result.stdout)["checks"]}
+
+
+def test_verify_passes_on_the_output_with_the_sdks_own_checks(sdk_checkout: Path) -> None:
+    # applied before node_modules is there, so the generated files are
+    # edited in the generator's style rather than regenerated
+    assert invoke("apply", "--repo", sdk_checkout).exit_code == 0
+    _install(sdk_checkout)
+    result = invoke("verify", "--repo", sdk_checkout, "--json")
+    assert result.exit_code == 0, result.output
+    checks = _checks(result)
+    assert {name: c["outcome"] for name, c in checks.items()} == {
+        "parse": "passed", "format": "passed", "typecheck": "passed", "tests": "passed",
+    }
+    assert checks["format"]["command"].startswith("node_modules/.bin/prettier --check src/")
+    assert "specification/draft/apps.mdx" not in checks["format"]["command"]
+    assert checks["typecheck"]["command"] == "node_modules/.bin/tsc --noEmit --emitDeclarationOnly false -p tsconfig.json"
+    assert "no new errors; 0 already in the unpatched tree" in checks["typecheck"]["summary"]
+    assert checks["tests"]["command"] == "bun test ./src/app.test.ts ./src/generated/schema.test.ts"
+    assert checks["tests"]["summary"].startswith("bun test: 1 passed in 2 file(s)")
+
+
+def test_a_planted_type_error_fails_with_exit_4(sdk_checkout: Path) -> None:
+    assert invoke("apply", "--repo", sdk_checkout).exit_code == 0
+    _install(sdk_checkout)
+    app = sdk_checkout / "src/app.ts"
+    app.write_text(app.read_text() + '\nexport const planted: number = "not a number";\n')
+    result = invoke("verify", "--repo", sdk_checkout, "--json")
+    assert result.exit_code == 4, result.output
+    check = _checks(result)["typecheck"]
+    assert check["outcome"] == "failed"
+    assert "1 new error(s)" in check["summary"]
+    assert "error TS2322: Type 'string' is not assignable to type 'number'." in check["output"]
+
+
+def test_a_file_prettier_would_reformat_fails(sdk_checkout: Path) -> None:
+    assert invoke("apply", "--repo", sdk_checkout).exit_code == 0
+    _install(sdk_checkout)
+    types = sdk_checkout / "src/types.ts"
+    types.write_text(types.read_text().replace("export type", "export   type", 1))
+    result = invoke("verify", "--repo", sdk_checkout, "--json")
+    assert result.exit_code == 4
+    check = _checks(result)["format"]
+    assert check["outcome"] == "failed" and "src/types.ts" in check["output"]
+
+
+def test_without_node_modules_or_bun_each_check_is_not_available(sdk_checkout: Path, monkeypatch) -> None:
+    assert invoke("apply", "--repo", sdk_checkout).exit_code == 0
+    result = invoke("verify", "--repo", sdk_checkout, "--json")
+    assert result.exit_code == 0, result.output
+    outcomes = {name: c["outcome"] for name, c in _checks(result).items()}
+    assert outcomes == {"parse": "passed", "format": "not available", "typecheck": "not available", "tests": "not available"}
+    # the checkout's own node_modules/.bin/bun is never run: Bun is the one on PATH
+    _install(sdk_checkout)
+    monkeypatch.setenv("PATH", os.pathsep.join(p for p in os.environ["PATH"].split(os.pathsep) if "path-bin" not in p))
+    tests = _checks(invoke("verify", "--repo", sdk_checkout, "--json"))["tests"]
+    assert (tests["outcome"], tests["summary"]) == ("not available", "bun not found on PATH")
+
+
+def _with_remote(sdk_checkout: Path, tmp_path: Path) -> tuple[Path, Path]:
+    remote = tmp_path / "remote.git"
+    git(tmp_path, "clone", "-q", "--bare", str(sdk_checkout), str(remote))
+    work = tmp_path / "work"
+    git(tmp_path, "clone", "-q", str(remote), str(work))
+    git(work, "config", "user.name", "Dev")
+    git(work, "config", "user.email", "dev@example.com")
+    _install(work)
+    return remote, work
+
+
+def test_pr_on_an_sdk_checkout_creates_then_pushes_nothing_then_refuses_a_reviewers_commit(
+    sdk_checkout: Path, tmp_path: Path
+) -> None:
+    remote, work = _with_remote(sdk_checkout, tmp_path)
+    branch = "codemod/app-state"
+    args = ("pr", "--repo", work, "--branch", branch, "--push", "origin", "--author", BOT)
+    first = invoke(*args, "--json", "--body-out", tmp_path / "pr.md")
+    assert first.exit_code == 0, first.output
+    report = json.loads(first.stdout)
+    assert report["local"]["action"] == "created" and report["push"]["pushed"] is True
+    assert [c["group"] for c in report["commits"]] == ["spec", "types-and-schemas", "exports", "bridge-and-app"]
+    assert {c["check"]: c["outcome"] for c in report["verify"]["checks"]} == {
+        "parse": "passed", "format": "passed", "typecheck": "passed", "tests": "passed",
+    }
+    tip = git(remote, "rev-parse", f"refs/heads/{branch}").strip()
+    assert tip == report["tip"]
+    assert "ui/notifications/state-changed" in git(remote, "show", f"{tip}:specification/draft/apps.mdx")
+    assert git(remote, "show", f"{tip}:specification/2026-01-26/apps.mdx") == git(
+        remote, "show", f"main:specification/2026-01-26/apps.mdx"
+    )
+    body = (tmp_path / "pr.md").read_text()
+    assert "## The SEP text" in body and "`specification/draft/apps.mdx`" in body
+
+    objects, refs = git(remote, "count-objects", "-v"), git(remote, "for-each-ref")
+    second = json.loads(invoke(*args, "--json").stdout)
+    assert second["tip"] == tip and second["local"]["action"] == "unchanged"
+    assert second["push"] == {"remote": "origin", "lease": tip, "pushed": False}
+    assert (git(remote, "count-objects", "-v"), git(remote, "for-each-ref")) == (objects, refs)
+
+    reviewer = tmp_path / "reviewer"
+    git(tmp_path, "clone", "-q", "-b", branch, str(remote), str(reviewer))
+    (reviewer / "src/app.ts").write_text((reviewer / "src/app.ts").read_text() + "// reviewed\n")
+    fixup = commit_all(reviewer, "fix: a reviewer's change", env={
+        "GIT_AUTHOR_NAME": "Rita Reviewer", "GIT_AUTHOR_EMAIL": "rita@example.com",
+    })
+    git(reviewer, "push", "-q", "origin", branch)
+    refused = invoke(*args)
+    assert refused.exit_code == 3, refused.output
+    assert fixup[:12] in refused.stderr and "Rita Reviewer" in refused.stderr
+    assert git(remote, "rev-parse", f"refs/heads/{branch}").strip() == fixup
