@@ -12,16 +12,17 @@ from __future__ import annotations
 
 import json
 import os
-import shutil
-import stat
 from pathlib import Path
 
 import pytest
 
 from codemods import environment, gitops
 
+from . import canary
+from .canary import TOKEN
+from .canary import executable as _executable
 from .gitrepo import BOT, FIXED, commit_all, fixture_repo, git, state, with_remote
-from .support import ROOT, invoke, snapshot
+from .support import invoke, snapshot
 from .test_verify import MODULE, checkout  # noqa: F401  (fixture)
 
 BRANCH = "codemod/app-state"
@@ -32,8 +33,6 @@ BOT_ENV = {
 }
 RITA = {"GIT_COMMITTER_NAME": "Rita Reviewer", "GIT_COMMITTER_EMAIL": "rita@example.com"}
 RITA_AUTHOR = {**RITA, "GIT_AUTHOR_NAME": "Rita Reviewer", "GIT_AUTHOR_EMAIL": "rita@example.com"}
-FAKES = ROOT / "tests" / "fake_tools"
-TOKEN = "ghs_canaryTOKEN0123456789abcdef"
 
 
 def _pr(work: Path, *extra: str, json_out: bool = False):
@@ -48,40 +47,7 @@ def _files(repo: Path) -> dict[str, bytes]:
     return {p: data for p, data in snapshot(repo).items() if not p.startswith(".git/")}
 
 
-def _executable(path: Path, text: str) -> Path:
-    path.parent.mkdir(parents=True, exist_ok=True)
-    path.write_text(text)
-    path.chmod(path.stat().st_mode | stat.S_IXUSR | stat.S_IXGRP | stat.S_IXOTH)
-    return path
-
-
 # ---------------------------------------------------------- 1. the token
-
-
-def _canary_tools(repo: Path, logs: Path, path_dir: Path) -> None:
-    """Stand-ins that write their environment to ``logs`` and then behave
-    as tests/fake_tools: the checkout's Biome and oxlint, the Bun on PATH
-    (which runs the `check` script and the tests), a Bun in node_modules
-    that must never run, and a git that logs each call's subcommand and
-    whether its environment holds the token."""
-    logs.mkdir()
-    bin_dir = repo / "node_modules" / ".bin"
-    for name in ("biome", "oxlint"):
-        _executable(bin_dir / name, f'#!/usr/bin/env bash\nenv > "{logs}/{name}.$$.env"\nexec "{FAKES / name}" "$@"\n')
-    _executable(path_dir / "bun", f'#!/usr/bin/env bash\nenv > "{logs}/bun-$1.$$.env"\nexec "{FAKES / "bun"}" "$@"\n')
-    _executable(bin_dir / "bun", f'#!/usr/bin/env bash\ntouch "{logs}/POISONED-BUN-RAN"\nexit 1\n')
-    real_git = shutil.which("git")
-    basic = environment.basic_credential(TOKEN)
-    _executable(path_dir / "git", f"""#!/usr/bin/env bash
-sub=""; skip=""
-for a in "$@"; do
-  if [ -n "$skip" ]; then skip=""; continue; fi
-  case "$a" in -c|-C) skip=1 ;; -*) ;; *) sub="$a"; break ;; esac
-done
-if env | grep -q -e '{TOKEN}' -e '{basic}'; then mark=token; else mark=clean; fi
-echo "$sub $mark" >> "{logs}/git.log"
-exec "{real_git}" "$@"
-""")
 
 
 def test_the_token_reaches_only_gits_network_calls(tmp_path: Path, monkeypatch) -> None:
@@ -89,17 +55,9 @@ def test_the_token_reaches_only_gits_network_calls(tmp_path: Path, monkeypatch) 
     record their environment: no token, no git credential config, in any
     of them; only ls-remote and push see it. Bun comes from PATH."""
     remote, work = with_remote(tmp_path)
-    # the verify fixture's shape: a check script, a lock file, node_modules
-    manifest = work / "apps/mesh/package.json"
-    data = json.loads(manifest.read_text())
-    manifest.write_text(json.dumps({**data, "scripts": {"check": "tsc --noEmit", "test": "bun test"}}, indent=2) + "\n")
-    (work / ".oxlintrc.json").write_text("{}\n")
-    (work / ".gitignore").write_text("node_modules/\n")
-    commit_all(work, "scripts")
-    git(work, "push", "-q", "origin", "main")
-    (work / "apps/mesh/node_modules").mkdir(parents=True)
+    canary.verify_shaped(work)
     logs, path_dir = tmp_path / "logs", tmp_path / "path-bin"
-    _canary_tools(work, logs, path_dir)
+    canary.install(work, logs, path_dir)
     monkeypatch.setenv("PATH", f"{path_dir}{os.pathsep}{os.environ['PATH']}")
     monkeypatch.setenv("MESH_CODEMOD_CACHE", str(tmp_path / "cache"))
     # the token as the action gives it, plus the old way (environment git
@@ -119,19 +77,12 @@ def test_the_token_reaches_only_gits_network_calls(tmp_path: Path, monkeypatch) 
     outcomes = {c["check"]: c["outcome"] for c in report["verify"]["checks"]}
     assert outcomes == {"parse": "passed", "format": "passed", "lint": "passed", "typecheck": "passed", "tests": "passed"}
 
-    recorded = {p.name.split(".")[0] for p in logs.glob("*.env")}
-    assert {"biome", "oxlint", "bun-run", "bun-test"} <= recorded, recorded
+    assert {"biome", "oxlint", "bun-run", "bun-test"} <= canary.recorded_tools(logs)
     assert not (logs / "POISONED-BUN-RAN").exists(), "verify ran node_modules/.bin/bun"
-    for env_file in logs.glob("*.env"):
-        text = env_file.read_text()
-        assert TOKEN not in text and basic not in text, f"{env_file.name} saw the token"
-        assert "GIT_CONFIG_" not in text and "GH_TOKEN" not in text, f"{env_file.name} saw git's credential config"
-    calls = [line.split() for line in (logs / "git.log").read_text().splitlines()]
-    with_token = {sub for sub, mark in calls if mark == "token"}
-    assert with_token == {"ls-remote", "push"}, calls
+    assert canary.leaks(logs, work / ".git" / "config", tmp_path / "body.md") == []
+    calls = canary.git_calls(logs)
+    assert {sub for sub, mark in calls if mark == "token"} == {"ls-remote", "push"}, calls
     assert len([c for c in calls if c[1] == "clean"]) > 5
-    for leak in (work / ".git" / "config", tmp_path / "body.md"):
-        assert TOKEN not in leak.read_text() and basic not in leak.read_text()
     assert TOKEN not in result.output and basic not in result.output
     # and the process's environment is as it was
     assert os.environ["MESH_CODEMOD_GIT_TOKEN"] == TOKEN and os.environ["GH_TOKEN"] == TOKEN
