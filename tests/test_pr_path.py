@@ -512,14 +512,14 @@ def test_a_failing_pr_leaves_working_tree_index_and_head_alone(tmp_path: Path) -
 
 
 def test_a_killed_pr_leaves_working_tree_index_and_head_alone(tmp_path: Path, monkeypatch) -> None:
-    """Interrupted mid-push (Ctrl-C, a runner cancelling the job)."""
+    """Interrupted once the series is built (Ctrl-C, a runner cancelling the job)."""
     remote, work = with_remote(tmp_path)
     before, files, refs = state(work), _files(work), _remote_refs(remote)
 
     def killed(*args, **kwargs):
         raise KeyboardInterrupt
 
-    monkeypatch.setattr(gitops, "_push", killed)
+    monkeypatch.setattr(gitops, "remote_branch", killed)
     assert _pr(work).exit_code == 130  # SIGINT
     assert state(work) == before and _files(work) == files and _remote_refs(remote) == refs
     assert git(work, "branch", "--list", BRANCH) == ""
