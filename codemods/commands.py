@@ -272,6 +272,19 @@ def _git_failures():
     return gitops.GitProblem, TargetError, Refused, git.GitError
 
 
+def _refusal(err: Exception) -> str:
+    """The message for a refusal; a failed git command in git's own words."""
+    import git
+
+    if isinstance(err, git.GitCommandError):
+        command = err.command if isinstance(err.command, list) else str(err.command).split()
+        words = [str(w) for w in command[1:] if not str(w).startswith("-")][:1]
+        stderr = (err.stderr or "").strip().removeprefix("stderr:").strip().strip("'").strip()
+        detail = stderr.splitlines()[-1] if stderr else f"exit code {err.status}"
+        return f"git {' '.join(words) or 'command'} failed: {detail}"
+    return str(err)
+
+
 def patch(request: SeriesRequest, out: Path) -> int:
     """`mesh-codemod patch`: the series as `git am` files in ``out``."""
     from . import environment
@@ -289,7 +302,7 @@ def _patch(request: SeriesRequest, out: Path) -> int:
     except ValueError as err:
         return _fail(str(err), Exit.USAGE, request.as_json)
     except (*_git_failures(), OSError) as err:
-        return _fail(str(err), Exit.REFUSED, request.as_json)
+        return _fail(_refusal(err), Exit.REFUSED, request.as_json)
     if request.as_json:
         _print_json({**_series_json(series), "patches": [str(p) for p in written]})
         return int(Exit.OK)
@@ -386,7 +399,7 @@ def _pr(request: PrRequest) -> int:
     except ValueError as err:
         return _fail(str(err), Exit.USAGE, as_json)
     except (*_git_failures(), OSError) as err:
-        return _fail(str(err), Exit.REFUSED, as_json)
+        return _fail(_refusal(err), Exit.REFUSED, as_json)
     _report_pr(series, request, update, report, body, as_json)
     return int(Exit.OK)
 
@@ -459,8 +472,11 @@ def _verify_checkout(repo: Path, as_json: bool, base: str | None) -> int:
     except _BaselineProblem as err:
         return _fail(str(err), Exit.REFUSED, as_json)
     files = [r.path for r in current.results if (repo / r.path).is_file()]  # verify.run sorts them, once each
-    with _progress(as_json) as note:
-        report = verify.run(repo, files, baseline, note)
+    try:
+        with _progress(as_json) as note:
+            report = verify.run(repo, files, baseline, note)
+    except _git_failures() as err:  # exporting the baseline's tree
+        return _fail(_refusal(err), Exit.REFUSED, as_json)
     described = baseline.describe if baseline else "none (not a git checkout): every type error counts"
     if as_json:
         _print_json({**report.to_json(), "pending": current.pending, "baseline": described})

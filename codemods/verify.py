@@ -204,11 +204,13 @@ def _bun(root: Path) -> str | None:
 def _installed_bun(root: Path, check: str) -> str | Check:
     """Bun, when it and the checkout's dependencies are there; else why
     ``check`` is not available."""
+    # node_modules first: the report on a bare checkout is then the same
+    # whether or not this machine has Bun
+    if not (root / "node_modules").exists():
+        return Check(check, Outcome.NOT_AVAILABLE, "node_modules not installed")
     bun = _bun(root)
     if bun is None:
         return Check(check, Outcome.NOT_AVAILABLE, "bun not found on PATH")
-    if not (root / "node_modules").exists():
-        return Check(check, Outcome.NOT_AVAILABLE, "node_modules not installed")
     return bun
 
 
