@@ -42,6 +42,7 @@ def run_step(name: str, env: dict[str, str], path_dir: Path, cwd: Path) -> subpr
     virtualenv, then the system's."""
     base = {k: os.environ[k] for k in ("HOME", "LANG", "TMPDIR") if k in os.environ}
     base["PATH"] = os.pathsep.join([str(path_dir), str(BIN), "/usr/local/bin", "/usr/bin", "/bin"])
+    base["PYTHONPATH"] = str(ROOT)  # this tree's code, whichever checkout the virtualenv was installed from
     return subprocess.run(
         ["bash", "--noprofile", "--norc", "-eo", "pipefail", "-c", step_script(name)],
         cwd=cwd, env={**base, **env}, capture_output=True, text=True,
