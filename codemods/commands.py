@@ -354,9 +354,9 @@ def _pr_command(request: PrRequest, series) -> list[str]:
 
 
 def pr(request: PrRequest) -> int:
-    """`mesh-codemod pr`: build the series from git objects, point the
-    branch at it (never the checked-out one), verify, push with a lease.
-    Credentials reach git's network calls only (`environment`)."""
+    """`mesh-codemod pr`: build the series from git objects, verify, push
+    it with a lease, then point the branch at it (never the checked-out
+    one). Credentials reach git's network calls only (`environment`)."""
     from . import environment
 
     with environment.sealed():

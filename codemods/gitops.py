@@ -7,6 +7,10 @@ index file with plumbing (`read-tree`, `update-index`, `write-tree`,
 content nor written. Author, committer and dates are inputs (the base
 commit's date, an identity from flags or git config), so the same base gives
 the same commit ids.
+
+Every git call runs with the fixed configuration of `environment` (the
+user's hooks off, UTF-8 messages, no environment-level config); only
+`ls-remote`, `fetch` and `push` receive credentials.
 """
 
 from __future__ import annotations
