@@ -74,6 +74,13 @@ AuthorOption = Annotated[
 ]
 BaseOption = Annotated[str, typer.Option("--base", help="The commit the series builds on.")]
 BridgeOption = Annotated[Bridge, typer.Option("--bridge", help="How the host hears state-changed.")]
+RequireChecksOption = Annotated[
+    bool,
+    typer.Option(
+        "--require-checks",
+        help="Fail (exit 4) when a check cannot run, e.g. without node_modules, instead of reporting it as not available.",
+    ),
+]
 
 
 @app.command("patch")
@@ -101,6 +108,7 @@ def pr_command(
     ] = None,
     force: Annotated[bool, typer.Option("--force", help="Replace commits on the branch that the tool did not make.")] = False,
     verify: Annotated[bool, typer.Option("--verify/--no-verify", help="Run the repo's checks on the branch's tree.")] = True,
+    require_checks: RequireChecksOption = False,
     bridge: BridgeOption = Bridge.AUTO,
     author: AuthorOption = None,
     as_json: JsonOption = False,
@@ -108,14 +116,17 @@ def pr_command(
 ) -> None:
     """Create or update a branch holding the series, built from git objects
     (the working tree, index and HEAD are not touched), and print the PR body."""
+    if require_checks and not verify:
+        raise typer.BadParameter("--require-checks needs the checks: drop --no-verify", param_hint="--require-checks")
     series = commands.SeriesRequest(repo, base, bridge, author, as_json, formatter)
-    raise typer.Exit(commands.pr(commands.PrRequest(series, branch, push, body_out, force, verify)))
+    raise typer.Exit(commands.pr(commands.PrRequest(series, branch, push, body_out, force, verify, require_checks)))
 
 
 @app.command("verify")
 def verify_command(
     repo: RepoOption = Path("."),
     as_json: JsonOption = False,
+    require_checks: RequireChecksOption = False,
     base: Annotated[
         Optional[str],
         typer.Option(
@@ -127,7 +138,7 @@ def verify_command(
 ) -> None:
     """Run the repo's own checks (format, lint, type check against the unpatched
     tree, tests) on the files the tool edits; exit 4 when one fails."""
-    raise typer.Exit(commands.verify_checkout(repo, as_json, base))
+    raise typer.Exit(commands.verify_checkout(repo, as_json, require_checks, base))
 
 
 def _version(value: bool) -> None:

@@ -89,11 +89,20 @@ def _header(plan) -> None:
 
 
 def _layout_lines(plan) -> list[str]:
-    return [
-        f"  layout {change.path}: {change.layout.kind} ({change.layout.reason})"
-        for change in plan.changes
-        if change.layout is not None
-    ]
+    """Each file's layout, files that share one (and its reason) on one line."""
+    groups: dict[tuple[str, str], list[str]] = {}
+    for change in plan.changes:
+        if change.layout is not None:
+            groups.setdefault((change.layout.kind, change.layout.reason), []).append(change.path)
+    if len(groups) == 1:
+        [((kind, reason), paths)] = groups.items()
+        if len(paths) > 1:
+            return [f"  layout: {kind} for all {len(paths)} files ({reason})"]
+    lines = []
+    for (kind, reason), paths in groups.items():
+        lines.append(f"  layout: {kind} ({reason}):")
+        lines.extend(f"    {path}" for path in paths)
+    return lines
 
 
 def _step_lines(plan, applied_word: str) -> list[str]:
@@ -239,6 +248,7 @@ class PrRequest(NamedTuple):
     body_out: Path | None = None
     force: bool = False
     verify: bool = True
+    require_checks: bool = False  # a check that cannot run fails (exit 4)
 
 
 def _author(value: str | None) -> tuple[str | None, str | None]:
@@ -383,7 +393,7 @@ def _pr(request: PrRequest) -> int:
         local, seen, foreign = gitops.check_branch(series, request.branch, request.push, request.force)
         report = None
         if request.verify:
-            report = _verify_commit(series)
+            report = _verify_commit(series, request.require_checks)
         body = prbody.render(series, report, _pr_command(request, series))
         if request.body_out:
             request.body_out.write_text(body, encoding="utf-8")
@@ -436,7 +446,7 @@ def _report_pr(series, request: PrRequest, update, report, body: str, as_json: b
         _err(f"mesh-codemod: {error}")
 
 
-def _verify_commit(series):
+def _verify_commit(series, require: bool = False):
     """Run the checks on the tip's tree (a temporary copy with the
     checkout's node_modules linked), against the base commit."""
     from . import gitops, verify
@@ -445,10 +455,10 @@ def _verify_commit(series):
     files = [path for c in series.commits for path, _ in c.files]  # verify.run sorts them, once each
     baseline = _baseline(series.repo, checkout, series.base, "base")
     with gitops.tree_with_dependencies(series.repo, series.tip) as tree, _progress() as note:
-        return verify.run(tree, files, baseline, note, linked_from=checkout)
+        return verify.run(tree, files, baseline, note, linked_from=checkout, require=require)
 
 
-def verify_checkout(repo: Path, as_json: bool, base: str | None = None) -> int:
+def verify_checkout(repo: Path, as_json: bool, require: bool = False, base: str | None = None) -> int:
     """`mesh-codemod verify`: the checks on the files the tool targets, in
     place. The type check's baseline is ``base`` when given; else the commit
     below the tool's own commits at HEAD (after `git am` of the series, or on
@@ -456,10 +466,10 @@ def verify_checkout(repo: Path, as_json: bool, base: str | None = None) -> int:
     from . import environment
 
     with environment.sealed():
-        return _verify_checkout(repo, as_json, base)
+        return _verify_checkout(repo, as_json, require, base)
 
 
-def _verify_checkout(repo: Path, as_json: bool, base: str | None) -> int:
+def _verify_checkout(repo: Path, as_json: bool, require: bool, base: str | None) -> int:
     from . import verify
     from .runner import TargetError
 
@@ -474,7 +484,7 @@ def _verify_checkout(repo: Path, as_json: bool, base: str | None) -> int:
     files = [r.path for r in current.results if (repo / r.path).is_file()]  # verify.run sorts them, once each
     try:
         with _progress(as_json) as note:
-            report = verify.run(repo, files, baseline, note)
+            report = verify.run(repo, files, baseline, note, require=require)
     except _git_failures() as err:  # exporting the baseline's tree
         return _fail(_refusal(err), Exit.REFUSED, as_json)
     described = baseline.describe if baseline else "none (not a git checkout): every type error counts"

@@ -9,7 +9,6 @@ commit and lock file, outside the checkout.
 
 from __future__ import annotations
 
-import functools
 import hashlib
 import json
 import os
@@ -27,6 +26,7 @@ from typing import NamedTuple
 from .engine.source import SourceError, SourceFile
 
 FIRST_LINES = 15
+REQUIRED = "--require-checks"  # the flag under which a check that cannot run fails
 CACHE_FORMAT = 2  # bump when the cached errors' form changes
 LOCK_FILES = ("bun.lock", "bun.lockb", "package-lock.json", "pnpm-lock.yaml", "yarn.lock")
 _TSC_ERROR = re.compile(r"^(?P<file>[^\s(][^(]*)\((?P<line>\d+),(?P<col>\d+)\): error (?P<code>TS\d+): (?P<message>.*)$")
@@ -78,9 +78,9 @@ class Report(NamedTuple):
     def text(self) -> str:
         lines = []
         for check in self.checks:
-            lines.append(f"  {check.name:<10} {check.outcome.value:<14} {check.summary}")
+            lines.append(f"  {check.name:<10} {check.outcome.value:<14} {check.seconds:5.1f}s  {check.summary}")
             for line in check.output.splitlines():
-                lines.append(f"  {'':<10} | {line}")
+                lines.append(f"  {'':<10} {'':<14} {'':>6}  | {line}")
         return "\n".join(lines)
 
     def markdown(self) -> str:
@@ -121,30 +121,42 @@ def run(
     baseline: Baseline | None = None,
     progress: Progress | None = None,
     linked_from: Path | None = None,
+    require: bool = False,
 ) -> Report:
     """Run every check on ``files`` (paths relative to ``root``); when
     ``root`` is a copy whose node_modules are links, ``linked_from`` is the
-    checkout they lead to."""
+    checkout they lead to. With ``require``, a check that cannot run fails
+    instead of being "not available"."""
     root = root.resolve()
     files = sorted(dict.fromkeys(files))
     note = progress or (lambda name: None)
+    typecheck = _typecheck_plan(root, files)
     checks = []
-    for name, check in (
-        ("parse", lambda: _parse(root, files)),
-        ("format", lambda: _format(root, files)),
-        ("lint", lambda: _lint(root, files)),
-        ("typecheck", lambda: _typecheck(root, files, baseline, linked_from)),
-        ("tests", lambda: _tests(root, files)),
-    ):
-        note(name)
-        started = time.monotonic()
-        try:
-            result = check()
-        except subprocess.TimeoutExpired as err:
-            result = Check(name, Outcome.FAILED, f"timed out after {err.timeout:g}s", " ".join(map(str, err.cmd)))
-        except OSError as err:
-            result = Check(name, Outcome.NOT_AVAILABLE, f"could not run: {err}")
-        checks.append(result._replace(name=name, seconds=time.monotonic() - started))
+    with ExitStack() as stack:
+        base = None
+        if baseline is not None and isinstance(typecheck, _Typecheck):
+            packages = [p.relative_to(root).as_posix() for p in typecheck.packages]
+            base = BaselineRun(baseline, packages, typecheck.bun)
+            stack.callback(base.close)
+        describe = baseline.describe if baseline is not None else ""
+        for name, check in (
+            ("parse", lambda: _parse(root, files)),
+            ("format", lambda: _format(root, files)),
+            ("lint", lambda: _lint(root, files)),
+            ("typecheck", lambda: typecheck if isinstance(typecheck, Check) else _typecheck(root, typecheck, base, describe, linked_from)),
+            ("tests", lambda: _tests(root, files)),
+        ):
+            note(name)
+            started = time.monotonic()
+            try:
+                result = check()
+            except subprocess.TimeoutExpired as err:
+                result = Check(name, Outcome.FAILED, f"timed out after {err.timeout:g}s", " ".join(map(str, err.cmd)))
+            except OSError as err:
+                result = Check(name, Outcome.NOT_AVAILABLE, f"could not run: {err}")
+            if require and result.outcome is Outcome.NOT_AVAILABLE:
+                result = result._replace(outcome=Outcome.FAILED, summary=f"could not run ({REQUIRED}): {result.summary}")
+            checks.append(result._replace(name=name, seconds=time.monotonic() - started))
     return Report(files, checks)
 
 
@@ -159,14 +171,27 @@ def _strip_ansi(text: str) -> str:
     return re.sub(r"\x1b\[[0-9;]*[A-Za-z]", "", text)
 
 
-def _exec(command: Sequence[str], cwd: Path, timeout: float = 1800) -> subprocess.CompletedProcess:
+def _exec(
+    command: Sequence[str], cwd: Path, timeout: float = 1800, started: Callable[[subprocess.Popen], None] | None = None
+) -> subprocess.CompletedProcess:
+    """Run ``command``; ``started`` is handed the process, so that another
+    thread can stop it."""
     from .environment import scrubbed
 
     # the repository's tools and scripts never see a credential
     env = scrubbed({"NO_COLOR": "1", "FORCE_COLOR": "0"})
-    return subprocess.run(
-        list(command), cwd=cwd, capture_output=True, text=True, errors="replace", timeout=timeout, env=env
-    )
+    with subprocess.Popen(
+        list(command), cwd=cwd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, errors="replace", env=env
+    ) as process:
+        if started is not None:
+            started(process)
+        try:
+            stdout, stderr = process.communicate(timeout=timeout)
+        except subprocess.TimeoutExpired:
+            process.kill()
+            process.communicate()
+            raise
+    return subprocess.CompletedProcess(process.args, process.returncode, stdout, stderr)
 
 
 def _shown(command: Sequence[str], root: Path) -> str:
@@ -204,8 +229,8 @@ def _bun(root: Path) -> str | None:
 def _installed_bun(root: Path, check: str) -> str | Check:
     """Bun, when it and the checkout's dependencies are there; else why
     ``check`` is not available."""
-    # node_modules first: the report on a bare checkout is then the same
-    # whether or not this machine has Bun
+    # node_modules first: what a checkout without them reports must not
+    # depend on whether this machine has a bun on PATH (SPEC section 7)
     if not (root / "node_modules").exists():
         return Check(check, Outcome.NOT_AVAILABLE, "node_modules not installed")
     bun = _bun(root)
@@ -313,42 +338,112 @@ def _normalized(file: str, cwd: Path | None, roots: Sequence[Path]) -> str:
     return file
 
 
-def _typecheck(root: Path, files: list[str], baseline: Baseline | None, linked_from: Path | None) -> Check:
+class _Typecheck(NamedTuple):
+    """What the type check runs: each package's folder and Bun."""
+
+    packages: list[Path]
+    bun: str
+
+
+def _typecheck_plan(root: Path, files: list[str]) -> _Typecheck | Check:
     packages = sorted({p for p in (_package_dir(root, f, "check") for f in files) if p is not None})
     if not packages:
         return Check("typecheck", Outcome.NOT_AVAILABLE, "no package.json with a `check` script above the touched files")
     bun = _installed_bun(root, "typecheck")
     if isinstance(bun, Check):
         return bun
+    return _Typecheck(packages, bun)
+
+
+class BaselineRun:
+    """The unpatched tree's type errors, package by package, worked out in a
+    thread from the start of `run`.
+
+    On a cold cache the base tree's check then runs beside the patched
+    tree's instead of after it, so verify costs about one type check, not
+    two. Both are the same command on the same trees as when run one after
+    the other, and their errors are compared the same way: only the timing
+    differs. Errors come from the cache when it has them; a run that is
+    stopped (no patched error needed it) is not cached."""
+
+    def __init__(self, baseline: Baseline, packages: list[str], bun: str) -> None:
+        from concurrent.futures import ThreadPoolExecutor
+
+        self._baseline, self._bun = baseline, bun
+        self._stopped = False
+        self._processes: list[subprocess.Popen] = []
+        self._trees = ExitStack()
+        self._pool = ThreadPoolExecutor(max_workers=1, thread_name_prefix="baseline")
+        self._result = self._pool.submit(self._run_all, packages)
+
+    def errors(self, package: str) -> Counter:
+        return self._result.result()[package]
+
+    def close(self) -> None:
+        """Stop a check still running, then remove the base tree."""
+        self._stopped = True
+        for process in self._processes:
+            if process.poll() is None:
+                process.kill()
+        self._pool.shutdown(wait=True)
+        self._trees.close()
+
+    def _started(self, process: subprocess.Popen) -> None:
+        self._processes.append(process)
+        if self._stopped:
+            process.kill()
+
+    def _run_all(self, packages: list[str]) -> dict[str, Counter]:
+        found = {}
+        tree = None
+        for package in packages:
+            cached = _cache_file(self._baseline, package)
+            errors = _read_cache(cached)
+            if errors is None:
+                if self._stopped:
+                    break
+                if tree is None:  # exported at most once, and only on a cache miss
+                    tree = self._trees.enter_context(self._baseline.tree())
+                result = _exec([self._bun, "run", "check"], tree / package, started=self._started)
+                if self._stopped:
+                    break
+                roots = [p.resolve() for p in (tree, self._baseline.checkout) if p is not None]
+                errors = errors_of(result.stdout + result.stderr, tree / package, roots)
+                _write_cache(cached, errors)
+            found[package] = errors
+        return found
+
+
+def _typecheck(
+    root: Path, plan: _Typecheck, baseline: BaselineRun | None, describe: str, linked_from: Path | None
+) -> Check:
     new_errors: Counter = Counter()
     known = 0
     outputs = []
     commands = []
     roots = [p.resolve() for p in (root, linked_from) if p is not None]
-    with ExitStack() as stack:
-        # the base tree is exported at most once, and only on a cache miss
-        base_tree = functools.cache(lambda: stack.enter_context(baseline.tree()))
-        for package in packages:
-            relative = package.relative_to(root).as_posix()
-            commands.append(f"cd {relative} && bun run check")
-            result = _exec([bun, "run", "check"], package)
-            lines = _error_lines(result.stdout + result.stderr, package, roots)
-            found = Counter(key for _, key in lines)
-            if result.returncode != 0 and not found:
-                return Check(
-                    "typecheck", Outcome.FAILED, f"`bun run check` in {relative} failed without type errors",
-                    commands[-1], _first_lines(result.stdout + result.stderr),
-                )
-            before = _baseline_errors(baseline, relative, bun, base_tree) if found else Counter()
-            if before is None:
-                before = Counter()
-                outputs.append("(no baseline: every error counts)")
-            known += sum((found & before).values())
-            new = found - before
-            new_errors += new
-            outputs.extend(line for line, key in lines if key in new)
+    for package in plan.packages:
+        relative = package.relative_to(root).as_posix()
+        commands.append(f"cd {relative} && bun run check")
+        result = _exec([plan.bun, "run", "check"], package)
+        lines = _error_lines(result.stdout + result.stderr, package, roots)
+        found = Counter(key for _, key in lines)
+        if result.returncode != 0 and not found:
+            return Check(
+                "typecheck", Outcome.FAILED, f"`bun run check` in {relative} failed without type errors",
+                commands[-1], _first_lines(result.stdout + result.stderr),
+            )
+        before = Counter()
+        if found and baseline is None:
+            outputs.append("(no baseline: every error counts)")
+        elif found:
+            before = baseline.errors(relative)
+        known += sum((found & before).values())
+        new = found - before
+        new_errors += new
+        outputs.extend(line for line, key in lines if key in new)
     command = "; ".join(commands)
-    compared = f" (baseline: {baseline.describe})" if baseline else ""
+    compared = f" (baseline: {describe})" if describe else ""
     if new_errors:
         return Check(
             "typecheck", Outcome.FAILED,
@@ -365,26 +460,23 @@ def cache_dir() -> Path:
     return Path(root) / "typecheck"
 
 
-def _baseline_errors(baseline: Baseline | None, package: str, bun: str, base_tree: Callable[[], Path]) -> Counter | None:
-    """The checker's errors on the unpatched tree: from the cache, or by
-    running it once on the copy of the base commit ``base_tree`` gives."""
-    if baseline is None:
-        return None
+def _cache_file(baseline: Baseline, package: str) -> Path:
     key = hashlib.sha256(f"{CACHE_FORMAT}\0{baseline.key}\0{package}\0bun run check".encode()).hexdigest()[:32]
-    cached = cache_dir() / f"{key}.json"
+    return cache_dir() / f"{key}.json"
+
+
+def _read_cache(cached: Path) -> Counter | None:
     try:
         return Counter({tuple(e[:3]): e[3] for e in json.loads(cached.read_text())["errors"]})
     except (OSError, ValueError, KeyError, TypeError):
-        pass
-    tree = base_tree()
-    result = _exec([bun, "run", "check"], tree / package)
-    roots = [p.resolve() for p in (tree, baseline.checkout) if p is not None]
-    errors = errors_of(result.stdout + result.stderr, tree / package, roots)
+        return None
+
+
+def _write_cache(cached: Path, errors: Counter) -> None:
     cached.parent.mkdir(parents=True, exist_ok=True)
     temp = cached.with_suffix(f".{os.getpid()}.tmp")
     temp.write_text(json.dumps({"errors": [[*k, n] for k, n in sorted(errors.items())]}, indent=1))
     os.replace(temp, cached)
-    return errors
 
 
 def _tests(root: Path, files: list[str]) -> Check:

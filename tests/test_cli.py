@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 import subprocess
 import sys
+import re
 from pathlib import Path
 
 import pytest
@@ -79,6 +80,12 @@ def test_apply_reports_each_step(host_tree) -> None:
     assert second.stderr.count("already there") == 7
 
 
+def test_files_with_the_same_layout_share_one_line(host_tree) -> None:
+    result = invoke("apply", "--repo", host_tree(), "--check", "--formatter", "none")
+    layout = [line for line in result.stderr.splitlines() if "layout" in line]
+    assert layout == ["  layout: built-in for all 7 files (no formatter: --formatter none)"], layout
+
+
 def test_json_report(host_tree) -> None:
     repo = host_tree()
     result = invoke("apply", "--repo", repo, "--json", "--dry-run")
@@ -132,6 +139,31 @@ def test_usage_errors_exit_2(host_tree, args) -> None:
     result = invoke(*args, "--repo", repo) if args[0] == "apply" else invoke(*args)
     assert result.exit_code == 2, result.output
     assert snapshot(repo) == before
+
+
+def test_a_bad_choice_is_named_plainly(host_tree) -> None:
+    result = invoke("apply", "--repo", host_tree(), "--bridge", "bogus")
+    assert result.exit_code == 2
+    message = " ".join(line.strip("│ ") for line in result.output.splitlines())
+    assert "Invalid value for '--bridge': 'bogus' is not one of 'auto', 'sdk', 'compat'." in message
+    assert "Value error" not in message
+
+
+@pytest.mark.parametrize("command", [[], ["apply"], ["status"], ["patch"], ["pr"], ["verify"]])
+def test_help_shows_no_value_for_a_flag(command: list[str], monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("COLUMNS", "100")
+    result = invoke(*command, "--help")
+    assert result.exit_code == 0
+    assert "<bool>" not in result.output
+    flags = [line for line in result.output.splitlines() if re.search(r"│\s+(\*\s+)?--(help|json|version|dry-run|check)\b", line)]
+    assert flags and all(re.search(r"--[\w-]+\s{2,}[A-Z]", line) for line in flags), flags
+
+
+def test_verify_help_keeps_its_sentence_whole(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("COLUMNS", "80")
+    result = invoke("verify", "--help")
+    text = " ".join(line.strip() for line in result.output.splitlines())
+    assert "type check against the unpatched HEAD, tests" in text
 
 
 def test_unrecognised_directory_is_refused(tmp_path: Path) -> None:

@@ -7,6 +7,7 @@ The committed files must be what the tool makes today:
 from __future__ import annotations
 
 import os
+import shutil
 from pathlib import Path
 
 import pytest
@@ -18,6 +19,7 @@ PATCHES = ROOT / "patches"
 AUTHOR = "mesh-codemod <mesh-codemod@users.noreply.github.com>"
 UPDATE = os.environ.get("UPDATE_PATCHES") == "1"
 GENERATED = ("*.patch", "PR.md")
+FAKE_TOOLS = ROOT / "tests" / "fake_tools"
 
 
 def _committed() -> dict[str, bytes]:
@@ -47,6 +49,32 @@ def test_committed_patches_are_up_to_date(tmp_path: Path) -> None:
     assert sorted(committed) == sorted(made), "patches/ is out of date: UPDATE_PATCHES=1 ./scripts/test -k patches"
     for name in made:
         assert committed[name] == made[name], f"patches/{name} is out of date: UPDATE_PATCHES=1 ./scripts/test -k patches"
+
+
+def _bin(folder: Path, **tools: Path) -> Path:
+    """A folder for PATH holding only links to ``tools`` (name -> program)."""
+    folder.mkdir()
+    for name, program in tools.items():
+        (folder / name).symlink_to(program)
+    return folder
+
+
+def test_patches_do_not_depend_on_the_node_tools_on_path(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A machine with a global bun, biome, oxlint and tsc writes the same
+    series and PR body as one with none of them (SPEC section 7)."""
+    git_program = Path(shutil.which("git") or pytest.fail("git is not on PATH"))
+    bare = _bin(tmp_path / "bare-bin", git=git_program)
+    stand_ins = {name: FAKE_TOOLS / name for name in ("bun", "biome", "oxlint")}
+    loaded = _bin(tmp_path / "tools-bin", git=git_program, tsc=FAKE_TOOLS / "bun", **stand_ins)
+
+    monkeypatch.setenv("PATH", str(bare))
+    without = _generate(tmp_path / "without")
+    monkeypatch.setenv("PATH", str(loaded))
+    with_tools = _generate(tmp_path / "with")
+
+    assert sorted(with_tools) == sorted(without)
+    for name in without:
+        assert with_tools[name] == without[name], f"{name} differs when bun, biome, oxlint and tsc are on PATH"
 
 
 def test_committed_patches_apply_with_git_am_to_the_fixture_output(tmp_path: Path) -> None:

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import shutil
 from pathlib import Path
 
@@ -103,8 +104,8 @@ def test_a_coloured_type_error_is_counted_and_shown(checkout: Path, monkeypatch)
 
     plain = verify._exec
 
-    def coloured(command, cwd, timeout=1800):
-        result = plain(command, cwd, timeout)
+    def coloured(command, cwd, timeout=1800, started=None):
+        result = plain(command, cwd, timeout, started)
         if list(command)[-2:] == ["run", "check"]:
             result.stdout = "".join(f"\x1b[31m{line}\x1b[0m\n" for line in result.stdout.splitlines())
         return result
@@ -204,6 +205,67 @@ def test_checks_are_not_available_without_node_modules(checkout: Path) -> None:
     assert outcomes["format"] == outcomes["lint"] == "not available"
     # bun may be on this machine's PATH; the checkout's node_modules are not there
     assert outcomes["typecheck"] == outcomes["tests"] == "not available"
+
+
+def test_require_checks_fails_a_check_that_cannot_run(checkout: Path) -> None:
+    shutil.rmtree(checkout / "node_modules")
+    assert invoke("apply", "--repo", checkout).exit_code == 0
+    result = invoke("verify", "--repo", checkout, "--json", "--require-checks")
+    assert result.exit_code == 4, result.output
+    checks = {c["check"]: c for c in json.loads(result.stdout)["checks"]}
+    assert checks["parse"]["outcome"] == "passed"
+    for name in ("format", "lint", "typecheck", "tests"):
+        assert checks[name]["outcome"] == "failed", checks[name]
+        assert checks[name]["summary"].startswith("could not run (--require-checks): ")
+    assert "node_modules not installed" in checks["tests"]["summary"]
+
+
+def test_pr_require_checks_without_node_modules_exits_4_and_updates_nothing(checkout: Path, tmp_path: Path) -> None:
+    shutil.rmtree(checkout / "node_modules")
+    remote = tmp_path / "remote.git"
+    git(tmp_path, "init", "-q", "--bare", str(remote))
+    git(checkout, "remote", "add", "origin", str(remote))
+    body = tmp_path / "body.md"
+    args = ["pr", "--repo", checkout, "--branch", "codemod/app-state", "--push", "origin", "--body-out", body]
+    result = invoke(*args, "--require-checks")
+    assert result.exit_code == 4, result.output
+    assert "not updated, nothing pushed" in result.stderr
+    assert "| format | **failed** | could not run (--require-checks): " in body.read_text()
+    assert git(checkout, "branch", "--list", "codemod/app-state") == ""
+    assert git(remote, "for-each-ref") == ""
+    # without the flag the same run goes through, the checks "not available"
+    assert invoke(*args).exit_code == 0
+    assert "| format | not available |" in body.read_text()
+
+
+def test_require_checks_with_no_verify_is_a_usage_error(checkout: Path) -> None:
+    result = invoke("pr", "--repo", checkout, "--branch", "codemod/app-state", "--no-verify", "--require-checks")
+    assert result.exit_code == 2
+    assert "--require-checks" in result.output
+
+
+def test_a_cold_cache_checks_the_base_and_the_branch_at_once(checkout: Path, tmp_path: Path, monkeypatch) -> None:
+    """With nothing cached, the base tree's type check runs beside the
+    patched tree's, not after it: the stand-in checks each wait for the
+    other to start and log "met" only when both ran at once."""
+    meeting = tmp_path / "rendezvous"
+    meeting.mkdir()
+    monkeypatch.setenv("FAKE_RENDEZVOUS", str(meeting))
+    assert invoke("apply", "--repo", checkout).exit_code == 0
+    result = invoke("verify", "--repo", checkout)
+    assert result.exit_code == 0, result.output
+    met = [c for c in _calls(tmp_path) if c.endswith(" met")]
+    assert len(met) == 2, _calls(tmp_path)
+    assert sum(c.startswith(str(checkout)) for c in met) == 1, "one in the checkout, one in the base's copy"
+    assert "no new errors; 2 already in the unpatched tree (baseline: HEAD " in result.stdout
+
+
+def test_the_text_report_gives_each_checks_duration(checkout: Path) -> None:
+    assert invoke("apply", "--repo", checkout).exit_code == 0
+    result = invoke("verify", "--repo", checkout)
+    assert result.exit_code == 0, result.output
+    for name in ("parse", "format", "lint", "typecheck", "tests"):
+        assert re.search(rf"^  {name}\s+passed\s+\d+\.\ds  ", result.stdout, re.M), result.stdout
 
 
 def test_pr_puts_the_report_in_the_body(checkout: Path, tmp_path: Path) -> None:
