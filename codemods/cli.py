@@ -136,8 +136,7 @@ def verify_command(
         ),
     ] = None,
 ) -> None:
-    """Run the repo's own checks (format, lint, type check against the unpatched
-    tree, tests) on the files the tool edits; exit 4 when one fails."""
+    """Run the repo's own checks (format, lint, type check against the unpatched tree, tests) on the files the tool edits; exit 4 when one fails."""
     raise typer.Exit(commands.verify_checkout(repo, as_json, require_checks, base))
 
 
