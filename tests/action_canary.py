@@ -37,10 +37,37 @@ def step_script(name: str) -> str:
     return textwrap.dedent(match[1])
 
 
+def input_defaults() -> dict[str, str]:
+    """Each input of the action with its default value."""
+    block = ACTION.read_text().split("\ninputs:\n", 1)[1].split("\noutputs:\n", 1)[0]
+    defaults, name = {}, None
+    for line in block.splitlines():
+        if match := re.match(r"^  ([A-Za-z0-9_-]+):$", line):
+            name = match[1]
+        elif name and (match := re.match(r'^    default: "?(.*?)"?$', line)):
+            defaults[name] = match[1]
+    return defaults
+
+
+def step_inputs(name: str) -> dict[str, str]:
+    """The step's environment variables that carry an input, at the
+    input's default: a new input of the step needs no change here."""
+    text = ACTION.read_text()
+    start = text.index(f"    - name: {name}\n")
+    step = text[start: text.find("\n    - name: ", start + 1)]
+    defaults = input_defaults()
+    return {
+        variable: defaults.get(source, "")
+        for variable, source in re.findall(r"^        ([A-Z_]+): \$\{\{ inputs\.([a-z-]+) \}\}$", step, re.M)
+    }
+
+
 def run_step(name: str, env: dict[str, str], path_dir: Path, cwd: Path) -> subprocess.CompletedProcess:
-    """The step as the runner runs it; PATH: the stand-ins, then the tool's
+    """The step as the runner runs it, its inputs at their defaults unless
+    ``env`` says otherwise; PATH: the stand-ins, then the tool's
     virtualenv, then the system's."""
     base = {k: os.environ[k] for k in ("HOME", "LANG", "TMPDIR") if k in os.environ}
+    base.update(step_inputs(name))
     base["PATH"] = os.pathsep.join([str(path_dir), str(BIN), "/usr/local/bin", "/usr/bin", "/bin"])
     base["PYTHONPATH"] = str(ROOT)  # this tree's code, whichever checkout the virtualenv was installed from
     return subprocess.run(
@@ -59,9 +86,7 @@ def pr_step_with_canaries(tmp: Path) -> dict:
     runner_temp.mkdir()
     outputs, summary = runner_temp / "output", runner_temp / "summary"
     env = {
-        "MESH_CODEMOD_GIT_TOKEN": canary.TOKEN,
-        "REPO": str(work), "BRANCH": "codemod/app-state", "BASE": "HEAD", "BRIDGE": "auto",
-        "AUTHOR": BOT, "FORCE": "false",
+        "MESH_CODEMOD_GIT_TOKEN": canary.TOKEN, "REPO": str(work), "AUTHOR": BOT,
         "RUNNER_TEMP": str(runner_temp), "GITHUB_OUTPUT": str(outputs), "GITHUB_STEP_SUMMARY": str(summary),
         "MESH_CODEMOD_CACHE": str(tmp / "cache"),
     }
