@@ -124,10 +124,20 @@ def pr_command(
 
 @app.command("verify")
 def verify_command(
-    repo: RepoOption = Path("."), as_json: JsonOption = False, require_checks: RequireChecksOption = False
+    repo: RepoOption = Path("."),
+    as_json: JsonOption = False,
+    require_checks: RequireChecksOption = False,
+    base: Annotated[
+        Optional[str],
+        typer.Option(
+            "--base",
+            help="The unpatched commit to compare type errors with.",
+            show_default="below the tool's commits at HEAD, else HEAD",
+        ),
+    ] = None,
 ) -> None:
-    """Run the repo's own checks (format, lint, type check against the unpatched HEAD, tests) on the files the tool edits; exit 4 when one fails."""
-    raise typer.Exit(commands.verify_checkout(repo, as_json, require_checks))
+    """Run the repo's own checks (format, lint, type check against the unpatched tree, tests) on the files the tool edits; exit 4 when one fails."""
+    raise typer.Exit(commands.verify_checkout(repo, as_json, require_checks, base))
 
 
 def _version(value: bool) -> None:

@@ -273,14 +273,37 @@ def _series(request: SeriesRequest):
 
 
 def _git_failures():
+    import git
+
     from . import gitops
     from .runner import TargetError
 
-    return gitops.GitProblem, TargetError, Refused
+    # any git failure is a refusal with git's words, never a traceback
+    return gitops.GitProblem, TargetError, Refused, git.GitError
+
+
+def _refusal(err: Exception) -> str:
+    """The message for a refusal; a failed git command in git's own words."""
+    import git
+
+    if isinstance(err, git.GitCommandError):
+        command = err.command if isinstance(err.command, list) else str(err.command).split()
+        words = [str(w) for w in command[1:] if not str(w).startswith("-")][:1]
+        stderr = (err.stderr or "").strip().removeprefix("stderr:").strip().strip("'").strip()
+        detail = stderr.splitlines()[-1] if stderr else f"exit code {err.status}"
+        return f"git {' '.join(words) or 'command'} failed: {detail}"
+    return str(err)
 
 
 def patch(request: SeriesRequest, out: Path) -> int:
     """`mesh-codemod patch`: the series as `git am` files in ``out``."""
+    from . import environment
+
+    with environment.sealed():
+        return _patch(request, out)
+
+
+def _patch(request: SeriesRequest, out: Path) -> int:
     from . import gitops
 
     try:
@@ -289,7 +312,7 @@ def patch(request: SeriesRequest, out: Path) -> int:
     except ValueError as err:
         return _fail(str(err), Exit.USAGE, request.as_json)
     except (*_git_failures(), OSError) as err:
-        return _fail(str(err), Exit.REFUSED, request.as_json)
+        return _fail(_refusal(err), Exit.REFUSED, request.as_json)
     if request.as_json:
         _print_json({**_series_json(series), "patches": [str(p) for p in written]})
         return int(Exit.OK)
@@ -341,12 +364,24 @@ def _pr_command(request: PrRequest, series) -> list[str]:
 
 
 def pr(request: PrRequest) -> int:
-    """`mesh-codemod pr`: build the series from git objects, point the
-    branch at it (never the checked-out one), verify, push with a lease."""
+    """`mesh-codemod pr`: build the series from git objects, verify, push
+    it with a lease, then point the branch at it (never the checked-out
+    one). Credentials reach git's network calls only (`environment`)."""
+    from . import environment
+
+    with environment.sealed():
+        return _pr(request)
+
+
+def _pr(request: PrRequest) -> int:
     from . import gitops, prbody
 
     as_json = request.series.as_json
     try:
+        # names first: a malformed one is a usage error before any work
+        gitops.check_branch_name(request.branch)
+        if request.push is not None:
+            gitops.check_remote_name(request.push)
         series = _series(request.series)
         if not series.commits:
             message = f"nothing to do: {series.base[:12]} already has every edit; branch {request.branch} left alone"
@@ -374,7 +409,7 @@ def pr(request: PrRequest) -> int:
     except ValueError as err:
         return _fail(str(err), Exit.USAGE, as_json)
     except (*_git_failures(), OSError) as err:
-        return _fail(str(err), Exit.REFUSED, as_json)
+        return _fail(_refusal(err), Exit.REFUSED, as_json)
     _report_pr(series, request, update, report, body, as_json)
     return int(Exit.OK)
 
@@ -425,43 +460,79 @@ def _verify_commit(series, require: bool = False):
         )
 
 
-def verify_checkout(repo: Path, as_json: bool, require: bool = False) -> int:
+def verify_checkout(repo: Path, as_json: bool, require: bool = False, base: str | None = None) -> int:
     """`mesh-codemod verify`: the checks on the files the tool targets, in
-    place; the type check's baseline is HEAD (when a git checkout)."""
+    place. The type check's baseline is ``base`` when given; else the commit
+    below the tool's own commits at HEAD (after `git am` of the series, or on
+    the PR branch); else HEAD (when a git checkout)."""
+    from . import environment
+
+    with environment.sealed():
+        return _verify_checkout(repo, as_json, require, base)
+
+
+def _verify_checkout(repo: Path, as_json: bool, require: bool, base: str | None) -> int:
     from . import verify
     from .runner import TargetError
 
     try:
         # only whether edits are pending matters here, not their layout
         current = _plan(repo, Bridge.AUTO, [], FormatterMode.NONE)
+        baseline = _checkout_baseline(repo, base)
     except TargetError as err:
         return _fail(str(err), Exit.REFUSED, as_json)
+    except _BaselineProblem as err:
+        return _fail(str(err), Exit.REFUSED, as_json)
     files = [r.path for r in current.results if (repo / r.path).is_file()]  # verify.run sorts them, once each
-    baseline = _head_baseline(repo)
-    with _progress(as_json) as note:
-        report = verify.run(repo, files, baseline, note, target=current.target, require=require)
+    try:
+        with _progress(as_json) as note:
+            report = verify.run(repo, files, baseline, note, target=current.target, require=require)
+    except _git_failures() as err:  # exporting the baseline's tree
+        return _fail(_refusal(err), Exit.REFUSED, as_json)
+    described = baseline.describe if baseline else "none (not a git checkout): every type error counts"
     if as_json:
-        _print_json({**report.to_json(), "pending": current.pending})
+        _print_json({**report.to_json(), "pending": current.pending, "baseline": described})
     else:
         _header(current)
+        _err(f"baseline: {described}")
         if current.pending:
             _err(f"note: {len(current.changes)} file(s) still have pending edits (`mesh-codemod apply`)")
         print(f"verify: {len(report.files)} file(s)\n{report.text()}")
     return int(Exit.VERIFY_FAILED if report.failed else Exit.OK)
 
 
-def _head_baseline(repo: Path):
+class _BaselineProblem(Exception):
+    """--base cannot be used (exit 3)."""
+
+
+def _checkout_baseline(repo: Path, base: str | None):
+    """The unpatched tree to compare type errors with: ``--base``; else the
+    commit below the run of the tool's commits (by their trailer) that
+    HEAD ends with; else HEAD. None outside a git checkout."""
+    import git
+
     from . import gitops
 
     try:
         git_repo = gitops.open_repo(repo)
-        head = git_repo.head.commit.hexsha
-    except (gitops.GitProblem, ValueError):
+        if base is not None:
+            rev = gitops.resolve(git_repo, base).hexsha
+            return _baseline(git_repo, repo, rev, "--base", f"--base {base} ({rev[:12]})")
+        head = git_repo.head.commit
+    except (gitops.GitProblem, git.GitError, ValueError) as err:
+        if base is not None:
+            raise _BaselineProblem(f"--base {base}: {err}") from None
         return None
-    return _baseline(git_repo, repo, head, "HEAD")
+    below, count = head, 0
+    while gitops.TRAILER in below.message.splitlines() and len(below.parents) == 1:
+        below, count = below.parents[0], count + 1
+    if count:
+        describe = f"{below.hexsha[:12]}, the base of the {count} mesh-codemod commit(s) at HEAD"
+        return _baseline(git_repo, repo, below.hexsha, "base", describe)
+    return _baseline(git_repo, repo, head.hexsha, "HEAD")
 
 
-def _baseline(git_repo, checkout: Path, rev: str, label: str):
+def _baseline(git_repo, checkout: Path, rev: str, label: str, describe: str = ""):
     """The type check's baseline: the files of ``rev`` (called ``label``)
     with the checkout's node_modules linked, cached by the commit and the
     lock files the dependencies were installed from."""
@@ -469,7 +540,7 @@ def _baseline(git_repo, checkout: Path, rev: str, label: str):
 
     return verify.Baseline(
         key=f"{rev}:{gitops.lock_digest(checkout)}",
-        describe=f"{label} {rev[:12]}",
+        describe=describe or f"{label} {rev[:12]}",
         tree=lambda: gitops.tree_with_dependencies(git_repo, rev),
         checkout=checkout,
     )

@@ -266,6 +266,8 @@ def _format_both(
     folder = Path(tempfile.mkdtemp(prefix="mesh-codemod-format-", dir=_scratch()))
     try:
         _write_tree(config_root, folder, files)
+        from .environment import scrubbed
+
         process = subprocess.run(
             [str(biome.program), "format", "--write", "--no-errors-on-unmatched", *files],
             cwd=folder,
@@ -273,6 +275,7 @@ def _format_both(
             stdout=subprocess.PIPE,
             stderr=subprocess.STDOUT,
             timeout=_TIMEOUT,
+            env=scrubbed(),  # the checkout's Biome never sees a credential
         )
         if process.returncode != 0:
             return {}, {}, _first_lines(process.stdout)

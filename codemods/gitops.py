@@ -7,6 +7,10 @@ index file with plumbing (`read-tree`, `update-index`, `write-tree`,
 content nor written. Author, committer and dates are inputs (the base
 commit's date, an identity from flags or git config), so the same base gives
 the same commit ids.
+
+Every git call runs with the fixed configuration of `environment` (the
+user's hooks off, UTF-8 messages, no environment-level config); only
+`ls-remote`, `fetch` and `push` receive credentials.
 """
 
 from __future__ import annotations
@@ -22,6 +26,7 @@ from typing import NamedTuple
 
 import git
 
+from . import environment
 from .recipes.base import Bridge, CommitGroup
 from .recipes.base import ModeChoice
 from .formatter import FormatterMode
@@ -42,8 +47,12 @@ class GitProblem(Exception):
 class ForeignCommits(GitProblem):
     """The branch holds commits the tool did not make (exit 3 unless --force)."""
 
-    def __init__(self, where: str, commits: list[git.Commit]) -> None:
-        shown = [f"  {c.hexsha[:12]} {c.author.name} <{c.author.email}>: {c.summary}" for c in commits[:10]]
+    def __init__(self, where: str, found: list[Foreign]) -> None:
+        commits = [f.commit for f in found]
+        shown = [
+            f"  {f.commit.hexsha[:12]} {f.commit.author.name} <{f.commit.author.email}>: {f.commit.summary} ({f.reason})"
+            for f in found[:10]
+        ]
         if len(commits) > 10:
             shown.append(f"  ... and {len(commits) - 10} more")
         super().__init__(
@@ -80,6 +89,7 @@ class Series(NamedTuple):
     bridge: ModeChoice
     identity: Identity
     date: str
+    formatter: FormatterMode = FormatterMode.AUTO  # as asked: a rebuild uses it again
 
     @property
     def tip(self) -> str:
@@ -95,6 +105,8 @@ def open_repo(path: Path) -> git.Repo:
         raise GitProblem(f"{path}: a bare repository has no checkout to read the installed SDK from")
     if Path(repo.working_tree_dir).resolve() != path.resolve():
         raise GitProblem(f"{path}: not the top of its git checkout ({repo.working_tree_dir})")
+    # every call through this object: no hooks, no environment-level config
+    repo.git.update_environment(**environment.git_env())
     return repo
 
 
@@ -121,22 +133,81 @@ def commit_date(commit: git.Commit) -> str:
 @contextmanager
 def exported_tree(repo: git.Repo, rev: str) -> Iterator[Path]:
     """A temporary folder holding the files of ``rev`` exactly as committed
-    (blob bytes, executable bits, links); no attributes or filters apply."""
+    (blob bytes, executable bits, links); no attributes or filters apply.
+    A tree that `git fsck` would flag (a name twice, ``..``, ``.git``) is
+    refused, and no link is ever followed while writing."""
+    entries = _tree_entries(repo, rev)
     with tempfile.TemporaryDirectory(prefix="mesh-codemod-tree-", ignore_cleanup_errors=True) as name:
         folder = Path(name)
-        for item in repo.commit(rev).tree.traverse():
-            if item.type != "blob":
-                continue
-            target = folder / item.path
-            target.parent.mkdir(parents=True, exist_ok=True)
-            data = item.data_stream.read()
-            if item.mode == 0o120000:
+        made: set[str] = {""}
+        for mode, sha, path in entries:
+            parent, _, _ = path.rpartition("/")
+            _make_folders(folder, parent, made, rev)
+            data = repo.odb.stream(bytes.fromhex(sha)).read()
+            target = folder / path
+            if mode == "120000":
                 os.symlink(os.fsdecode(data), target)
                 continue
-            target.write_bytes(data)
-            if item.mode & 0o111:
-                target.chmod(0o755)
+            flags = os.O_WRONLY | os.O_CREAT | os.O_EXCL | getattr(os, "O_NOFOLLOW", 0)
+            fd = os.open(target, flags, 0o755 if mode == "100755" else 0o644)
+            with os.fdopen(fd, "wb") as out:
+                out.write(data)
         yield folder
+
+
+def _tree_entries(repo: git.Repo, rev: str) -> list[tuple[str, str, str]]:
+    """(mode, blob id, path) of every file and link of ``rev``; refuses
+    names that git itself would never check out."""
+    commit = resolve(repo, rev)
+    try:
+        out = repo.git.execute(
+            ["git", "ls-tree", "-r", "-t", "-z", "--full-tree", commit.hexsha], strip_newline_in_stdout=False
+        )
+    except git.GitCommandError as err:
+        raise GitProblem(f"cannot read the tree of {commit.hexsha[:12]}: {_git_error(err)}") from None
+    seen: set[str] = set()
+    blobs = []
+    for record in out.split("\0"):
+        if not record:
+            continue
+        meta, path = record.split("\t", 1)
+        mode, kind, sha = meta.split()
+        problem = _bad_path(path) or ("the name appears twice in its folder" if path in seen else "")
+        if problem:
+            raise GitProblem(
+                f"refused: the tree of {commit.hexsha[:12]} holds {path!r}: {problem} "
+                "(git fsck flags it; a checkout could write outside its folder)"
+            )
+        seen.add(path)
+        if kind == "blob":
+            blobs.append((mode, sha, path))
+    return blobs
+
+
+def _bad_path(path: str) -> str:
+    for part in path.split("/"):
+        if part in ("", ".", ".."):
+            return "an empty, '.' or '..' path component"
+        if part.lower().rstrip(". ") in (".git", "git~1"):
+            return "a '.git' path component"
+    return ""
+
+
+def _make_folders(root: Path, relative: str, made: set[str], rev: str) -> None:
+    """Create ``relative`` under ``root`` one real folder at a time; a link
+    or a file on the way is refused, never followed."""
+    done = ""
+    for part in relative.split("/") if relative else ():
+        done = f"{done}/{part}" if done else part
+        if done in made:
+            continue
+        path = root / done
+        if os.path.lexists(path):
+            if path.is_symlink() or not path.is_dir():
+                raise GitProblem(f"refused: the tree of {rev[:12]} puts files under {done!r}, which is not a folder")
+        else:
+            os.mkdir(path)
+        made.add(done)
 
 
 def build_series(
@@ -214,7 +285,7 @@ def build_series(
             files = [(c.path, c.kind) for c in changed]
             commits.append(SeriesCommit(sha, group, files, message))
             parent, parent_tree = sha, new_tree
-    return Series(repo, base.hexsha, commits, full, choice, author, date)
+    return Series(repo, base.hexsha, commits, full, choice, author, date, formatter)
 
 
 def group_touches(change: FileChange, group: CommitGroup) -> bool:
@@ -264,7 +335,9 @@ def isolated_env() -> dict[str, str]:
 
 def write_patches(series: Series, out: Path) -> list[Path]:
     """Write the series as `git am` input, ``0001-*.patch`` onward, replacing
-    an earlier series in ``out``; other files there are left alone."""
+    an earlier series the tool wrote in ``out`` (its patches carry the
+    trailer); other files there, other patches included, are left alone.
+    With nothing to write, nothing is removed either."""
     out.mkdir(parents=True, exist_ok=True)
     with tempfile.TemporaryDirectory(prefix=".mesh-codemod-patches-", dir=out, ignore_cleanup_errors=True) as name:
         staging = Path(name)
@@ -278,15 +351,39 @@ def write_patches(series: Series, out: Path) -> list[Path]:
                     ],
                     env=isolated_env(),
                 )
+        if not series.commits:
+            return []
         for stale in out.iterdir():
-            if stale.is_file() and _SERIES_FILE.match(stale.name):
+            if _SERIES_FILE.match(stale.name) and is_our_patch(stale):
                 stale.unlink()
+        clashes = [m.name for m in staging.iterdir() if os.path.lexists(out / m.name)]
+        if clashes:
+            raise GitProblem(f"{out / clashes[0]} is in the way and mesh-codemod did not write it; nothing written")
         written = []
         for made in sorted(staging.iterdir()):
             target = out / made.name
             os.replace(made, target)
             written.append(target)
         return written
+
+
+_PATCH_START = re.compile(rb"^From [0-9a-f]{40} Mon Sep 17 00:00:00 2001\n")
+
+
+def is_our_patch(path: Path) -> bool:
+    """A patch file of a series this tool wrote: a plain file in
+    format-patch's form whose commit message ends with the trailer."""
+    if path.is_symlink() or not path.is_file():
+        return False
+    try:
+        with path.open("rb") as stream:
+            head = stream.read(1 << 16)
+    except OSError:
+        return False
+    if not _PATCH_START.match(head):
+        return False
+    message = head.split(b"\n---\n", 1)[0]
+    return TRAILER.encode() in message.splitlines()
 
 
 @contextmanager
@@ -316,16 +413,104 @@ class BranchUpdate(NamedTuple):
     replaced: Sequence[git.Commit] = ()  # foreign commits replaced under --force
 
 
-def is_ours(commit: git.Commit, author: Identity) -> bool:
-    """Made by this tool for this identity: the trailer and the author agree."""
-    return commit.author.email == author.email and TRAILER in commit.message.splitlines()
+class UsageProblem(ValueError):
+    """A malformed --branch or --push (exit 2), found before any work."""
 
 
-def foreign_commits(repo: git.Repo, tip: str | None, base: str, author: Identity) -> list[git.Commit]:
-    """Commits on ``tip`` that are not in ``base`` and not the tool's."""
+def check_branch_name(branch: str) -> None:
+    """Refuse a --branch that is not the plain name of a branch: git's rules
+    for the full ref name, and none of the names git would read as
+    something else (``@``, ``@{-1}``, ``HEAD``, an option)."""
+    import subprocess
+
+    problem = ""
+    if not branch or branch.startswith("-"):
+        problem = "a branch name cannot be empty or start with '-'"
+    elif branch in ("@", "HEAD") or "@{" in branch or branch.startswith("refs/"):
+        problem = "give the plain name of a branch (not '@', '@{...}', 'HEAD' or a full ref)"
+    else:
+        result = subprocess.run(
+            ["git", "check-ref-format", f"refs/heads/{branch}"],
+            env=environment.scrubbed(environment.git_env()), capture_output=True,
+        )
+        if result.returncode != 0:
+            problem = "git check-ref-format refuses it"
+    if problem:
+        raise UsageProblem(f"--branch {branch!r} is not a valid branch name: {problem}")
+
+
+def check_remote_name(remote: str) -> None:
+    """Refuse a --push that could be read as an option or a command."""
+    if not remote or remote.startswith("-") or any(ch.isspace() or ord(ch) < 32 for ch in remote):
+        raise UsageProblem(f"--push {remote!r}: give a remote's name or URL (no leading '-', no spaces)")
+    if remote.lower().startswith(("ext::", "fd::")):
+        raise UsageProblem(f"--push {remote!r}: the ext:: and fd:: transports run commands; give a remote")
+
+
+def made_by_tool(commit: git.Commit, identity: Identity) -> str:
+    """Why ``commit`` cannot be one of the tool's commits; empty when its
+    metadata says it is (author, committer, trailer, one parent)."""
+    if TRAILER not in commit.message.splitlines():
+        return "no Generated-by trailer"
+    if (commit.author.name, commit.author.email) != identity:
+        return f"authored by {commit.author.name} <{commit.author.email}>"
+    if (commit.committer.name, commit.committer.email) != identity:
+        return f"committed by {commit.committer.name} <{commit.committer.email}>"
+    if len(commit.parents) != 1:
+        return "a merge" if commit.parents else "a root commit"
+    return ""
+
+
+class Foreign(NamedTuple):
+    """A commit on the branch that the tool did not make, and why not."""
+
+    commit: git.Commit
+    reason: str
+
+
+def foreign_commits(series: Series, tip: str | None, rebuilt: dict[str, set[str]] | None = None) -> list[Foreign]:
+    """Commits on ``tip`` that are not in the series' base and that this
+    tool did not make: a commit is the tool's only when its author,
+    committer and trailer are the tool's and it is, id for id, a commit the
+    tool makes for the base below it (rebuilt when that base is older)."""
     if not tip:
         return []
-    return [c for c in repo.iter_commits([tip, f"^{base}"]) if not is_ours(c, author)]
+    repo = series.repo
+    rebuilt = {} if rebuilt is None else rebuilt
+    rebuilt.setdefault(series.base, {c.sha for c in series.commits})
+    commits = list(repo.iter_commits([tip, f"^{series.base}"]))
+    metadata = {c.hexsha: made_by_tool(c, series.identity) for c in commits}
+    foreign = []
+    for commit in commits:
+        reason = metadata[commit.hexsha]
+        if not reason:
+            base = _series_base(commit, metadata)
+            if base not in rebuilt:
+                rebuilt[base] = _rebuild(series, base)
+            if commit.hexsha not in rebuilt[base]:
+                reason = f"not the commit mesh-codemod makes on {base[:12]}: edited, or made by another version"
+        if reason:
+            foreign.append(Foreign(commit, reason))
+    return foreign
+
+
+def _series_base(commit: git.Commit, metadata: dict[str, str]) -> str:
+    """The commit below the run of tool-made commits that ``commit`` ends."""
+    while True:
+        parent = commit.parents[0]
+        if metadata.get(parent.hexsha, "x"):  # outside the range, or not the tool's
+            return parent.hexsha
+        commit = parent
+
+
+def _rebuild(series: Series, base: str) -> set[str]:
+    from .runner import TargetError
+
+    try:
+        again = build_series(series.repo, base, series.bridge.mode, series.identity, series.formatter)
+    except (GitProblem, TargetError, git.GitError, OSError):
+        return set()
+    return {c.sha for c in again.commits}
 
 
 def checked_out_branches(repo: git.Repo) -> set[str]:
@@ -340,12 +525,28 @@ def local_branch(repo: git.Repo, branch: str) -> str | None:
         return None
 
 
+def _conflicting_ref(repo: git.Repo, branch: str) -> str | None:
+    """A local ref that keeps ``branch`` from existing: one below it
+    (``codemod/app-state`` for ``codemod``) or one above it."""
+    ref = f"refs/heads/{branch}"
+    below = [r for r in repo.git.for_each_ref("--format=%(refname)", ref).splitlines() if r != ref]
+    if below:
+        return below[0]
+    parts = branch.split("/")
+    for count in range(1, len(parts)):
+        above = "refs/heads/" + "/".join(parts[:count])
+        if repo.git.for_each_ref("--format=%(refname)", above).splitlines().count(above):
+            return above
+    return None
+
+
 def remote_branch(repo: git.Repo, remote: str, branch: str) -> str | None:
     """The remote's value of the branch, with its commits fetched (no ref is
     written); None when the remote has no such branch."""
     ref = f"refs/heads/{branch}"
+    network = environment.network_env()
     try:
-        out = repo.git.ls_remote(remote, ref)
+        out = repo.git.ls_remote("--", remote, ref, env=network)
     except git.GitCommandError as err:
         raise GitProblem(f"cannot read {ref} on {remote}: {_git_error(err)}") from None
     values = [line.split("\t") for line in out.splitlines() if line.endswith(f"\t{ref}")]
@@ -354,7 +555,7 @@ def remote_branch(repo: git.Repo, remote: str, branch: str) -> str | None:
     seen = values[0][0]
     if not _has_commit(repo, seen):
         try:
-            repo.git.fetch("--no-tags", "--no-write-fetch-head", "--quiet", remote, ref)
+            repo.git.fetch("--no-tags", "--no-write-fetch-head", "--quiet", "--", remote, ref, env=network)
         except git.GitCommandError as err:
             raise GitProblem(f"cannot fetch {ref} from {remote}: {_git_error(err)}") from None
         if not _has_commit(repo, seen):
@@ -381,55 +582,78 @@ def check_branch(
     """Read the local and remote branch and refuse to replace commits that
     are not the tool's (unless ``force``). Returns (local, remote_seen, foreign)."""
     repo = series.repo
-    if not _valid_branch(repo, branch):
-        raise GitProblem(f"{branch!r} is not a valid branch name")
+    check_branch_name(branch)
     if f"refs/heads/{branch}" in checked_out_branches(repo):
         raise GitProblem(f"branch {branch} is checked out; pr never moves a checked-out branch")
+    conflict = _conflicting_ref(repo, branch)
+    if conflict:
+        raise GitProblem(f"branch {branch} cannot exist beside {conflict} (a ref cannot be both a name and a folder)")
     local = local_branch(repo, branch)
     seen = remote_branch(repo, remote, branch) if remote else None
     foreign: list[git.Commit] = []
+    rebuilt: dict[str, set[str]] = {}
     for where, tip in ((f"branch {branch}", local), (f"{remote}/{branch}", seen)):
         known = {c.hexsha for c in foreign}
-        found = [c for c in foreign_commits(repo, tip, series.base, series.identity) if c.hexsha not in known]
+        found = [f for f in foreign_commits(series, tip, rebuilt) if f.commit.hexsha not in known]
         if found and not force:
             raise ForeignCommits(where, found)
-        foreign.extend(found)
+        foreign.extend(f.commit for f in found)
     return local, seen, foreign
-
-
-def _valid_branch(repo: git.Repo, branch: str) -> bool:
-    try:
-        repo.git.check_ref_format("--branch", branch)
-        return not branch.startswith("-")
-    except git.GitCommandError:
-        return False
 
 
 def update_branch(
     series: Series, branch: str, remote: str | None, local: str | None, seen: str | None,
     replaced: Sequence[git.Commit] = (),
 ) -> BranchUpdate:
-    """Point the local branch at the series tip and push it with a lease on
-    the remote value ``seen``; ``replaced`` are the foreign commits this
-    replaces (under --force)."""
+    """Push the series tip with a lease on the remote value ``seen``, then,
+    only once the push succeeded, point the local branch at it; ``replaced``
+    are the foreign commits this replaces (under --force)."""
     repo = series.repo
     tip = series.tip
-    action = "unchanged"
-    if local != tip:
-        repo.git.update_ref("-m", "mesh-codemod pr", f"refs/heads/{branch}", tip, local or ZERO)
-        action = "created" if local is None else "updated"
     pushed = False
     if remote and seen != tip:
-        lease = f"--force-with-lease=refs/heads/{branch}:{seen or ''}"
-        try:
-            repo.git.push("--porcelain", "--quiet", lease, remote, f"{tip}:refs/heads/{branch}")
-        except git.GitCommandError as err:
-            raise GitProblem(
-                f"push of {branch} to {remote} refused (the lease expected "
-                f"{seen[:12] if seen else 'no branch'}): {_git_error(err)}"
-            ) from None
+        _push(repo, remote, branch, tip, seen)
         pushed = True
+    action = "unchanged"
+    if local != tip:
+        try:
+            repo.git.update_ref("-m", "mesh-codemod pr", f"refs/heads/{branch}", tip, local or ZERO)
+        except git.GitCommandError as err:
+            done = f"pushed to {remote}, but " if pushed else ""
+            raise GitProblem(f"{done}the local branch {branch} could not be moved: {_git_error(err)}") from None
+        action = "created" if local is None else "updated"
     return BranchUpdate(action, pushed, local, seen, tuple(replaced))
+
+
+def _push(repo: git.Repo, remote: str, branch: str, tip: str, seen: str | None) -> None:
+    """Push exactly one ref, with the lease, no hooks and no tags; a refusal
+    names what refused: the lease, or the remote (a hook, a protection)."""
+    ref = f"refs/heads/{branch}"
+    status, out, err = repo.git.execute(
+        [
+            "git", "push", "--porcelain", "--no-verify", "--no-follow-tags", "--recurse-submodules=no",
+            f"--force-with-lease={ref}:{seen or ''}", "--", remote, f"{tip}:{ref}",
+        ],
+        env=environment.network_env(), with_extended_output=True, with_exceptions=False,
+    )
+    if status == 0:
+        return
+    expected = seen[:12] if seen else "no branch"
+    status_line = next((line for line in out.splitlines() if line.startswith("!\t")), "")
+    detail = status_line.rsplit("\t", 1)[-1] if status_line else ""
+    head = f"push of {branch} to {remote} refused"
+    if "stale info" in detail:
+        raise GitProblem(
+            f"{head} by the lease: the remote branch is no longer {expected} "
+            "(someone pushed meanwhile); run again. The local branch was not moved."
+        )
+    if detail.startswith("[remote rejected]"):
+        reason = detail.removeprefix("[remote rejected]").strip(" ()")
+        raise GitProblem(
+            f"{head} by the remote: {reason} (a server hook or branch protection). The local branch was not moved."
+        )
+    last = (err.strip().splitlines() or [detail or "unknown error"])[-1]
+    raise GitProblem(f"{head}: {detail or last}. The local branch was not moved.")
 
 
 # --- trees to check ----------------------------------------------------------
@@ -453,9 +677,19 @@ def tree_with_dependencies(repo: git.Repo, rev: str) -> Iterator[Path]:
     with exported_tree(repo, rev) as tree:
         for relative in dependency_folders(checkout):
             link = tree / relative
-            if link.parent.is_dir() and not os.path.lexists(link):
+            # only into a real folder of the copy: never through a link of the tree
+            if _real_folder_below(tree, link.parent) and not os.path.lexists(link):
                 os.symlink(checkout / relative, link)
         yield tree
+
+
+def _real_folder_below(root: Path, folder: Path) -> bool:
+    current = root
+    for part in folder.relative_to(root).parts:
+        current = current / part
+        if current.is_symlink() or not current.is_dir():
+            return False
+    return True
 
 
 def lock_digest(checkout: Path) -> str:

@@ -218,7 +218,10 @@ def _exec(
 ) -> subprocess.CompletedProcess:
     """Run ``command``; ``started`` is handed the process, so that another
     thread can stop it."""
-    env = {**os.environ, "NO_COLOR": "1", "FORCE_COLOR": "0"}
+    from .environment import scrubbed
+
+    # the repository's tools and scripts never see a credential
+    env = scrubbed({"NO_COLOR": "1", "FORCE_COLOR": "0"})
     with subprocess.Popen(
         list(command), cwd=cwd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, errors="replace", env=env
     ) as process:
@@ -249,8 +252,20 @@ def _tool(root: Path, name: str) -> Path | None:
 
 
 def _bun(root: Path) -> str | None:
-    local = _tool(root, "bun")
-    return str(local) if local else shutil.which("bun")
+    """The Bun on PATH, as the workflow pinned it: never one from the
+    checkout (its node_modules/.bin, or a PATH entry inside it)."""
+    # the checkout, and where its node_modules leads from a copy of it
+    inside = {root.resolve(), (root / "node_modules").resolve()}
+    for folder in os.environ.get("PATH", "").split(os.pathsep):
+        if not folder or not os.path.isabs(folder):
+            continue
+        resolved = Path(folder).resolve()
+        if any(resolved == p or p in resolved.parents for p in inside):
+            continue
+        found = shutil.which("bun", path=folder)
+        if found:
+            return found
+    return None
 
 
 def _installed_bun(root: Path, check: str) -> str | Check:

@@ -163,7 +163,7 @@ def test_verify_help_keeps_its_sentence_whole(monkeypatch: pytest.MonkeyPatch) -
     monkeypatch.setenv("COLUMNS", "80")
     result = invoke("verify", "--help")
     text = " ".join(line.strip() for line in result.output.splitlines())
-    assert "type check against the unpatched HEAD, tests" in text
+    assert "type check against the unpatched tree, tests" in text
 
 
 def test_unrecognised_directory_is_refused(tmp_path: Path) -> None:

@@ -6,6 +6,7 @@ The remote is a bare repository; the user's checkout is a clone of it.
 from __future__ import annotations
 
 import json
+import shutil
 from pathlib import Path
 
 from .gitrepo import BOT, commit_all, fixture_repo, git, state, with_remote
@@ -84,7 +85,10 @@ def test_patch_replaces_an_older_series_and_keeps_other_files(tmp_path: Path) ->
     _, work = with_remote(tmp_path)
     out = tmp_path / "out"
     out.mkdir()
-    (out / "0009-stale.patch").write_text("old")
+    # a patch of an earlier series: the tool's by its trailer (tests/test_pr_path.py:
+    # other patch files are kept)
+    assert invoke("patch", "--repo", work, "--out", tmp_path / "earlier").exit_code == 0
+    shutil.copy(sorted((tmp_path / "earlier").glob("*.patch"))[-1], out / "0009-stale.patch")
     (out / "notes.md").write_text("mine")
     assert invoke("patch", "--repo", work, "--out", out).exit_code == 0
     assert sorted(p.name[:4] for p in out.glob("*.patch")) == ["0001", "0002", "0003", "0004"]

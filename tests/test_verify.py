@@ -39,8 +39,11 @@ def checkout(tmp_path: Path, monkeypatch) -> Path:
     commit_all(repo, "unpatched")
     bin_dir = repo / "node_modules" / ".bin"
     bin_dir.mkdir(parents=True)
+    path_dir = tmp_path / "path-bin"  # bun comes from PATH, as the workflow pins it
+    path_dir.mkdir()
     for tool in FAKES.iterdir():
-        shutil.copy(tool, bin_dir / tool.name)
+        shutil.copy(tool, (path_dir if tool.name == "bun" else bin_dir) / tool.name)
+    monkeypatch.setenv("PATH", f"{path_dir}{os.pathsep}{os.environ.get('PATH', '')}")
     (repo / "apps/mesh/node_modules").mkdir()
     (repo / "node_modules" / "private").mkdir()
     (repo / "node_modules" / "private" / "index.d.ts").write_text("export const = ;\n")

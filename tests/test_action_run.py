@@ -1,0 +1,66 @@
+"""The action's `run:` scripts executed (tests/action_canary.py): the token
+reaches git's network calls alone, and only the repository's own pull
+request is ever edited."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from .action_canary import pr_step_with_canaries, run_step
+from .canary import executable
+
+
+def test_the_actions_run_with_a_canary_token_shows_it_only_to_gits_network_calls(tmp_path: Path) -> None:
+    found = pr_step_with_canaries(tmp_path)
+    assert found["exit"] == 0, found["stderr"]
+    assert "pushed=true" in found["outputs"] and found["remote_branch"] == "refs/heads/codemod/app-state"
+    assert set(found["checks"].values()) == {"passed"}, found["checks"]
+    assert {"biome", "oxlint", "bun-run", "bun-test"} <= set(found["tools"])
+    assert not found["poisoned_bun_ran"]
+    assert found["leaks"] == []
+    with_token = {sub for sub, mark in found["git_calls"] if mark == "token"}
+    assert with_token == {"ls-remote", "push"}, found["git_calls"]
+
+
+OURS = {"number": 3, "isCrossRepository": False, "headRepositoryOwner": {"login": "decocms"}, "headRefName": "codemod/app-state"}
+FORK = {"number": 7, "isCrossRepository": True, "headRepositoryOwner": {"login": "mallory"}, "headRefName": "codemod/app-state"}
+# a fork that is not marked cross-repository would still be another owner's
+OTHER_OWNER = {**FORK, "number": 8, "isCrossRepository": False}
+
+
+@pytest.mark.parametrize(
+    ("listed", "expected"),
+    [
+        ([FORK, OURS], "edit 3"),
+        ([OTHER_OWNER, FORK, OURS], "edit 3"),
+        ([FORK], "create --head codemod/app-state --base main"),
+        ([], "create --head codemod/app-state --base main"),
+    ],
+    ids=["fork-first", "other-owner-first", "fork-only", "none"],
+)
+def test_only_the_repositorys_own_pr_is_edited(tmp_path: Path, listed: list, expected: str) -> None:
+    """`gh pr list --head BRANCH` lists a fork's PR from a branch of the
+    same name too, newest first; the action edits only its own."""
+    path_dir, temp = tmp_path / "bin", tmp_path / "runner-temp"
+    temp.mkdir()
+    (temp / "mesh-codemod-body.md").write_text("the body\n")
+    (tmp_path / "listed.json").write_text(json.dumps(listed))
+    log = tmp_path / "gh.log"
+    executable(path_dir / "gh", f"""#!/usr/bin/env bash
+case "$1 $2" in
+  "pr list") cat "{tmp_path / 'listed.json'}" ;;
+  "pr edit") echo "edit $3" >> "{log}" ;;
+  "pr create") echo "create $3 $4 $5 $6" >> "{log}" ;;
+  *) echo "gh stand-in: unexpected $*" >&2; exit 64 ;;
+esac
+""")
+    env = {
+        "GH_TOKEN": "ghs_fake", "GH_REPO": "decocms/mesh", "OWNER": "decocms",
+        "BRANCH": "codemod/app-state", "BASE_BRANCH": "main", "RUNNER_TEMP": str(temp),
+    }
+    result = run_step("Open or update the pull request", env, path_dir, tmp_path)
+    assert result.returncode == 0, result.stderr
+    assert log.read_text().splitlines() == [expected]
