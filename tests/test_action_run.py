@@ -10,6 +10,7 @@ from pathlib import Path
 import pytest
 
 from .action_canary import pr_step_with_canaries, run_step
+from .gitrepo import BOT, git, with_remote
 from .canary import executable
 
 
@@ -64,3 +65,29 @@ esac
     result = run_step("Open or update the pull request", env, path_dir, tmp_path)
     assert result.returncode == 0, result.stderr
     assert log.read_text().splitlines() == [expected]
+
+
+@pytest.mark.parametrize(("require", "exit_code", "pushed"), [(None, 4, False), ("false", 0, True)])
+def test_the_action_requires_the_checks_unless_told_not_to(
+    tmp_path: Path, require: str | None, exit_code: int, pushed: bool
+) -> None:
+    """A checkout whose dependencies are not installed: by default the run
+    stops with exit 4 and pushes nothing; `require-checks: false` reports
+    the checks as not available and goes on."""
+    remote, work = with_remote(tmp_path)
+    path_dir, temp = tmp_path / "bin", tmp_path / "runner-temp"
+    path_dir.mkdir()
+    temp.mkdir()
+    env = {
+        "REPO": str(work), "AUTHOR": BOT, "RUNNER_TEMP": str(temp), "MESH_CODEMOD_GIT_TOKEN": "ghs_fake",
+        "GITHUB_OUTPUT": str(temp / "output"), "GITHUB_STEP_SUMMARY": str(temp / "summary"),
+        "MESH_CODEMOD_CACHE": str(tmp_path / "cache"),
+    }
+    if require is not None:
+        env["REQUIRE_CHECKS"] = require
+    result = run_step("Build, verify and push the branch", env, path_dir, work)
+    assert result.returncode == exit_code, result.stderr
+    outcomes = {c["check"]: c["outcome"] for c in json.loads((temp / "mesh-codemod-report.json").read_text())["verify"]["checks"]}
+    assert outcomes["format"] == ("not available" if pushed else "failed")
+    branches = git(remote, "for-each-ref", "--format=%(refname)", "refs/heads/codemod")
+    assert branches.strip() == ("refs/heads/codemod/app-state" if pushed else "")
