@@ -36,6 +36,10 @@ from .runner import SKIP_DIRS, FileChange, Plan, TargetError, detect_target, pla
 # Every commit the tool makes carries this trailer; with the author's
 # identity it tells the tool's own commits from a reviewer's.
 TRAILER = "Generated-by: mesh-codemod"
+# What the commit changed, as "<parent's tree>..<its tree>": a commit that
+# still holds exactly that is the tool's work, whichever release made it
+# (an amend, a fixup or a rebase changes a tree).
+CONTENT_TRAILER = "Generated-content:"
 FALLBACK_IDENTITY = ("mesh-codemod", "mesh-codemod@users.noreply.github.com")
 ZERO = "0" * 40
 
@@ -275,7 +279,7 @@ def build_series(
             new_tree = repo.git.execute(["git", "write-tree"], env=index_env).strip()
             if new_tree == parent_tree:
                 continue  # already in the base: no empty commit
-            message = commit_message(group)
+            message = commit_message(group, parent_tree, new_tree)
             message_file = index.with_name("message")
             message_file.write_bytes(message.encode("utf-8"))
             sha = repo.git.execute(
@@ -292,8 +296,14 @@ def group_touches(change: FileChange, group: CommitGroup) -> bool:
     return any(step in group.steps for step in change.steps)
 
 
-def commit_message(group: CommitGroup) -> str:
-    return f"{group.subject}\n\n{group.body.rstrip()}\n\n{TRAILER}\n"
+def commit_message(group: CommitGroup, parent_tree: str, tree: str) -> str:
+    return f"{group.subject}\n\n{group.body.rstrip()}\n\n{TRAILER}\n{CONTENT_TRAILER} {parent_tree}..{tree}\n"
+
+
+def holds_recorded_content(commit: git.Commit) -> bool:
+    """Whether ``commit`` changes exactly what its content trailer says."""
+    recorded = f"{CONTENT_TRAILER} {commit.parents[0].tree.hexsha}..{commit.tree.hexsha}"
+    return recorded in commit.message.splitlines()
 
 
 def _store_blob(repo: git.Repo, data: bytes) -> str:
@@ -471,8 +481,11 @@ class Foreign(NamedTuple):
 def foreign_commits(series: Series, tip: str | None, rebuilt: dict[str, set[str]] | None = None) -> list[Foreign]:
     """Commits on ``tip`` that are not in the series' base and that this
     tool did not make: a commit is the tool's only when its author,
-    committer and trailer are the tool's and it is, id for id, a commit the
-    tool makes for the base below it (rebuilt when that base is older)."""
+    committer and trailer are the tool's and its content is the tool's: it
+    holds exactly the change its content trailer records (so a commit that
+    an earlier release made is recognised too), or it is, id for id, a
+    commit this release makes for the base below it (rebuilt when that base
+    is older)."""
     if not tip:
         return []
     repo = series.repo
@@ -483,7 +496,7 @@ def foreign_commits(series: Series, tip: str | None, rebuilt: dict[str, set[str]
     foreign = []
     for commit in commits:
         reason = metadata[commit.hexsha]
-        if not reason:
+        if not reason and not holds_recorded_content(commit):
             base = _series_base(commit, metadata)
             if base not in rebuilt:
                 rebuilt[base] = _rebuild(series, base)

@@ -523,3 +523,34 @@ def test_a_killed_pr_leaves_working_tree_index_and_head_alone(tmp_path: Path, mo
     assert _pr(work).exit_code == 130  # SIGINT
     assert state(work) == before and _files(work) == files and _remote_refs(remote) == refs
     assert git(work, "branch", "--list", BRANCH) == ""
+
+
+def test_an_earlier_releases_commits_are_the_tools_and_are_replaced(tmp_path: Path) -> None:
+    """A branch that an earlier release made (other messages, other code),
+    each commit still holding exactly the change its content trailer
+    records, is the tool's own: a scheduled run after an upgrade replaces
+    it without --force. The same commit with its content changed is not."""
+    remote, work = with_remote(tmp_path)
+    assert _pr(work).exit_code == 0
+    reviewer = _reviewer_clone(tmp_path, remote)
+    # rewrite every commit's message as an earlier release worded it, on
+    # the same trees, with the bot's identity and both trailers kept
+    git(reviewer, "rebase", "-q", "origin/main", "--exec",
+        "git commit -q --amend --no-gpg-sign -m \"$(git log -1 --format=%B | sed '1s/^/older wording: /')\"",
+        env=BOT_ENV)
+    older = git(reviewer, "rev-list", "origin/main..HEAD").split()
+    assert len(older) == 4 and all("older wording" in git(reviewer, "log", "-1", "--format=%s", sha) for sha in older)
+    git(reviewer, "push", "-q", "--force", "origin", BRANCH)
+
+    replaced = _pr(work)
+    assert replaced.exit_code == 0, replaced.output
+    assert git(remote, "rev-parse", f"refs/heads/{BRANCH}").strip() not in older
+
+    # the same, with one file changed under the recorded trailer: refused
+    git(reviewer, "fetch", "-q", "origin")
+    git(reviewer, "reset", "-q", "--hard", f"origin/{BRANCH}")
+    target = reviewer / "apps/mesh/src/web/index.tsx"
+    target.write_text(target.read_text() + "// reviewed\n")
+    git(reviewer, "commit", "-q", "-a", "--amend", "--no-edit", "--no-gpg-sign", env=BOT_ENV)
+    git(reviewer, "push", "-q", "--force", "origin", BRANCH)
+    assert _pr(work).exit_code == 3
