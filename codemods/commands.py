@@ -78,10 +78,12 @@ def _plan(repo: Path, bridge: Bridge, only: list[str], formatter: FormatterMode 
     return plan(repo, bridge, only, formatter)
 
 
-def _header(plan) -> None:
+def _header(plan, layout: bool = True) -> None:
+    """The target, the bridge mode and, where the run lays files out
+    (``layout``), the formatter, each with why."""
     _err(f"target: {plan.target} ({plan.repo})")
     _err(f"bridge: {plan.bridge.mode.value} ({plan.bridge.reason})")
-    if plan.formatter is not None:
+    if layout and plan.formatter is not None:
         name = plan.formatter.name
         _err(f"formatter: {name} ({plan.formatter.reason})")
     for notice in plan.notices:
@@ -493,7 +495,7 @@ def _verify_checkout(repo: Path, as_json: bool, require: bool, base: str | None)
     if as_json:
         _print_json({**report.to_json(), "pending": current.pending, "baseline": described})
     else:
-        _header(current)
+        _header(current, layout=False)  # verify plans only to find the files, without laying them out
         _err(f"baseline: {described}")
         if current.pending:
             _err(f"note: {len(current.changes)} file(s) still have pending edits (`mesh-codemod apply`)")

@@ -266,6 +266,8 @@ def test_the_text_report_gives_each_checks_duration(checkout: Path) -> None:
     assert result.exit_code == 0, result.output
     for name in ("parse", "format", "lint", "typecheck", "tests"):
         assert re.search(rf"^  {name}\s+passed\s+\d+\.\ds  ", result.stdout, re.M), result.stdout
+    # verify lays nothing out: no formatter line that no option asked for
+    assert "formatter:" not in result.stderr
 
 
 def test_pr_puts_the_report_in_the_body(checkout: Path, tmp_path: Path) -> None:
