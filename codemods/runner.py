@@ -122,7 +122,7 @@ def resolve_inside(root: Path, relative: str) -> Path:
 
 def plan(
     repo: Path,
-    bridge: Bridge = Bridge.AUTO,
+    bridge: Bridge | ModeChoice = Bridge.AUTO,
     only: Sequence[str] = (),
     formatter: FormatterMode | str | FormatterChoice = FormatterMode.AUTO,
 ) -> Plan:
@@ -136,7 +136,9 @@ def plan(
         raise ValueError(f"unknown step(s): {', '.join(unknown)} (see `mesh-codemod list`)")
     if not isinstance(formatter, FormatterChoice):
         formatter = choose(repo, formatter)
-    choice = target.choose_mode(repo, bridge)
+    # A choice made already (on the checkout whose node_modules decide, for
+    # a plan on an exported commit) is taken as it is.
+    choice = bridge if isinstance(bridge, ModeChoice) else target.choose_mode(repo, bridge)
     earlier: dict[str, Planned] = {}
     ctx = Context(
         repo=repo,

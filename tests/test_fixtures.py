@@ -56,7 +56,7 @@ def test_fixture(case: Path, mode: str, outcome: str, tmp_path: Path) -> None:
         return
 
     assert result.exit_code == 0, result.output
-    rewrote = any(word in result.stderr for word in ("migrate lines", "migrate the file", "upgrade lines", "upgrade the file"))
+    rewrote = re.search(r"^ +(migrate|upgrade) (lines? [0-9-]+|the file): ", result.stderr, re.M) is not None
     assert rewrote == (outcome == "rewrite"), result.stderr
     expected_dir = case / f"expected-{mode}"
     if UPDATE:

@@ -749,9 +749,8 @@ class FileEditor(Finder):
         indent = self.source.indent_of(node)
         self.edits.replace(start.start_byte, node.end_byte, self.render(wanted.snippet, indent))
         first, last = start.start_point[0] + 1, node.end_point[0] + 1
-        self.form_changes.append(
-            FormChange(earlier.kind, f"lines {first}-{last}", earlier.label, wanted.label or "the current form")
-        )
+        where = f"line {first}" if first == last else f"lines {first}-{last}"
+        self.form_changes.append(FormChange(earlier.kind, where, earlier.label, wanted.label or "the current form"))
 
     def _neighbours(self, anchor: Node) -> tuple[Node | None, Node | None]:
         """The siblings before and after ``anchor``, not counting a comment
