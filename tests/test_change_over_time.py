@@ -227,3 +227,17 @@ def test_pr_on_release_0_1_0_output_is_one_upgrade_commit(tmp_path: Path) -> Non
     clean = _wired(tmp_path / "clean", "compat-1x")
     for path in (f["path"] for f in commit["files"]):
         assert git(remote, "show", f"{commit['sha']}:{path}") == (clean / path).read_text(), path
+
+
+def test_a_schema_used_elsewhere_blocks_the_migration(tmp_path: Path) -> None:
+    """What only the old wiring used goes; what something else uses is not
+    removed from under it: the run refuses instead of writing code that no
+    longer builds."""
+    repo = _wired(tmp_path / "repo", "compat-1x")
+    bridge = repo / BRIDGE
+    bridge.write_text(bridge.read_text() + "\nexport const stateChangedSchema = StateChangedNotificationSchema;\n")
+    before = snapshot(repo)
+    result = _run(repo, "sdk")
+    assert result.exit_code == 3, result.output
+    assert "`StateChangedNotificationSchema` (from app-state.ts) is used here" in result.stderr
+    assert snapshot(repo) == before

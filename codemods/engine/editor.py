@@ -298,11 +298,13 @@ class FileEditor(Finder):
         self._imports[module_stem(module)] = _PlannedImport(anchor, module, list(names))
         return self._record("import", module, [f"import {{ {', '.join(names)} }} from {module}"])
 
-    def drop_unused_imports(self, module: str, names: Sequence[str], why: str) -> Ensured:
+    def drop_unused_imports(self, module: str, names: Sequence[str], why: str) -> list[str]:
         """Remove ``names`` from the value imports of ``module`` where
         nothing else in the file uses them once this editor's replacements
         are made (what only an earlier form used), and the whole import
-        when it is left empty. Called after the replacements are planned."""
+        when it is left empty. Called after the replacements are planned.
+        Returns the names that stay imported because something still uses
+        them."""
         replaced = [(e.start, e.end) for e in self.edits if e.end > e.start]
 
         def used(name: str) -> bool:
@@ -313,6 +315,7 @@ class FileEditor(Finder):
             )
 
         dropped: list[str] = []
+        kept: list[str] = []
         for node in self.imports():
             source = node.child_by_field_name("source")
             if source is None or module_stem(self.text(source)[1:-1]) != module_stem(module):
@@ -322,6 +325,7 @@ class FileEditor(Finder):
                 continue
             specifiers = [s for s in named.named_children if s.type == "import_specifier"]
             gone = [s for s in specifiers if self.item_key(s) in names and not used(self.item_key(s))]
+            kept += [self.item_key(s) for s in specifiers if self.item_key(s) in names and s not in gone]
             if not gone:
                 continue
             dropped += [self.item_key(s) for s in gone]
@@ -349,7 +353,8 @@ class FileEditor(Finder):
                     self.edits.replace(specifiers[index - 1].end_byte, spec.end_byte, "")
         if dropped:
             self.notes.append(f"removed the import of {', '.join(dropped)} from {module} ({why})")
-        return self._record("drop imports", module, [f"-{n}" for n in dropped])
+        self._record("drop imports", module, [f"-{n}" for n in dropped])
+        return kept
 
     def _identifiers_outside_imports(self) -> Iterator[Node]:
         stack = [c for c in self.source.root.named_children if c.type != "import_statement"]

@@ -8,6 +8,7 @@ changed in the URL from outside to the mounted app (SPEC section 3, rule 3).
 from __future__ import annotations
 
 from ...engine.editor import FileEditor, Item, Statement, as_form, form, statement
+from ...engine.outcome import Conflict
 from ..base import Bridge, Context
 from .common import PROP_MEMBERS, module_like
 
@@ -209,4 +210,11 @@ def transform(ed: FileEditor, ctx: Context) -> None:
     if schema:
         ed.ensure_import(app_state, [schema], after_module_suffix="host-styles")
     unused = [name for name in SCHEMAS.values() if name and name != schema]
-    ed.drop_unused_imports(app_state, unused, f"only the earlier wiring used it; now {wiring(ctx)}")
+    still_used = ed.drop_unused_imports(app_state, unused, f"only the earlier wiring used it; now {wiring(ctx)}")
+    if still_used:
+        # app-state.ts of this wiring does not export it: the file would not build.
+        raise Conflict(
+            ed.path,
+            f"`{still_used[0]}` (from app-state.ts) is used here besides the state-changed handler, "
+            f"and {wiring(ctx)} has no such schema; remove that use, or keep the earlier wiring with --bridge",
+        )
