@@ -46,7 +46,7 @@ def commit_group(plan: Plan) -> CommitGroup:
         by_file.setdefault(result.path, []).append(change)
     for path, changes in by_file.items():
         was = ", ".join(dict.fromkeys(_short(c.was) for c in changes))
-        now = _short(changes[0].now).replace("the current form", __version__)
+        now = _short(changes[0].now)
         spans = [c.where.removeprefix("lines ").removeprefix("line ") for c in changes]
         where = "the file" if spans == ["the file"] else "lines " + ", ".join(spans)
         body.append(f"- {path}: {was} -> {now} ({where})")

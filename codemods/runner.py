@@ -305,7 +305,11 @@ def _run_step(step: Step, ctx: Context, path: str, current: bytes | None) -> tup
         raise Conflict(path, f"internal error, please report it: {err}") from None
     except OverlapError as err:
         raise Conflict(path, f"two edits would overlap ({err})") from None
-    return new, editor.added, editor.form_changes
+    # the current form of a statement is this release's
+    from . import __version__
+
+    changes = [c._replace(now=__version__) if c.now == "the current form" else c for c in editor.form_changes]
+    return new, editor.added, changes
 
 
 def _new_file(step: Step, ctx: Context, path: str, current: bytes | None) -> tuple[bytes, list[str], list[FormChange]]:

@@ -217,7 +217,7 @@ def test_explicit_bridge_overrides_detection(host_tree) -> None:
     repo = host_tree()
     _install_fake_sdk(repo, "1.9.9", True)
     result = invoke("apply", "--repo", repo, "--bridge", "compat", "--dry-run")
-    assert "bridge: compat, 1.x form (--bridge compat was given; installed @modelcontextprotocol/ext-apps is 1.9.9)" in result.stderr
+    assert "bridge: compat, 1.x form (--bridge compat was given; the installed SDK is 1.9.9)" in result.stderr
     assert "StateChangedNotificationSchema" in result.stdout
 
 

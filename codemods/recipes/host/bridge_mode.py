@@ -52,11 +52,11 @@ def sdk_form(repo: Path, installed: tuple[str, str] | None = None) -> tuple[str,
     if installed is not None:
         version, declarations = installed
         if LEGACY_SETTER in declarations:
-            return FORM_2X, f"installed {SDK_NAME} {version} declares the 1.x form legacy ({LEGACY_SETTER})"
+            return FORM_2X, f"{version} declares the 1.x registration legacy ({LEGACY_SETTER})"
         major = _major(version)
         if major is not None and major >= 2:
-            return FORM_2X, f"installed {SDK_NAME} is {version}"
-        return FORM_1X, f"installed {SDK_NAME} is {version}"
+            return FORM_2X, f"the installed SDK is {version}"
+        return FORM_1X, f"the installed SDK is {version}"
     for folder in MANIFESTS:
         manifest = read_manifest(repo / folder)
         for field in ("dependencies", "devDependencies", "peerDependencies"):
