@@ -10,7 +10,7 @@
 // the path of a test double of `@modelcontextprotocol/ext-apps/app-bridge`
 // (which itself imports the released bridge). The demo app always runs on
 // the released SDK: the two talk JSON-RPC over postMessage.
-import { existsSync, statSync } from "node:fs";
+import { existsSync, readFileSync, statSync } from "node:fs";
 import path from "node:path";
 import { createRequire } from "node:module";
 import { fileURLToPath } from "node:url";
@@ -111,6 +111,15 @@ export async function build(src, out, sdk = "released") {
     outfile: path.join(out, "host.js"),
     plugins: [sdkModules(sdk), meshModules(path.resolve(src))],
   });
+  // The host bundle holds the SDK asked for: text only that SDK has.
+  const host = readFileSync(path.join(out, "host.js"), "utf8");
+  const marker = {
+    released: "onsizechange",
+    2: "setNotificationHandler: handler is required", // @modelcontextprotocol/client 2.x
+  }[sdk] ?? 'getEventHandler("appstatechange")'; // the double's accessor
+  if (!host.includes(marker)) {
+    throw new Error(`the host bundle does not hold the ${sdk} SDK (no ${marker})`);
+  }
   await esbuild.build({
     ...common,
     entryPoints: [path.join(HERE, "demo-app.ts")],
