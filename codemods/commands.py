@@ -82,7 +82,7 @@ def _header(plan, layout: bool = True) -> None:
     """The target, the bridge mode and, where the run lays files out
     (``layout``), the formatter, each with why."""
     _err(f"target: {plan.target} ({plan.repo})")
-    _err(f"bridge: {plan.bridge.mode.value} ({plan.bridge.reason})")
+    _err(f"bridge: {plan.bridge.describe()}")
     if layout and plan.formatter is not None:
         name = plan.formatter.name
         _err(f"formatter: {name} ({plan.formatter.reason})")
@@ -119,8 +119,15 @@ def _step_lines(plan, applied_word: str) -> list[str]:
         line = f"  {result.step:<18} {word:<14} {result.path}"
         for extra in ([result.reason] if result.reason else []) + [n for n in result.notes if n.startswith("found ")]:
             line += f"\n  {'':<18} {extra}"
+        for change in result.form_changes:
+            line += f"\n  {'':<18} {_form_change_line(change, result.why)}"
         lines.append(line)
     return lines
+
+
+def _form_change_line(change, why: str) -> str:
+    """``migrate lines 3-9: <from> -> <to> (why)``; an upgrade needs no why."""
+    return str(change) + (f" (why: {why})" if change.kind == "migrate" else "")
 
 
 def apply(request: ApplyRequest) -> int:
@@ -204,6 +211,8 @@ def status(repo: Path, as_json: bool, formatter: FormatterMode = FormatterMode.A
             if "reason" in state:
                 line += f"\n{'':<18} {state['reason']}"
             print(line)
+        for result, change in plan.form_changes:
+            print(f"{result.step:<18} {change.kind:<8} {result.path} {_form_change_line(change, result.why)}")
         for line in _layout_lines(plan):
             print(line)
     return int(Exit.REFUSED if plan.refused else Exit.OK)
@@ -332,7 +341,7 @@ def _patch(request: SeriesRequest, out: Path) -> int:
 
 def _series_header(series) -> None:
     _err(f"target: {series.plan.target} ({series.repo.working_tree_dir})")
-    _err(f"bridge: {series.bridge.mode.value} ({series.bridge.reason})")
+    _err(f"bridge: {series.bridge.describe()}")
     _err(f"base: {series.base}")
 
 

@@ -250,19 +250,25 @@ def build_series(
             selected: list[str] = []
             for group in target.commits:
                 selected.extend(group.steps)
-                plans.append(plan(tree, choice.mode, selected, layout))
+                plans.append(plan(tree, choice, selected, layout))
         except TargetError as err:
             raise GitProblem(str(err).replace(str(tree), f"{checkout} at {base.hexsha[:12]}")) from None
         full = plans[-1]
         if full.refused:
             reasons = "; ".join(f"{r.path}: {r.reason}" for r in full.refused)
             raise GitProblem(f"refused on {base.hexsha[:12]}: {reasons}")
+        groups = target.commits
+        if full.form_changes:
+            # The base has the feature in an earlier form: one commit of its own.
+            from .changeover import commit_group
+
+            groups, plans = (commit_group(full),), [full]
         modes = _modes(repo, base.hexsha, [c.path for c in full.changes])
         parent, parent_tree = base.hexsha, base.tree.hexsha
         index_env = {**env, "GIT_INDEX_FILE": str(index)}
         repo.git.execute(["git", "read-tree", base.hexsha], env=index_env)
         staged: dict[str, bytes] = {}
-        for group, step_plan in zip(target.commits, plans):
+        for group, step_plan in zip(groups, plans):
             changed = [c for c in step_plan.changes if group_touches(c, group)]
             # only what this group's plan changes since the previous one
             entries = []

@@ -39,7 +39,8 @@ def render(series, report, command: Sequence[str]) -> str:
         for path, kind in commit.files:
             lines.append(f"  - `{path}` ({kind})")
     if target == "host":  # the bridge mode is a host choice (SPEC section 5)
-        lines += ["", "## Bridge mode", "", f"`{series.bridge.mode.value}`: {series.bridge.reason}."]
+        mode = series.bridge.mode.value
+        lines += ["", "## Bridge mode", "", f"`{mode}`{series.bridge.describe()[len(mode):]}."]
     formatter = series.plan.formatter
     if formatter is not None and target == "host":  # the SDK has no Biome: nothing to say
         name = formatter.name

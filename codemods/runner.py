@@ -11,7 +11,7 @@ from types import MappingProxyType
 from typing import NamedTuple
 
 from .engine.diff import unified_diff
-from .engine.editor import FileEditor
+from .engine.editor import FileEditor, FormChange
 from .engine.edits import DuplicateEdit, OverlapError
 from .engine.outcome import Conflict, Refused, Status, StepResult, TargetMissing, parsed_or_refused
 from .engine.style import read_config, style_for
@@ -66,6 +66,11 @@ class Plan(NamedTuple):
     def pending(self) -> bool:
         return bool(self.changes)
 
+    @property
+    def form_changes(self) -> list[tuple[StepResult, FormChange]]:
+        """Every earlier form the run replaces (upgrades, migrations), by step."""
+        return [(r, c) for r in self.results for c in r.form_changes]
+
     def diff(self) -> str:
         return "".join(change.diff() for change in self.changes)
 
@@ -85,6 +90,10 @@ class Plan(NamedTuple):
                 for c in self.changes
             ],
             **({"formatter": self.formatter.to_json()} if self.formatter else {}),
+            "changes_of_form": [
+                {"step": r.step, "path": r.path, **c.to_json(), **({"why": r.why} if c.kind == "migrate" else {})}
+                for r, c in self.form_changes
+            ],
             "pending": self.pending,
             "refused": bool(self.refused),
             "notices": list(self.notices),
@@ -113,7 +122,7 @@ def resolve_inside(root: Path, relative: str) -> Path:
 
 def plan(
     repo: Path,
-    bridge: Bridge = Bridge.AUTO,
+    bridge: Bridge | ModeChoice = Bridge.AUTO,
     only: Sequence[str] = (),
     formatter: FormatterMode | str | FormatterChoice = FormatterMode.AUTO,
 ) -> Plan:
@@ -127,9 +136,18 @@ def plan(
         raise ValueError(f"unknown step(s): {', '.join(unknown)} (see `mesh-codemod list`)")
     if not isinstance(formatter, FormatterChoice):
         formatter = choose(repo, formatter)
-    choice = target.choose_mode(repo, bridge)
+    # A choice made already (on the checkout whose node_modules decide, for
+    # a plan on an exported commit) is taken as it is.
+    choice = bridge if isinstance(bridge, ModeChoice) else target.choose_mode(repo, bridge)
     earlier: dict[str, Planned] = {}
-    ctx = Context(repo=repo, bridge=choice.mode, formatter=read_config(repo), earlier=MappingProxyType(earlier))
+    ctx = Context(
+        repo=repo,
+        bridge=choice.mode,
+        formatter=read_config(repo),
+        earlier=MappingProxyType(earlier),
+        form=choice.form or "1.x",
+        why=choice.describe(),
+    )
     root = repo.resolve()
     selected = [s for s in steps if not only or s.id in only]
     locations, failures = _locate_all(repo, selected)
@@ -154,7 +172,7 @@ def plan(
             if real != path:
                 notes.append(f"found {path} to be a link to {real}; editing {real}")
             old, current = contents.get(real) or (_read(root / real, real, step),) * 2
-            new, added = _run_step(step, ctx, real, current)
+            new, added, form_changes = _run_step(step, ctx, real, current)
         except Refused as refusal:
             results.append(
                 StepResult(step.id, refusal.path or path, Status.REFUSED, refusal.reason, refusal.kind, notes)
@@ -164,7 +182,12 @@ def plan(
         contents[real] = (old, new)
         earlier[step.id] = Planned(real, new)
         status = Status.ALREADY if new == current else Status.APPLIED
-        results.append(StepResult(step.id, real, status, notes=[*notes, *added]))
+        results.append(
+            StepResult(
+                step.id, real, status, notes=[*notes, *added],
+                form_changes=tuple(form_changes) if status is Status.APPLIED else (), why=ctx.why,
+            )
+        )
         if status is Status.APPLIED:
             touched.setdefault(real, []).append(step.id)
 
@@ -177,7 +200,11 @@ def plan(
         laid_out = format_pass(root, [Candidate(c.path, c.old, c.new) for c in changes], formatter)
         changes = [c._replace(new=new, layout=layout) for c, (new, layout) in zip(changes, laid_out)]
     notices = dict.fromkeys(
-        str(note) for r in results if r.status is Status.APPLIED for note in r.notes if isinstance(note, Notice)
+        str(note)
+        for r in results
+        if r.status in (Status.APPLIED, Status.ALREADY)
+        for note in r.notes
+        if isinstance(note, Notice)
     )
     return Plan(repo, target.name, choice, results, changes, tuple(notices), formatter)
 
@@ -266,27 +293,14 @@ def _read(path: Path, relative: str, step: Step) -> bytes | None:
     return path.read_bytes()
 
 
-def _run_step(step: Step, ctx: Context, path: str, current: bytes | None) -> tuple[bytes, list[str]]:
+def _run_step(step: Step, ctx: Context, path: str, current: bytes | None) -> tuple[bytes, list[str], list[FormChange]]:
     if step.new_file is not None:
-        # Templates are written in mesh's style; a new file takes the
-        # repository's (no file yet to look at).
-        from .engine.snippet_printer import render_file
-
-        wanted = render_file(step.new_file.render(ctx), style_for(b"", ctx.formatter)).encode()
-        if current is None:
-            return wanted, []
-        if current == wanted:
-            return current, []
-        text = current.decode("utf-8", "replace")
-        missing = [name for name in step.new_file.exports(ctx) if name not in text]
-        if missing:
-            raise Conflict(path, f"exists but does not define {', '.join(missing)}")
-        return current, ["exists with other content; kept as it is"]
+        return _new_file(step, ctx, path, current)
     if current is None:
         raise TargetMissing(path, "file not found")
     try:
         if step.rewrite is not None:
-            return step.rewrite(path, current, ctx)
+            return (*step.rewrite(path, current, ctx), [])
         editor = FileEditor(parsed_or_refused(path, current, ctx.formatter))
         step.transform(editor, ctx)
         new = editor.result()
@@ -294,7 +308,48 @@ def _run_step(step: Step, ctx: Context, path: str, current: bytes | None) -> tup
         raise Conflict(path, f"internal error, please report it: {err}") from None
     except OverlapError as err:
         raise Conflict(path, f"two edits would overlap ({err})") from None
-    return new, editor.added
+    # the current form of a statement is this release's
+    from . import __version__
+
+    changes = [c._replace(now=__version__) if c.now == "the current form" else c for c in editor.form_changes]
+    return new, editor.added, changes
+
+
+def _new_file(step: Step, ctx: Context, path: str, current: bytes | None) -> tuple[bytes, list[str], list[FormChange]]:
+    """A file the step creates: written when missing; replaced when it is
+    what an earlier release or another mode wrote; else kept as it is."""
+    # Templates are written in mesh's style; a new file takes the
+    # repository's (no file yet to look at).
+    from .engine.snippet_printer import render_file
+
+    new_file = step.new_file
+    style = style_for(b"", ctx.formatter)
+    wanted = render_file(new_file.render(ctx), style).encode()
+    if current is None or current == wanted:
+        return current or wanted, [], []
+    from .engine.history import text_digest
+
+    digest = text_digest(current)
+    now = new_file.label(ctx) if new_file.label is not None else "the current form"
+    # Another wiring of this release first: an earlier release may have
+    # written the same bytes, but the change is the migration.
+    variants = new_file.variants(ctx) if new_file.variants is not None else {}
+    for label, text in variants.items():
+        if text_digest(render_file(text, style)) == digest:
+            return wanted, [], [FormChange("migrate", "the file", label, now)]
+    earlier = {value: label for label, value in new_file.earlier.items()}
+    if digest in earlier:
+        return wanted, [], [FormChange("upgrade", "the file", earlier[digest], now)]
+    text = current.decode("utf-8", "replace")
+    missing = [name for name in new_file.exports(ctx) if name not in text]
+    if missing:
+        raise Conflict(path, f"exists but does not define {', '.join(missing)}")
+    return current, [
+        Notice(
+            f"{path} was edited since mesh-codemod wrote it (no release wrote these bytes): "
+            f"left alone; compare it with what this release writes ({now}) by hand"
+        )
+    ], []
 
 
 def refuse_unwritable(plan: Plan) -> None:

@@ -11,8 +11,19 @@ on the SDK's `App`, whose initialization a scenario can hold to test timing.
 tests/browser/run.mjs drives Debian's Chromium through playwright-core (one
 launch, every scenario) and reports each scenario; each is one test here.
 
-MESH_CODEMOD_BROWSER_SRC=<tree>/apps/mesh/src runs the scenarios against
-another tree (e.g. an older output, to show what they catch).
+Every mode's output runs against its SDK (one browser run each):
+- ``compat-1.7.1``: compat mode, 1.x form, on the released 1.7.1;
+- ``compat-2.0.4``: compat mode on a checkout that asks for ext-apps 2.x, so
+  the 2.x form (method name and params schema), on the pinned 2.0.4 with its
+  2.x peers (tools/package.json: ``ext-apps-2``);
+- ``sdk-double``: sdk mode on a TEST DOUBLE of the bridge, since no release
+  has ``onappstatechange`` yet: the released 1.7.1 AppBridge plus exactly
+  what this tool's SDK recipe adds for that shape (shape B), taken from the
+  recipe's output on fixtures/sdk/shape-b when the test runs.
+
+MESH_CODEMOD_BROWSER_SRC=<tree>/apps/mesh/src runs the compat-1.7.1
+scenarios against another tree (e.g. an older output, to show what they
+catch).
 """
 
 from __future__ import annotations
@@ -64,23 +75,90 @@ def _tools() -> None:
     require(CHROMIUM, "Chromium", "apt-get install chromium; .ci/run does it")
 
 
-def _codemod_output(tmp: Path) -> Path:
+# variant -> (--bridge, the ext-apps range the checkout asks for, the host's SDK)
+VARIANTS = {
+    "compat-1.7.1": ("compat", "^1.2.2", "released"),
+    "compat-2.0.4": ("compat", "^2.0.4", "2"),
+    "sdk-double": ("sdk", "^1.2.2", "double"),
+}
+# What each variant's output must wire state-changed with.
+WIRED = {
+    "compat-1.7.1": "bridge.setNotificationHandler(\n      StateChangedNotificationSchema,",
+    "compat-2.0.4": '"ui/notifications/state-changed",\n      { params: StateChangedParamsSchema },',
+    "sdk-double": "bridge.onappstatechange = ({ state }) =>",
+}
+
+
+def _codemod_output(tmp: Path, variant: str) -> Path:
+    bridge, wanted, _ = VARIANTS[variant]
     tree = tmp / "mesh"
     shutil.copytree(FIXTURES / "newest" / "input", tree)
-    result = invoke("apply", "--repo", tree, "--bridge", "compat")
+    manifest = tree / "apps/mesh/package.json"
+    data = json.loads(manifest.read_text())
+    data["dependencies"]["@modelcontextprotocol/ext-apps"] = wanted
+    manifest.write_text(json.dumps(data, indent=2) + "\n")
+    result = invoke("apply", "--repo", tree, "--bridge", bridge)
     assert result.exit_code == 0, result.output
+    assert WIRED[variant] in (tree / "apps/mesh/src/mcp-apps/use-app-bridge.ts").read_text()
     return tree / "apps" / "mesh" / "src"
 
 
-@pytest.fixture(scope="session")
-def browser_results(tmp_path_factory: pytest.TempPathFactory) -> dict[str, dict]:
+def sdk_double(tmp: Path) -> Path:
+    """The test double of ``@modelcontextprotocol/ext-apps/app-bridge`` for
+    sdk mode (see the module docstring), written into ``tmp``."""
+    from codemods.engine.find import Finder
+    from codemods.engine.source import SourceFile
+
+    tree = tmp / "sdk"
+    shutil.copytree(ROOT / "fixtures" / "sdk" / "shape-b" / "input", tree)
+    result = invoke("apply", "--repo", tree)
+    assert result.exit_code == 0, result.output
+
+    def finder(path: str) -> Finder:
+        return Finder(SourceFile.from_bytes(path, (tree / path).read_bytes()))
+
+    bridge = finder("src/app-bridge.ts")
+    cls = bridge.class_("AppBridge")
+    accessors = bridge.class_members(cls, "onappstatechange", "method_definition")
+    schemas = bridge.class_member(cls, "eventSchemas").child_by_field_name("value")
+    [entry] = [e for e in bridge.entries(schemas) if bridge.text(e).startswith("appstatechange:")]
+    generated = finder("src/generated/schema.ts")
+    schema = generated.enclosing_statement(generated.variable("McpUiStateChangedNotificationSchema"))
+    double = tmp / "app-bridge-double.ts"
+    double.write_text(
+        "// TEST DOUBLE, not a release of @modelcontextprotocol/ext-apps: the released\n"
+        "// AppBridge (1.7.1, shape B) plus what mesh-codemod's SDK recipe adds for\n"
+        "// that shape, copied from its output on fixtures/sdk/shape-b.\n"
+        'import { AppBridge as ReleasedAppBridge } from "@modelcontextprotocol/ext-apps/app-bridge";\n'
+        'import { z } from "zod";\n'
+        'export * from "@modelcontextprotocol/ext-apps/app-bridge";\n\n'
+        "type McpUiStateChangedNotification = { params: { state: unknown } };\n"
+        f"{generated.text(schema).removeprefix('export ')}\n\n"
+        "export class AppBridge extends ReleasedAppBridge {\n"
+        f"  eventSchemas = {{ ...this.eventSchemas, {bridge.text(entry)} }};\n\n"
+        f"  {bridge.span(accessors[0], accessors[-1])}\n"
+        "}\n"
+    )
+    return double
+
+
+@pytest.fixture(scope="session", params=list(VARIANTS))
+def browser_results(request, tmp_path_factory: pytest.TempPathFactory) -> dict[str, dict]:
+    variant = request.param
     node = _node()
     _tools()
+    tmp = tmp_path_factory.mktemp(f"browser-{variant}")
     override = os.environ.get("MESH_CODEMOD_BROWSER_SRC")
-    src = Path(override) if override else _codemod_output(tmp_path_factory.mktemp("browser"))
+    src = Path(override) if override and variant == "compat-1.7.1" else _codemod_output(tmp, variant)
+    sdk = VARIANTS[variant][2]
+    if sdk == "2":
+        require(NODE_MODULES / "ext-apps-2", "ext-apps 2.0.4 (tools/package.json: ext-apps-2)")
+    elif sdk == "double":
+        sdk = str(sdk_double(tmp))
     result = subprocess.run(
         [str(node), str(HARNESS / "run.mjs"), str(src)],
         capture_output=True, text=True, timeout=600,
+        env={**os.environ, "MESH_CODEMOD_BROWSER_SDK": sdk},
     )
     assert result.returncode == 0, result.stdout[-4000:] + result.stderr[-4000:]
     return json.loads(result.stdout.strip().splitlines()[-1])

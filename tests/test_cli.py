@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import shutil
 import subprocess
 import sys
 import re
@@ -15,11 +16,15 @@ from .support import ROOT, invoke, snapshot
 SDK_DTS = "apps/mesh/node_modules/@modelcontextprotocol/ext-apps/dist/src/app-bridge.d.ts"
 
 
-def _install_fake_sdk(repo: Path, version: str, setter: bool) -> None:
+def _install_fake_sdk(repo: Path, version: str, setter: bool, legacy: bool = False) -> None:
+    """A hand-made SDK package: the bridge declarations only (``legacy``:
+    the 2.x declaration of the 1.x registration as a legacy overload)."""
     package = repo / "apps/mesh/node_modules/@modelcontextprotocol/ext-apps"
     (package / "dist/src").mkdir(parents=True)
     (package / "package.json").write_text(json.dumps({"name": "@modelcontextprotocol/ext-apps", "version": version}))
     members = "set onsizechange(cb: unknown);\n" + ("set onappstatechange(cb: unknown);\n" if setter else "")
+    if legacy:
+        members += "setNotificationHandler: LegacyNotificationHandlerSetter<unknown>;\n"
     (package / "dist/src/app-bridge.d.ts").write_text(f"export declare class AppBridge {{\n{members}}}\n")
 
 
@@ -47,7 +52,7 @@ def test_dry_run_prints_a_diff_and_writes_nothing(host_tree) -> None:
     assert result.stdout.startswith("diff --git a/apps/mesh/src/mcp-apps/app-state.ts")
     assert "\x1b[" not in result.stdout, "piped output must not be colored"
     assert result.stdout.count("diff --git") == 7
-    assert "bridge: compat (no installed @modelcontextprotocol/ext-apps found" in result.stderr
+    assert "bridge: compat, 1.x form (no installed @modelcontextprotocol/ext-apps found" in result.stderr
     assert "nothing written" in result.stderr
 
 
@@ -231,31 +236,70 @@ def test_syntax_error_in_target_is_refused(host_tree) -> None:
 @pytest.mark.parametrize(("setter", "mode"), [(True, "sdk"), (False, "compat")])
 def test_auto_bridge_follows_the_installed_sdk(host_tree, setter: bool, mode: str) -> None:
     repo = host_tree()
-    _install_fake_sdk(repo, "9.9.9", setter)
+    _install_fake_sdk(repo, "1.9.9", setter)
     result = invoke("apply", "--repo", repo, "--json", "--dry-run")
     report = json.loads(result.stdout)
     assert report["bridge"]["mode"] == mode
-    assert "9.9.9" in report["bridge"]["reason"]
+    assert "1.9.9" in report["bridge"]["reason"]
     wired = "onappstatechange" if setter else "setNotificationHandler("
     assert wired in report["diff"]
 
 
 def test_explicit_bridge_overrides_detection(host_tree) -> None:
     repo = host_tree()
-    _install_fake_sdk(repo, "9.9.9", True)
+    _install_fake_sdk(repo, "1.9.9", True)
     result = invoke("apply", "--repo", repo, "--bridge", "compat", "--dry-run")
-    assert "bridge: compat (--bridge compat was given)" in result.stderr
+    assert "bridge: compat, 1.x form (--bridge compat was given; the installed SDK is 1.9.9)" in result.stderr
     assert "StateChangedNotificationSchema" in result.stdout
 
 
-def test_switching_modes_on_an_applied_tree_is_a_conflict(host_tree) -> None:
+@pytest.mark.parametrize(
+    ("version", "legacy", "manifest", "form"),
+    [
+        ("2.0.4", True, None, "2.x"),  # the declarations say so
+        ("3.1.0", False, None, "2.x"),  # a later major: the method-name form
+        ("1.7.1", False, None, "1.x"),
+        (None, False, "^2.0.4", "2.x"),  # nothing installed: the range asked for
+        (None, False, "~1.7.1", "1.x"),
+    ],
+)
+def test_compat_form_follows_the_sdk_major_version(host_tree, version, legacy, manifest, form: str) -> None:
     repo = host_tree()
+    if version:
+        _install_fake_sdk(repo, version, False, legacy)
+    if manifest:
+        path = repo / "apps/mesh/package.json"
+        data = json.loads(path.read_text())
+        data["dependencies"]["@modelcontextprotocol/ext-apps"] = manifest
+        path.write_text(json.dumps(data))
+    result = invoke("apply", "--repo", repo, "--json", "--dry-run")
+    report = json.loads(result.stdout)
+    assert report["bridge"]["mode"] == "compat"
+    assert report["bridge"]["form"] == form
+    assert (version or manifest) in report["bridge"]["form_reason"]
+    two = '+      "ui/notifications/state-changed",\n+      { params: StateChangedParamsSchema },'
+    assert (two in report["diff"]) == (form == "2.x")
+    assert ("+      StateChangedNotificationSchema," in report["diff"]) == (form == "1.x")
+
+
+def test_switching_modes_on_an_applied_tree_migrates(host_tree, tmp_path: Path) -> None:
+    """compat -> sdk on an applied tree: the handler and what only it used
+    are replaced, the report says so, and the result is the sdk output of a
+    clean tree; --check exits 1 while the migration is pending."""
+    repo = host_tree()
+    clean = tmp_path / "clean"
+    shutil.copytree(repo, clean)
     assert invoke("apply", "--repo", repo, "--bridge", "compat").exit_code == 0
-    before = snapshot(repo)
-    result = invoke("apply", "--repo", repo, "--bridge", "sdk")
-    assert result.exit_code == 3
-    assert "already wired in compat mode" in result.stderr
-    assert snapshot(repo) == before
+    assert invoke("apply", "--repo", clean, "--bridge", "sdk").exit_code == 0
+    check = invoke("apply", "--repo", repo, "--bridge", "sdk", "--check")
+    assert check.exit_code == 1
+    assert "migrate lines" in check.stderr and "sdk mode (bridge.onappstatechange)" in check.stderr
+    report = json.loads(invoke("apply", "--repo", repo, "--bridge", "sdk", "--json").stdout)
+    kinds = {(c["path"].rsplit("/", 1)[-1], c["kind"]) for c in report["changes_of_form"]}
+    assert kinds == {("app-state.ts", "migrate"), ("use-app-bridge.ts", "migrate")}
+    assert all(c["why"] == "sdk (--bridge sdk was given)" for c in report["changes_of_form"])
+    assert sorted(f["path"].rsplit("/", 1)[-1] for f in report["files"]) == ["app-state.ts", "use-app-bridge.ts"]
+    assert snapshot(repo) == snapshot(clean)
 
 
 def test_module_entry_point_and_console_script() -> None:

@@ -3,6 +3,11 @@
 The harness, not each case, checks idempotency: after a successful run a
 second run must report nothing to do and change no byte, and `--check`
 must then exit 0. Refusals must leave the tree exactly as it was.
+
+Outcomes (case.json, per mode): ``apply``; ``rewrite``, an apply that
+replaces earlier forms (a migration between bridge modes or SDK forms, an
+upgrade of what an earlier release wrote), which the report must name; and
+``refuse``.
 """
 
 from __future__ import annotations
@@ -39,7 +44,11 @@ def test_fixture(case: Path, mode: str, outcome: str, tmp_path: Path) -> None:
         assert result.exit_code == 3, result.output
         assert snapshot(work) == before, "a refused run must write nothing"
         expected = case / f"refused-{mode}.txt"
-        report = "\n".join(l.strip() for l in result.stderr.splitlines() if "refused" in l or "anchor" in l or "conflict" in l.lower() or "already wired" in l)
+        report = "\n".join(
+            l.strip()
+            for l in result.stderr.splitlines()
+            if "refused" in l or "anchor" in l or "conflict" in l.lower() or "changed since" in l
+        )
         if UPDATE:
             expected.write_text(report + "\n")
         for line in expected.read_text().splitlines():
@@ -47,6 +56,8 @@ def test_fixture(case: Path, mode: str, outcome: str, tmp_path: Path) -> None:
         return
 
     assert result.exit_code == 0, result.output
+    rewrote = re.search(r"^ +(migrate|upgrade) (lines? [0-9-]+|the file): ", result.stderr, re.M) is not None
+    assert rewrote == (outcome == "rewrite"), result.stderr
     expected_dir = case / f"expected-{mode}"
     if UPDATE:
         shutil.rmtree(expected_dir, ignore_errors=True)

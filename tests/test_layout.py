@@ -225,7 +225,7 @@ def test_recipe_markers_are_in_their_snippets() -> None:
     importing them checks every marker."""
     from codemods.recipes.host import bridge_store, panel_app_view, tool_call_part
 
-    assert bridge_store.SDK_HANDLER.marker and panel_app_view.DECODE.name == "appState"
+    assert all(h.marker for h in bridge_store.HANDLERS.values()) and panel_app_view.DECODE.name == "appState"
     assert tool_call_part.SEARCH.name == "appStateParam"
 
 

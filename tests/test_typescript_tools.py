@@ -181,3 +181,50 @@ def test_tools_pin_mesh_versions() -> None:
         found = re.search(rf'^\s*"{re.escape(name)}": \["{re.escape(name)}@([^"]+)"', lock, re.M)
         assert found, f"{name} is not in mesh's bun.lock"
         assert pinned[name] == found.group(1), f"{name}: tools pins {pinned[name]}, mesh installs {found.group(1)}"
+
+
+def _sdk2_config(work: Path) -> str:
+    """A tsconfig beside ``work``'s that resolves the SDK to the pinned 2.0.4
+    (tools/package.json: ext-apps-2)."""
+    require(NODE_MODULES / "ext-apps-2", "ext-apps 2.0.4 (tools/package.json: ext-apps-2)")
+    base = json.loads(
+        "\n".join(l for l in (TYPECHECK / "tsconfig.json").read_text().splitlines() if not l.strip().startswith("//"))
+    )
+    paths = dict(base["compilerOptions"]["paths"])
+    paths["@modelcontextprotocol/ext-apps"] = ["./node_modules/ext-apps-2/dist/src/app.d.ts"]
+    paths["@modelcontextprotocol/ext-apps/app-bridge"] = ["./node_modules/ext-apps-2/dist/src/app-bridge.d.ts"]
+    config = {"extends": "./tsconfig.json", "compilerOptions": {"paths": paths}}
+    (work / "tsconfig.sdk2.json").write_text(json.dumps(config, indent=2))
+    return "tsconfig.sdk2.json"
+
+
+def _errors(tsc: Path, work: Path, config: str) -> set[str]:
+    """tsc's errors, by file and message (the edit moves lines)."""
+    result = subprocess.run(
+        [str(tsc), "--noEmit", "-p", config, "--pretty", "false"], cwd=work, capture_output=True, text=True, timeout=300
+    )
+    return {re.sub(r"\(\d+,\d+\)", "", line) for line in result.stdout.splitlines() if ": error TS" in line}
+
+
+def test_the_2x_form_type_checks_against_2_0_4(tmp_path: Path, tsc: Path) -> None:
+    """The compat output for a checkout on ext-apps 2.x, checked against the
+    2.0.4 declarations: the code the tool writes adds no error to what the
+    checkout already has under 2.x (mesh's own code predates 2.x: its 1.x
+    Client and tool types are the baseline's errors), and a handler in the
+    wrong shape for the 2.x form is caught."""
+    case = FIXTURES / "newest-sdk-2x"
+    baseline_work = _typecheck_tree(case / "input", tmp_path / "input")
+    baseline = _errors(tsc, baseline_work, _sdk2_config(baseline_work))
+    work = _typecheck_tree(case / "expected-compat", tmp_path / "output")
+    config = _sdk2_config(work)
+    bridge = work / "apps/mesh/src/mcp-apps/use-app-bridge.ts"
+    assert '{ params: StateChangedParamsSchema },' in bridge.read_text()
+    assert _errors(tsc, work, config) <= baseline
+
+    # the 1.x handler shape in the 2.x form: its params hold no `params`
+    text = bridge.read_text()
+    broken = text.replace("      ({ state }) => {\n", "      ({ params: { state } }) => {\n", 1)
+    assert broken != text
+    bridge.write_text(broken)
+    new = _errors(tsc, work, config) - baseline
+    assert any("use-app-bridge.ts" in e for e in new), new

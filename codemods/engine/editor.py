@@ -14,7 +14,7 @@ applied in one pass by :meth:`FileEditor.result`; layout is asked of
 from __future__ import annotations
 
 import re
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from typing import NamedTuple
 
 from tree_sitter import Node
@@ -23,7 +23,7 @@ from .edits import EditSet
 from . import layout
 from .find import Finder, module_stem, squash
 from .layout import dedent
-from .outcome import AnchorMissing, SyntaxProblem
+from .outcome import AnchorMissing, Conflict, SyntaxProblem
 from .parsing import TSX, first_error, reparse
 from .snippet_printer import layout_snippet
 from .source import SourceFile
@@ -51,30 +51,93 @@ class Item(NamedTuple):
     text: str
 
 
+class Form(NamedTuple):
+    """An earlier form of a statement: what an earlier release of the tool,
+    or another bridge mode, wrote in its place. ``kind`` is ``upgrade`` (an
+    earlier release) or ``migrate`` (another mode or SDK form); ``label``
+    names it in the report. It is known by its own name or marker, and is
+    replaced only while its code is still what was written."""
+
+    label: str
+    snippet: str
+    name: str = ""
+    marker: str = ""
+    kind: str = "upgrade"
+
+
 class Statement(NamedTuple):
     """A statement to ensure, and how to tell that it is already there: the
-    name it declares, or else a marker found in its own text."""
+    name it declares, or else a marker found in its own text. ``earlier``:
+    the forms that become it (see :class:`Form`); ``label`` names the
+    current form in the report."""
 
     snippet: str
     name: str = ""
     marker: str = ""
+    earlier: tuple[Form, ...] = ()
+    label: str = ""
 
 
-def statement(snippet: str, marker: str = "") -> Statement:
-    """A :class:`Statement`, checked when the recipe is loaded: a snippet
-    that declares a name is known by it; any other needs a ``marker`` that
-    its own text contains (else editing the snippet alone would silently
-    break idempotency)."""
+def _identity(snippet: str, marker: str) -> tuple[str, str]:
+    """(name, marker) of a snippet: the name it declares, or else the
+    marker, which its own code must contain."""
     body = dedent(snippet).strip("\n")
     code = "\n".join(line for line in body.split("\n") if not line.lstrip().startswith("//"))
     declared = _DECLARED.match(code)
     if marker:
         if squash(marker) not in squash(code):
             raise ValueError(f"statement marker {marker!r} is not in its own snippet:\n{body}")
-        return Statement(snippet, marker=marker)
+        return "", marker
     if declared is None:
         raise ValueError(f"a statement that declares no name needs a marker:\n{body}")
-    return Statement(snippet, name=declared.group(1))
+    return declared.group(1), ""
+
+
+def statement(snippet: str, marker: str = "", *, earlier: Sequence[Form] = (), label: str = "") -> Statement:
+    """A :class:`Statement`, checked when the recipe is loaded: a snippet
+    that declares a name is known by it; any other needs a ``marker`` that
+    its own text contains (else editing the snippet alone would silently
+    break idempotency)."""
+    name, marker = _identity(snippet, marker)
+    return Statement(snippet, name=name, marker=marker, earlier=tuple(earlier), label=label)
+
+
+def form(label: str, snippet: str, marker: str = "", *, kind: str = "upgrade") -> Form:
+    """An earlier :class:`Form` of a statement, checked like :func:`statement`."""
+    if kind not in {"upgrade", "migrate"}:
+        raise ValueError(f"a form is an upgrade or a migration, not {kind!r}")
+    name, marker = _identity(snippet, marker)
+    return Form(label, snippet, name=name, marker=marker, kind=kind)
+
+
+def as_form(other: Statement, kind: str = "migrate") -> Form:
+    """Another current statement (another mode's, say) as an earlier form."""
+    return Form(other.label, other.snippet, other.name, other.marker, kind)
+
+
+def code_key(text: str) -> str:
+    """Code compared by content: comment lines, whitespace, the quote
+    character, trailing commas and a final semicolon do not count (the
+    checkout's formatter may change them)."""
+    lines = [line for line in dedent(text).split("\n") if not line.lstrip().startswith("//")]
+    key = squash("\n".join(lines)).replace("'", '"')
+    return re.sub(r",([)\]}])", r"\1", key).rstrip(";")
+
+
+class FormChange(NamedTuple):
+    """An earlier form replaced by the current one: an upgrade or a
+    migration, for the report."""
+
+    kind: str  # "upgrade" or "migrate"
+    where: str  # "lines 12-16", "the file"
+    was: str  # the earlier form's label
+    now: str  # the current form's label
+
+    def to_json(self) -> dict:
+        return {"kind": self.kind, "where": self.where, "from": self.was, "to": self.now}
+
+    def __str__(self) -> str:
+        return f"{self.kind} {self.where}: {self.was} -> {self.now}"
 
 
 class Ensured(NamedTuple):
@@ -125,6 +188,8 @@ class FileEditor(Finder):
         self.edits = EditSet()
         self.results: list[Ensured] = []
         self.notes: list[str] = []
+        # Earlier forms replaced by the current ones (upgrades, migrations).
+        self.form_changes: list[FormChange] = []
         # Planned but not yet laid out: merged per container, laid out once.
         self._planned: dict[tuple[str, int, int], _Planned] = {}
         self._imports: dict[str, _PlannedImport] = {}
@@ -232,6 +297,72 @@ class FileEditor(Finder):
             anchor = imports[-1]
         self._imports[module_stem(module)] = _PlannedImport(anchor, module, list(names))
         return self._record("import", module, [f"import {{ {', '.join(names)} }} from {module}"])
+
+    def drop_unused_imports(self, module: str, names: Sequence[str], why: str) -> list[str]:
+        """Remove ``names`` from the value imports of ``module`` where
+        nothing else in the file uses them once this editor's replacements
+        are made (what only an earlier form used), and the whole import
+        when it is left empty. Called after the replacements are planned.
+        Returns the names that stay imported because something still uses
+        them."""
+        replaced = [(e.start, e.end) for e in self.edits if e.end > e.start]
+
+        def used(name: str) -> bool:
+            return any(
+                self.text(node) == name
+                and not any(start <= node.start_byte and node.end_byte <= end for start, end in replaced)
+                for node in self._identifiers_outside_imports()
+            )
+
+        dropped: list[str] = []
+        kept: list[str] = []
+        for node in self.imports():
+            source = node.child_by_field_name("source")
+            if source is None or module_stem(self.text(source)[1:-1]) != module_stem(module):
+                continue
+            named = next((n for n in self.walk(node) if n.type == "named_imports"), None)
+            if named is None:
+                continue
+            specifiers = [s for s in named.named_children if s.type == "import_specifier"]
+            gone = [s for s in specifiers if self.item_key(s) in names and not used(self.item_key(s))]
+            kept += [self.item_key(s) for s in specifiers if self.item_key(s) in names and s not in gone]
+            if not gone:
+                continue
+            dropped += [self.item_key(s) for s in gone]
+            clause = named.parent
+            default = any(c.type in {"identifier", "namespace_import"} for c in clause.named_children)
+            planned = self._planned.pop(("list", named.start_byte, named.end_byte), None)
+            if len(gone) == len(specifiers) and planned is not None:
+                # the names an earlier operation planned for this import take their place
+                names = ", ".join(self._inline(i.text) for i in planned.items)
+                self.edits.replace(specifiers[0].start_byte, specifiers[-1].end_byte, names)
+                continue
+            if planned is not None:
+                self._planned[("list", named.start_byte, named.end_byte)] = planned
+            if len(gone) == len(specifiers) and not default:
+                # the whole statement, with its line
+                start = self.source.line_start(node.start_byte)
+                newline = self.source.data.find(b"\n", node.end_byte)
+                self.edits.replace(start, len(self.source.data) if newline < 0 else newline + 1, "")
+                continue
+            for spec in gone:
+                index = specifiers.index(spec)
+                if index + 1 < len(specifiers):
+                    self.edits.replace(spec.start_byte, specifiers[index + 1].start_byte, "")
+                else:
+                    self.edits.replace(specifiers[index - 1].end_byte, spec.end_byte, "")
+        if dropped:
+            self.notes.append(f"removed the import of {', '.join(dropped)} from {module} ({why})")
+        self._record("drop imports", module, [f"-{n}" for n in dropped])
+        return kept
+
+    def _identifiers_outside_imports(self) -> Iterator[Node]:
+        stack = [c for c in self.source.root.named_children if c.type != "import_statement"]
+        while stack:
+            node = stack.pop()
+            if node.type in {"identifier", "type_identifier", "shorthand_property_identifier"}:
+                yield node
+            stack.extend(node.children)
 
     def _lay_out_imports(self) -> None:
         for planned in self._imports.values():
@@ -555,7 +686,7 @@ class FileEditor(Finder):
         indent = self.source.indent_of(anchor)
         cursor, pending, added = anchor, [], []
         for wanted in statements:
-            found = self.find_statement(anchor.parent, wanted)
+            found = self._present(anchor.parent, wanted)
             if found is None:
                 pending.append(wanted.snippet)
                 added.append(dedent(wanted.snippet).strip())
@@ -567,7 +698,7 @@ class FileEditor(Finder):
             self._insert_after(cursor, pending, indent, spaced)
         return self._record("statements", f"after line {anchor.end_point[0] + 1}", added)
 
-    def find_statement(self, block: Node, wanted: Statement) -> Node | None:
+    def find_statement(self, block: Node, wanted: Statement | Form) -> Node | None:
         """The statement of ``block`` that ``wanted`` already is: the one
         declaring its name, or the one containing its marker."""
         if wanted.name:
@@ -576,6 +707,55 @@ class FileEditor(Finder):
 
     def has_statement(self, block: Node, wanted: Statement) -> bool:
         return self.find_statement(block, wanted) is not None
+
+    def _present(self, block: Node, wanted: Statement) -> Node | None:
+        """The statement of ``block`` that is ``wanted``, after replacing an
+        earlier form of it (planned here, see :class:`Form`), or None.
+
+        The current form wins; an earlier form whose code is still what was
+        written becomes the current one. An earlier form known by its own
+        name or marker but with other code was changed by someone since:
+        refused (the current one is not added beside it). A statement with
+        the current form's name and unknown code is kept as it is."""
+        found = self.find_statement(block, wanted)
+        if not wanted.earlier or (found is not None and code_key(self.text(found)) == code_key(wanted.snippet)):
+            return found
+        for earlier in wanted.earlier:
+            node = found if (earlier.name, earlier.marker) == (wanted.name, wanted.marker) else self.find_statement(
+                block, earlier
+            )
+            if node is None:
+                continue
+            if code_key(self.text(node)) == code_key(earlier.snippet):
+                self._replace_statement(node, earlier, wanted)
+                return node
+            if node is not found:
+                first, last = node.start_point[0] + 1, node.end_point[0] + 1
+                raise Conflict(
+                    self.path,
+                    f"{self.path} lines {first}-{last} hold {earlier.label}, changed since mesh-codemod wrote it: "
+                    f"not replaced with {wanted.label or 'the current form'}; "
+                    "restore the written form or make the change by hand",
+                )
+        return found
+
+    def _replace_statement(self, node: Node, earlier: Form, wanted: Statement) -> None:
+        """Replace ``node`` (``earlier``, with the comment lines above it
+        that the earlier snippet has) by the current snippet."""
+        start = node
+        comments = [
+            line.strip() for line in dedent(earlier.snippet).strip("\n").split("\n") if line.lstrip().startswith("//")
+        ]
+        above = node.prev_named_sibling
+        for comment in reversed(comments):
+            if above is None or above.type != "comment" or self.text(above).strip() != comment:
+                break
+            start, above = above, above.prev_named_sibling
+        indent = self.source.indent_of(node)
+        self.edits.replace(start.start_byte, node.end_byte, self.render(wanted.snippet, indent))
+        first, last = start.start_point[0] + 1, node.end_point[0] + 1
+        where = f"line {first}" if first == last else f"lines {first}-{last}"
+        self.form_changes.append(FormChange(earlier.kind, where, earlier.label, wanted.label or "the current form"))
 
     def _neighbours(self, anchor: Node) -> tuple[Node | None, Node | None]:
         """The siblings before and after ``anchor``, not counting a comment
@@ -588,7 +768,7 @@ class FileEditor(Finder):
         return before, after
 
     def ensure_statements_at_end(self, block: Node, statements: Sequence[Statement]) -> Ensured:
-        missing = [s.snippet for s in statements if self.find_statement(block, s) is None]
+        missing = [s.snippet for s in statements if self._present(block, s) is None]
         result = self._record("statements", "end of block", [dedent(s).strip() for s in missing])
         if not missing:
             return result

@@ -79,6 +79,10 @@ class StepResult(NamedTuple):
     reason: str = ""
     kind: str = ""
     notes: tuple[str, ...] | list[str] = ()
+    # Earlier forms the step replaces (upgrades, migrations): editor.FormChange values.
+    form_changes: tuple = ()
+    # Why the run wants the current form (the bridge mode's reason), for a migration.
+    why: str = ""
 
     def to_json(self) -> dict:
         out = {"step": self.step, "path": self.path, "status": self.status.value}
@@ -87,4 +91,8 @@ class StepResult(NamedTuple):
             out["kind"] = self.kind
         if self.notes:
             out["notes"] = list(self.notes)
+        if self.form_changes:
+            out["changes_of_form"] = [
+                {**c.to_json(), **({"why": self.why} if c.kind == "migrate" else {})} for c in self.form_changes
+            ]
         return out

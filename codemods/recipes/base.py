@@ -22,13 +22,27 @@ class Bridge(str, Enum):
 
 
 class ModeChoice(NamedTuple):
-    """The mode a run uses and why (the host's bridge mode, say)."""
+    """The mode a run uses and why (the host's bridge mode, say); ``form``:
+    the SDK major version's form of the wiring (the host's compat mode
+    registers the notification the way the installed SDK declares current:
+    "1.x" or "2.x"), and why."""
 
     mode: Bridge
     reason: str
+    form: str = ""
+    form_reason: str = ""
 
     def to_json(self) -> dict:
-        return {"mode": self.mode.value, "reason": self.reason}
+        out = {"mode": self.mode.value, "reason": self.reason}
+        if self.form:
+            out.update(form=self.form, form_reason=self.form_reason)
+        return out
+
+    def describe(self) -> str:
+        """One line for the report: the mode, the form and why."""
+        if not self.form or self.mode is not Bridge.COMPAT:
+            return f"{self.mode.value} ({self.reason})"
+        return f"{self.mode.value}, {self.form} form ({self.reason}; {self.form_reason})"
 
 
 class Planned(NamedTuple):
@@ -50,14 +64,29 @@ class Context(NamedTuple):
     # The steps of this run so far, by id (read-only): a step that derives
     # from another step's file reads it here, not from the disk.
     earlier: Mapping[str, Planned] = MappingProxyType({})
+    # The SDK form of the wiring ("1.x", "2.x"; see ModeChoice) and why the
+    # run chose the mode and form, for the report of a migration.
+    form: str = "1.x"
+    why: str = ""
 
 
 class NewFile(NamedTuple):
     """A file the step creates; ``exports`` are the names an existing copy
-    must already define for the step to count as applied."""
+    must already define for the step to count as applied.
+
+    Its history: ``earlier`` maps a label ("0.1.0, compat mode") to the
+    digest (:func:`codemods.engine.history.text_digest`) of what an earlier
+    release wrote; ``variants`` renders the current release's other modes
+    and forms, by label. An existing file that is one of them is replaced
+    with the current rendering; any other content was edited by someone
+    and is left alone, with a notice."""
 
     render: Callable[[Context], str]
     exports: Callable[[Context], list[str]]
+    earlier: Mapping[str, str] = MappingProxyType({})
+    variants: Callable[[Context], Mapping[str, str]] | None = None
+    # The current rendering's label, for the report ("compat mode, 2.x form").
+    label: Callable[[Context], str] | None = None
 
 
 class Step(NamedTuple):

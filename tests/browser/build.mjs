@@ -3,7 +3,14 @@
 // schema, the render sites, the renderer and the bridge hook are all the
 // tool's own code) and the demo app. Mesh-internal modules the tree does not
 // contain come from stubs/ (ours). Usage: node build.mjs <tree>/apps/mesh/src <outdir>
-import { existsSync, statSync } from "node:fs";
+//
+// The host's SDK (MESH_CODEMOD_BROWSER_SDK): "released" (default: the
+// @modelcontextprotocol/ext-apps of tools/package-lock.json, 1.7.1), "2"
+// (the pinned 2.x release, installed as ext-apps-2 with its 2.x peers), or
+// the path of a test double of `@modelcontextprotocol/ext-apps/app-bridge`
+// (which itself imports the released bridge). The demo app always runs on
+// the released SDK: the two talk JSON-RPC over postMessage.
+import { existsSync, readFileSync, statSync } from "node:fs";
 import path from "node:path";
 import { createRequire } from "node:module";
 import { fileURLToPath } from "node:url";
@@ -19,6 +26,28 @@ const EXTENSIONS = ["", ".ts", ".tsx", "/index.ts", "/index.tsx"];
 
 function isFile(file) {
   return existsSync(file) && statSync(file).isFile();
+}
+
+const SDK = "@modelcontextprotocol/ext-apps";
+
+// Where the host's imports of the SDK go (see the header).
+function sdkModules(sdk) {
+  return {
+    name: "host-sdk",
+    setup(build) {
+      if (sdk === "released") return;
+      build.onResolve({ filter: /^@modelcontextprotocol\/ext-apps(\/|$)/ }, (args) => {
+        if (sdk === "2") {
+          return { path: requireTool.resolve(args.path.replace(SDK, "ext-apps-2")) };
+        }
+        const double = path.resolve(sdk);
+        if (args.path === `${SDK}/app-bridge` && args.importer !== double) {
+          return { path: double };
+        }
+        return undefined;
+      });
+    },
+  };
 }
 
 function meshModules(src) {
@@ -65,7 +94,7 @@ function meshModules(src) {
   };
 }
 
-export async function build(src, out) {
+export async function build(src, out, sdk = "released") {
   const common = {
     bundle: true,
     format: "iife",
@@ -80,8 +109,17 @@ export async function build(src, out) {
     ...common,
     entryPoints: [path.join(src, "web", "index.tsx")],
     outfile: path.join(out, "host.js"),
-    plugins: [meshModules(path.resolve(src))],
+    plugins: [sdkModules(sdk), meshModules(path.resolve(src))],
   });
+  // The host bundle holds the SDK asked for: text only that SDK has.
+  const host = readFileSync(path.join(out, "host.js"), "utf8");
+  const marker = {
+    released: "onsizechange",
+    2: "setNotificationHandler: handler is required", // @modelcontextprotocol/client 2.x
+  }[sdk] ?? 'getEventHandler("appstatechange")'; // the double's accessor
+  if (!host.includes(marker)) {
+    throw new Error(`the host bundle does not hold the ${sdk} SDK (no ${marker})`);
+  }
   await esbuild.build({
     ...common,
     entryPoints: [path.join(HERE, "demo-app.ts")],

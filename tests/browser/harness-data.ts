@@ -124,23 +124,31 @@ connectOwner.connect = function (this: AppBridge, transport: unknown) {
 };
 const handlerOwner = owner("setNotificationHandler");
 const originalSetNotificationHandler = handlerOwner.setNotificationHandler!;
-handlerOwner.setNotificationHandler = function (
-  this: object,
-  schema: unknown,
-  handler: unknown,
-) {
-  const method = (schema as { shape?: { method?: { value?: unknown } } }).shape
-    ?.method?.value;
+// Every form reaches the base Protocol's method: 1.x `(schema, handler)`,
+// whose handler takes the notification; 2.x `(method, { params }, handler)`,
+// whose handler takes the params (the 1.x form is turned into it); and the
+// accessors of a bridge with `onappstatechange`, which register like 1.x.
+handlerOwner.setNotificationHandler = function (this: object, ...args: unknown[]) {
+  const [first] = args;
+  const method =
+    typeof first === "string"
+      ? first
+      : (first as { shape?: { method?: { value?: unknown } } }).shape?.method
+          ?.value;
   if (
     method === "ui/notifications/state-changed" &&
     this instanceof AppBridge
   ) {
+    const handler = args[args.length - 1] as (n: unknown) => void;
     stateHandlers.push({
       bridge: this,
-      handler: handler as (n: unknown) => void,
+      handler:
+        typeof first === "string"
+          ? (n) => handler((n as { params: unknown }).params)
+          : handler,
     });
   }
-  return originalSetNotificationHandler.call(this, schema, handler);
+  return originalSetNotificationHandler.apply(this, args);
 };
 
 const harness = {

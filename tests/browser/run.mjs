@@ -651,7 +651,7 @@ async function main() {
   const results = {};
   let context;
   try {
-    await build(src, out);
+    await build(src, out, process.env.MESH_CODEMOD_BROWSER_SDK || "released");
     const files = {
       "/host.js": readFileSync(path.join(out, "host.js")),
       "/demo-app.js": readFileSync(path.join(out, "demo-app.js")),

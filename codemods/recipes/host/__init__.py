@@ -5,7 +5,8 @@ from __future__ import annotations
 from pathlib import Path
 
 from ..base import Bridge, CommitGroup, Context, NewFile, Step
-from . import bridge_store, iframe_renderer, panel_app_view, search_schema, tool_call_part
+from ... import __version__
+from . import bridge_store, iframe_renderer, panel_app_view, releases, search_schema, tool_call_part
 
 MODULE_PATH = "apps/mesh/src/mcp-apps/app-state.ts"
 TESTS_PATH = "apps/mesh/src/mcp-apps/app-state.test.ts"
@@ -19,18 +20,37 @@ def _template(name: str) -> str:
     return (_TEMPLATES / name).read_text(encoding="utf-8")
 
 
-def render_module(ctx: Context) -> str:
-    compat = ctx.bridge is Bridge.COMPAT
+# The schema each wiring form needs in app-state.ts (sdk mode: none).
+_SCHEMA_TEMPLATES = {
+    bridge_store.SDK: "",
+    bridge_store.COMPAT_1X: "app-state.compat-schema.ts",
+    bridge_store.COMPAT_2X: "app-state.compat-params-schema.ts",
+}
+
+
+def _render_module_for(wiring: str) -> str:
+    schema = _SCHEMA_TEMPLATES[wiring]
     return (
         _template("app-state.ts")
-        .replace("{{compat_import}}", 'import { z } from "zod";\n\n' if compat else "")
-        .replace("{{compat_schema}}", _template("app-state.compat-schema.ts") if compat else "")
+        .replace("{{compat_import}}", 'import { z } from "zod";\n\n' if schema else "")
+        .replace("{{compat_schema}}", _template(schema) if schema else "")
     )
+
+
+def render_module(ctx: Context) -> str:
+    return _render_module_for(bridge_store.wiring(ctx))
+
+
+def module_variants(ctx: Context) -> dict[str, str]:
+    """This release's app-state.ts for the other wirings, by label: a file
+    that is one of them is migrated to the run's wiring."""
+    return {label: _render_module_for(label) for label in _SCHEMA_TEMPLATES if label != bridge_store.wiring(ctx)}
 
 
 def module_exports(ctx: Context) -> list[str]:
     names = ["APP_STATE_PARAM", "APP_STATE_MAX_LENGTH", "encodeAppState", "decodeAppState", "toAppStateParam"]
-    return names + (["StateChangedNotificationSchema"] if ctx.bridge is Bridge.COMPAT else [])
+    schema = bridge_store.SCHEMAS[bridge_store.wiring(ctx)]
+    return names + ([schema] if schema else [])
 
 
 STEPS: tuple[Step, ...] = (
@@ -38,14 +58,25 @@ STEPS: tuple[Step, ...] = (
         id="app-state-module",
         path=MODULE_PATH,
         description="new app-state.ts: the appState URL format (encode/decode, cap)",
-        new_file=NewFile(render_module, module_exports),
+        new_file=NewFile(
+            render_module,
+            module_exports,
+            earlier=releases.CREATED["app-state-module"],
+            variants=module_variants,
+            label=lambda ctx: f"{__version__}, {bridge_store.wiring(ctx)}",
+        ),
         beside="bridge-store",
     ),
     Step(
         id="app-state-tests",
         path=TESTS_PATH,
         description="new app-state.test.ts: bun tests for the URL format",
-        new_file=NewFile(lambda ctx: _template("app-state.test.ts"), lambda ctx: []),
+        new_file=NewFile(
+            lambda ctx: _template("app-state.test.ts"),
+            lambda ctx: [],
+            earlier=releases.CREATED["app-state-tests"],
+            label=lambda ctx: __version__,
+        ),
         beside="bridge-store",
     ),
     Step(

@@ -7,7 +7,7 @@ changed in the URL from outside to the mounted app (SPEC section 3, rule 3).
 
 from __future__ import annotations
 
-from ...engine.editor import FileEditor, Item, statement
+from ...engine.editor import FileEditor, Item, Statement, as_form, form, statement
 from ...engine.outcome import Conflict
 from ..base import Bridge, Context
 from .common import PROP_MEMBERS, module_like
@@ -53,27 +53,84 @@ private pushAppState(appState: unknown) {
 }
 """
 
-# A handler for a bridge that has since been replaced or torn down must not
+# The wiring of state-changed, one form per mode and SDK major version. A
+# handler for a bridge that has since been replaced or torn down must not
 # touch the store (rule 4).
-SDK_HANDLER = statement(
+SDK = "sdk mode (bridge.onappstatechange)"
+COMPAT_1X = "compat mode, 1.x form (setNotificationHandler(StateChangedNotificationSchema, handler))"
+COMPAT_2X = 'compat mode, 2.x form (setNotificationHandler("ui/notifications/state-changed", { params }, handler))'
+
+HANDLERS = {
+    SDK: statement(
+        """
+        bridge.onappstatechange = ({ state }) => {
+          if (this.disposed || this.bridge !== bridge) return;
+          this.appStateJson = JSON.stringify(state);
+          this.config.onAppStateChange?.(state);
+        };
+        """,
+        marker="bridge.onappstatechange =",
+        label=SDK,
+    ),
+    COMPAT_1X: statement(
+        """
+        bridge.setNotificationHandler(StateChangedNotificationSchema, ({ params }) => {
+          if (this.disposed || this.bridge !== bridge) return;
+          this.appStateJson = JSON.stringify(params.state);
+          this.config.onAppStateChange?.(params.state);
+        });
+        """,
+        marker="bridge.setNotificationHandler(StateChangedNotificationSchema",
+        label=COMPAT_1X,
+    ),
+    # 2.x validates the params with the schema and hands the handler the
+    # params themselves.
+    COMPAT_2X: statement(
+        """
+        bridge.setNotificationHandler(
+          "ui/notifications/state-changed",
+          { params: StateChangedParamsSchema },
+          ({ state }) => {
+            if (this.disposed || this.bridge !== bridge) return;
+            this.appStateJson = JSON.stringify(state);
+            this.config.onAppStateChange?.(state);
+          },
+        );
+        """,
+        marker='bridge.setNotificationHandler("ui/notifications/state-changed"',
+        label=COMPAT_2X,
+    ),
+}
+# The name each form imports from app-state.ts (sdk mode: none).
+SCHEMAS = {SDK: "", COMPAT_1X: "StateChangedNotificationSchema", COMPAT_2X: "StateChangedParamsSchema"}
+
+
+def wiring(ctx: Context) -> str:
+    """The label of the form this run wires state-changed in."""
+    if ctx.bridge is Bridge.SDK:
+        return SDK
+    return COMPAT_2X if ctx.form == "2.x" else COMPAT_1X
+
+
+def handler(ctx: Context) -> Statement:
+    """The run's handler; every other form becomes it (a migration)."""
+    current = wiring(ctx)
+    others = [as_form(other) for label, other in HANDLERS.items() if label != current]
+    return HANDLERS[current]._replace(earlier=tuple(others))
+
+
+# 0.1.0 pushed a state from the URL as a host-context change of its own; a
+# link back to where the app started then reached an app that was still
+# loading too late, or not at all.
+PUSH_URL_STATE_0_1_0 = form(
+    "0.1.0",
     """
-    bridge.onappstatechange = ({ state }) => {
-      if (this.disposed || this.bridge !== bridge) return;
-      this.appStateJson = JSON.stringify(state);
-      this.config.onAppStateChange?.(state);
-    };
+    if (config.appState !== undefined && appStateJson !== this.appStateJson) {
+      this.appStateJson = appStateJson;
+      this.bridge.sendHostContextChange({ appState: config.appState });
+    }
     """,
-    marker="bridge.onappstatechange =",
-)
-COMPAT_HANDLER = statement(
-    """
-    bridge.setNotificationHandler(StateChangedNotificationSchema, ({ params }) => {
-      if (this.disposed || this.bridge !== bridge) return;
-      this.appStateJson = JSON.stringify(params.state);
-      this.config.onAppStateChange?.(params.state);
-    });
-    """,
-    marker="bridge.setNotificationHandler(StateChangedNotificationSchema",
+    marker="this.bridge.sendHostContextChange({ appState: config.appState })",
 )
 
 # Rule 3: the URL changed from outside (a deep link, back/forward). The state
@@ -95,18 +152,12 @@ PUSH_URL_STATE = [
         }
         """,
         marker="this.pushAppState(config.appState)",
+        earlier=[PUSH_URL_STATE_0_1_0],
     ),
 ]
 
 
 def transform(ed: FileEditor, ctx: Context) -> None:
-    if ctx.bridge is Bridge.COMPAT:
-        ed.ensure_import(
-            module_like(ed, "./host-styles", "./app-state", ".ts"),
-            ["StateChangedNotificationSchema"],
-            after_module_suffix="host-styles",
-        )
-
     build = ed.function("buildHostContext")
     ed.ensure_list_items(ed.parameters(build), [Item("appState", "appState?: unknown")])
     returned = ed.statement(
@@ -123,7 +174,11 @@ def transform(ed: FileEditor, ctx: Context) -> None:
     store = ed.class_("BridgeStore")
     unsub_theme = ed.class_member(store, "unsubTheme")
     ed.ensure_class_member(store, "appStateJson", APP_STATE_FIELD, after=unsub_theme)
-    ed.ensure_class_member(store, "bridgeAppState", BRIDGE_APP_STATE_FIELD, after=unsub_theme)
+    # Added to a store that has appStateJson already (0.1.0's): right after it.
+    app_state_json = ed.class_members(store, "appStateJson")
+    ed.ensure_class_member(
+        store, "bridgeAppState", BRIDGE_APP_STATE_FIELD, after=app_state_json[0] if app_state_json else unsub_theme
+    )
 
     attach = ed.method(store, "attach")
     config_pattern = ed.destructuring_of(attach, "this.config", "client")
@@ -133,17 +188,10 @@ def transform(ed: FileEditor, ctx: Context) -> None:
     ed.ensure_statements_after(ed.enclosing_statement(build_call), REMEMBER_INITIAL)
 
     handlers = ed.body(ed.method(store, "registerHandlers"))
-    wanted, other = (SDK_HANDLER, COMPAT_HANDLER) if ctx.bridge is Bridge.SDK else (COMPAT_HANDLER, SDK_HANDLER)
-    if ed.has_statement(handlers, other) and not ed.has_statement(handlers, wanted):
-        raise Conflict(
-            ed.path,
-            f"state-changed is already wired in {'compat' if ctx.bridge is Bridge.SDK else 'sdk'} mode; "
-            f"run with --bridge {'compat' if ctx.bridge is Bridge.SDK else 'sdk'} or revert it first",
-        )
     size_handler = ed.statement(
         handlers, lambda s: s.startswith("bridge.onsizechange="), "`bridge.onsizechange = ...` in `registerHandlers()`"
     )
-    ed.ensure_statements_after(size_handler, [wanted])
+    ed.ensure_statements_after(size_handler, [handler(ctx)])
 
     ed.ensure_statements_at_end(ed.body(ed.method(store, "updateConfig")), PUSH_URL_STATE)
 
@@ -155,3 +203,18 @@ def transform(ed: FileEditor, ctx: Context) -> None:
         context_call.child_by_field_name("arguments"), [Item("this.bridgeAppState", "this.bridgeAppState")]
     )
     ed.ensure_class_member(store, "pushAppState", PUSH_APP_STATE, after=push_host_context, spaced=True)
+
+    # The schema the wiring imports; what only an earlier form used goes.
+    app_state = module_like(ed, "./host-styles", "./app-state", ".ts")
+    schema = SCHEMAS[wiring(ctx)]
+    if schema:
+        ed.ensure_import(app_state, [schema], after_module_suffix="host-styles")
+    unused = [name for name in SCHEMAS.values() if name and name != schema]
+    still_used = ed.drop_unused_imports(app_state, unused, f"only the earlier wiring used it; now {wiring(ctx)}")
+    if still_used:
+        # app-state.ts of this wiring does not export it: the file would not build.
+        raise Conflict(
+            ed.path,
+            f"`{still_used[0]}` (from app-state.ts) is used here besides the state-changed handler, "
+            f"and {wiring(ctx)} has no such schema; remove that use, or keep the earlier wiring with --bridge",
+        )

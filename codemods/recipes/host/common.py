@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from tree_sitter import Node
 
-from ...engine.editor import FileEditor, Item, Statement, module_stem, statement
+from ...engine.editor import FileEditor, Item, Statement, form, module_stem, statement
 from ...engine.outcome import AnchorMissing
 
 APP_STATE_HELPERS = ("decodeAppState", "toAppStateParam")
@@ -26,7 +26,19 @@ def app_state_search(selected: str, comment: str = "") -> Statement:
         "  strict: false,\n"
         f"  select: (search: {{ appState?: string }}) =>{selected},\n"
         "});",
+        earlier=[SEARCH_0_1_0],
     )
+
+
+# 0.1.0 read the whole search object, so every change of the URL re-rendered
+# every render site (rule 7); its value is `appStateSearch.appState`.
+SEARCH_0_1_0 = form("0.1.0", "const appStateSearch = useSearch({ strict: false }) as { appState?: string };")
+PARAM_0_1_0 = "appStateSearch.appState"
+
+
+def decode_statement(text: str) -> Statement:
+    """``const appState = ...`` from ``text``, which reads ``appStateParam``."""
+    return statement(text, earlier=[form("0.1.0", text.replace("appStateParam", PARAM_0_1_0))])
 
 
 # The render site hands both values to the renderer it renders.
@@ -68,18 +80,22 @@ def wire_render_site(
 
 def handle_app_state_change(key_may_be_null: bool, navigate: str) -> Statement:
     guard = "  if (!sourceId) return;\n" if key_may_be_null else ""
-    return statement(
-        "const handleAppStateChange = (state: unknown) => {\n"
-        + guard
-        + "  const next = toAppStateParam(sourceId, state);\n"
-        "  if (next === appStateParam) return;\n"
-        f"  {navigate}({{\n"
-        '    to: ".",\n'
-        "    search: (prev: Record<string, unknown>) => ({ ...prev, appState: next }),\n"
-        "    replace: true,\n"
-        "  });\n"
-        "};",
-    )
+
+    def text(param: str) -> str:
+        return (
+            "const handleAppStateChange = (state: unknown) => {\n"
+            + guard
+            + "  const next = toAppStateParam(sourceId, state);\n"
+            f"  if (next === {param}) return;\n"
+            f"  {navigate}({{\n"
+            '    to: ".",\n'
+            "    search: (prev: Record<string, unknown>) => ({ ...prev, appState: next }),\n"
+            "    replace: true,\n"
+            "  });\n"
+            "};"
+        )
+
+    return statement(text("appStateParam"), earlier=[form("0.1.0", text(PARAM_0_1_0))])
 
 
 def ensure_navigate(ed: FileEditor, body) -> tuple[str, list[Statement]]:

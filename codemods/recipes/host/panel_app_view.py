@@ -6,15 +6,15 @@ lands, so it reads and writes the param like the chat tool-call part.
 
 from __future__ import annotations
 
-from ...engine.editor import FileEditor, statement
+from ...engine.editor import FileEditor
 from ..base import Context
-from .common import RENDER_SITE_ATTRIBUTES, app_state_search, wire_render_site
+from .common import RENDER_SITE_ATTRIBUTES, app_state_search, decode_statement, wire_render_site
 
 PATH = "apps/mesh/src/web/routes/project-app-view.tsx"
 
 SEARCH = app_state_search(" search.appState")
 
-DECODE = statement(
+DECODE = decode_statement(
     "const appState = decodeAppState(sourceId, appStateParam);",
 )
 

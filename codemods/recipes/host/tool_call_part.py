@@ -6,9 +6,16 @@ renderer, so the two values are threaded through the wrapper's props.
 
 from __future__ import annotations
 
-from ...engine.editor import FileEditor, Item, statement
+from ...engine.editor import FileEditor, Item
 from ..base import Context
-from .common import PROP_MEMBERS, PROP_NAMES, RENDER_SITE_ATTRIBUTES, app_state_search, wire_render_site
+from .common import (
+    PROP_MEMBERS,
+    PROP_NAMES,
+    RENDER_SITE_ATTRIBUTES,
+    app_state_search,
+    decode_statement,
+    wire_render_site,
+)
 
 PATH = "apps/mesh/src/web/components/chat/message/parts/tool-call-part/generic.tsx"
 WRAPPER = "MCPAppRenderer"
@@ -24,7 +31,7 @@ SEARCH = app_state_search(
 
 # The model-context source id is null without a connection: then there is no
 # app key, no state and no navigation.
-DECODE = statement(
+DECODE = decode_statement(
     "const appState = sourceId ? decodeAppState(sourceId, appStateParam) : undefined;",
 )
 

@@ -1,0 +1,243 @@
+"""The change over time (SPEC 5a): a checkout that has the feature in an
+earlier form is brought to the current one.
+
+These tests assert behaviour, not committed bytes: each result is compared
+with what the current release writes on a clean tree in the same run, so a
+broken migration rule fails here even after UPDATE_FIXTURES=1.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+import shutil
+from pathlib import Path
+
+import pytest
+
+from .gitrepo import BOT, commit_all, git, with_remote
+from .support import FIXTURES, invoke, snapshot
+
+SRC = "apps/mesh/src/mcp-apps"
+BRIDGE = f"{SRC}/use-app-bridge.ts"
+MODULE = f"{SRC}/app-state.ts"
+# wiring -> (--bridge, the SDK range apps/mesh/package.json asks for)
+WIRINGS = {"compat-1x": ("compat", "^1.2.2"), "compat-2x": ("compat", "^2.0.4"), "sdk": ("sdk", "^1.2.2")}
+MARKS = {
+    "compat-1x": "bridge.setNotificationHandler(\n      StateChangedNotificationSchema,",
+    "compat-2x": 'bridge.setNotificationHandler(\n      "ui/notifications/state-changed",\n      { params: StateChangedParamsSchema },',
+    "sdk": "bridge.onappstatechange = ({ state }) => {",
+}
+
+
+def _ask_for_sdk(repo: Path, wanted: str) -> None:
+    """apps/mesh/package.json asks for ``wanted`` (no SDK is installed)."""
+    path = repo / "apps/mesh/package.json"
+    text = re.sub(r'("@modelcontextprotocol/ext-apps": )"[^"]*"', rf'\1"{wanted}"', path.read_text())
+    path.write_text(text)
+    assert f'"{wanted}"' in text
+
+
+def _wired(into: Path, wiring: str, source: Path = FIXTURES / "newest" / "input") -> Path:
+    """A copy of ``source`` with the feature applied in ``wiring``."""
+    shutil.copytree(source, into)
+    bridge, wanted = WIRINGS[wiring]
+    _ask_for_sdk(into, wanted)
+    result = invoke("apply", "--repo", into, "--bridge", bridge)
+    assert result.exit_code == 0, result.output
+    return into
+
+
+def _run(repo: Path, wiring: str, *extra: str):
+    bridge, wanted = WIRINGS[wiring]
+    _ask_for_sdk(repo, wanted)
+    return invoke("apply", "--repo", repo, "--bridge", bridge, *extra)
+
+
+@pytest.mark.parametrize("was", sorted(WIRINGS))
+@pytest.mark.parametrize("now", sorted(WIRINGS))
+def test_every_wiring_migrates_to_every_other(was: str, now: str, tmp_path: Path) -> None:
+    repo = _wired(tmp_path / "repo", was)
+    clean = _wired(tmp_path / "clean", now)
+    check = _run(repo, now, "--check")
+    result = _run(repo, now, "--json")
+    report = json.loads(result.stdout)
+    assert result.exit_code == 0, result.output
+    assert snapshot(repo) == snapshot(clean), "the migrated tree is not what a clean run writes"
+    if was == now:
+        assert check.exit_code == 0 and report["changes_of_form"] == [] and not report["files"]
+        return
+    assert check.exit_code == 1, "a pending migration must fail --check"
+    changes = {(c["path"], c["kind"]) for c in report["changes_of_form"]}
+    assert changes == {(BRIDGE, "migrate"), (MODULE, "migrate")}, report["changes_of_form"]
+    assert sorted(f["path"] for f in report["files"]) == [MODULE, BRIDGE], "only the wiring's two files change"
+    for change in report["changes_of_form"]:
+        assert report["bridge"]["reason"] in change["why"]
+        assert (report["bridge"]["form_reason"] in change["why"]) == (now != "sdk")
+    bridge = (repo / BRIDGE).read_text()
+    assert MARKS[now] in bridge and MARKS[was] not in bridge
+    # what only the earlier wiring used is gone, in both files
+    module = (repo / MODULE).read_text()
+    for name in ("StateChangedNotificationSchema", "StateChangedParamsSchema"):
+        assert (name in bridge) == (name in module) == (name in MARKS[now])
+    assert ('from "zod"' in module) == (now != "sdk")
+    again = _run(repo, now)
+    assert again.exit_code == 0 and "nothing to do" in again.stderr
+
+
+@pytest.mark.parametrize("release", ["release-0.1.0-compat", "release-0.1.0-sdk"])
+@pytest.mark.parametrize("now", sorted(WIRINGS))
+def test_release_0_1_0_output_upgrades_to_what_this_release_writes(release: str, now: str, tmp_path: Path) -> None:
+    """06262f7's output (release 0.1.0, recorded as the fixture's input)
+    becomes exactly the clean-tree output of this release."""
+    repo = tmp_path / "repo"
+    shutil.copytree(FIXTURES / release / "input", repo)
+    clean = _wired(tmp_path / "clean", now)
+    result = _run(repo, now, "--json")
+    assert result.exit_code == 0, result.output
+    report = json.loads(result.stdout)
+    assert snapshot(repo) == snapshot(clean)
+    kinds = {c["kind"] for c in report["changes_of_form"]}
+    assert "upgrade" in kinds
+    assert any(c["from"].startswith("0.1.0") for c in report["changes_of_form"])
+    # the five files the issue names, and no other
+    assert sorted(f["path"].rsplit("/", 1)[-1] for f in report["files"]) == [
+        "app-state.test.ts", "app-state.ts", "generic.tsx", "project-app-view.tsx", "use-app-bridge.ts",
+    ]
+    assert _run(repo, now, "--check").exit_code == 0
+
+
+def test_an_edited_handler_is_refused_with_its_file_and_lines(tmp_path: Path) -> None:
+    repo = _wired(tmp_path / "repo", "compat-1x")
+    path = repo / BRIDGE
+    text = path.read_text()
+    edited = text.replace(
+        "this.config.onAppStateChange?.(params.state);",
+        "this.config.onAppStateChange?.(params.state);\n        track(params.state);",
+    )
+    assert edited != text
+    path.write_text(edited)
+    before = snapshot(repo)
+    start = edited[: edited.index("StateChangedNotificationSchema,\n")].count("\n")  # the line before the schema
+    for now in ("sdk", "compat-2x"):
+        result = _run(repo, now)
+        assert result.exit_code == 3, result.output
+        assert BRIDGE in result.stderr
+        assert f"lines {start}-{start + 8}" in result.stderr, result.stderr
+        assert "changed since mesh-codemod wrote it" in result.stderr
+        assert {k: v for k, v in snapshot(repo).items() if "package.json" not in k} == {
+            k: v for k, v in before.items() if "package.json" not in k
+        }
+    # in its own wiring, the edit is the user's: kept
+    result = _run(repo, "compat-1x")
+    assert result.exit_code == 0 and "nothing to do" in result.stderr
+
+
+def test_an_edited_created_file_is_left_alone_with_a_notice(tmp_path: Path) -> None:
+    repo = _wired(tmp_path / "repo", "compat-1x")
+    module = repo / MODULE
+    module.write_text(module.read_text().replace("= 2048;", "= 4096;"))
+    edited = module.read_bytes()
+    for args in (("apply", "--repo", repo, "--bridge", "compat", "--check"), ("status", "--repo", repo)):
+        result = invoke(*args)
+        assert result.exit_code == 0, result.output
+        assert "was edited since mesh-codemod wrote it" in result.stderr and MODULE in result.stderr
+    report = json.loads(invoke("apply", "--repo", repo, "--bridge", "compat", "--json").stdout)
+    assert any("left alone" in n for n in report["notices"])
+    assert module.read_bytes() == edited
+    # a migration leaves it alone too (the schema it exports stays)
+    result = _run(repo, "sdk")
+    assert result.exit_code == 0, result.output
+    assert module.read_bytes() == edited
+    assert MARKS["sdk"] in (repo / BRIDGE).read_text()
+
+
+def test_an_earlier_release_file_a_user_edited_is_not_taken_for_that_release(tmp_path: Path) -> None:
+    repo = tmp_path / "repo"
+    shutil.copytree(FIXTURES / "release-0.1.0-compat" / "input", repo)
+    tests = repo / f"{SRC}/app-state.test.ts"
+    tests.write_text(tests.read_text() + "\n// ours\n")
+    edited = tests.read_bytes()
+    result = _run(repo, "compat-1x")
+    assert result.exit_code == 0, result.output
+    assert tests.read_bytes() == edited
+    assert "app-state.test.ts was edited since mesh-codemod wrote it" in result.stderr
+
+
+# --- pr on a bare remote -------------------------------------------------------
+
+
+def _install_sdk_with_setter(checkout: Path) -> None:
+    """An installed SDK that declares onappstatechange (node_modules is not
+    committed: the checkout decides `auto`)."""
+    package = checkout / "apps/mesh/node_modules/@modelcontextprotocol/ext-apps"
+    (package / "dist/src").mkdir(parents=True)
+    (package / "package.json").write_text(json.dumps({"name": "@modelcontextprotocol/ext-apps", "version": "1.8.0-double"}))
+    (package / "dist/src/app-bridge.d.ts").write_text(
+        "export declare class AppBridge {\nset onsizechange(cb: unknown);\nset onappstatechange(cb: unknown);\n}\n"
+    )
+    (checkout / ".git/info/exclude").write_text("node_modules\n")
+
+
+def _merged_base(tmp_path: Path, source: Path) -> tuple[Path, Path]:
+    """A bare remote whose main has ``source``'s files merged on top of the fixture."""
+    remote, work = with_remote(tmp_path)
+    for path, data in snapshot(source).items():
+        (work / path).parent.mkdir(parents=True, exist_ok=True)
+        (work / path).write_bytes(data)
+    commit_all(work, "feat: deep-link app state (mesh-codemod)")
+    git(work, "push", "-q", "origin", "main")
+    return remote, work
+
+
+def _pr_twice(remote: Path, work: Path) -> dict:
+    args = ("pr", "--repo", work, "--branch", "codemod/app-state", "--push", "origin", "--author", BOT, "--json")
+    first = invoke(*args)
+    assert first.exit_code == 0, first.output
+    report = json.loads(first.stdout)
+    objects, refs = git(remote, "count-objects", "-v"), git(remote, "for-each-ref")
+    second = json.loads(invoke(*args).stdout)
+    assert second["tip"] == report["tip"] and second["push"]["pushed"] is False
+    assert git(remote, "count-objects", "-v") == objects and git(remote, "for-each-ref") == refs
+    return report
+
+
+def test_pr_after_the_sdk_upgrade_is_one_migration_commit(tmp_path: Path) -> None:
+    remote, work = _merged_base(tmp_path, _wired(tmp_path / "compat", "compat-1x"))
+    _install_sdk_with_setter(work)
+    report = _pr_twice(remote, work)
+    assert report["bridge"]["mode"] == "sdk"
+    [commit] = report["commits"]
+    assert commit["group"] == "change-over-time"
+    assert commit["subject"] == "refactor(mcp-apps): migrate the state-changed wiring to sdk mode"
+    assert sorted(f["path"] for f in commit["files"]) == [MODULE, BRIDGE]
+    message = git(work, "log", "-1", "--format=%B", commit["sha"])
+    assert "installed @modelcontextprotocol/ext-apps 1.8.0-double declares onappstatechange" in message
+    tip = commit["sha"]
+    assert MARKS["sdk"] in git(remote, "show", f"{tip}:{BRIDGE}")
+    assert "StateChangedNotificationSchema" not in git(remote, "show", f"{tip}:{MODULE}")
+
+
+def test_pr_on_release_0_1_0_output_is_one_upgrade_commit(tmp_path: Path) -> None:
+    remote, work = _merged_base(tmp_path, FIXTURES / "release-0.1.0-compat" / "input")
+    report = _pr_twice(remote, work)
+    [commit] = report["commits"]
+    assert commit["subject"] == "refactor(mcp-apps): upgrade the appState feature to mesh-codemod " + __import__("codemods").__version__
+    assert len(commit["files"]) == 5
+    clean = _wired(tmp_path / "clean", "compat-1x")
+    for path in (f["path"] for f in commit["files"]):
+        assert git(remote, "show", f"{commit['sha']}:{path}") == (clean / path).read_text(), path
+
+
+def test_a_schema_used_elsewhere_blocks_the_migration(tmp_path: Path) -> None:
+    """What only the old wiring used goes; what something else uses is not
+    removed from under it: the run refuses instead of writing code that no
+    longer builds."""
+    repo = _wired(tmp_path / "repo", "compat-1x")
+    bridge = repo / BRIDGE
+    bridge.write_text(bridge.read_text() + "\nexport const stateChangedSchema = StateChangedNotificationSchema;\n")
+    before = snapshot(repo)
+    result = _run(repo, "sdk")
+    assert result.exit_code == 3, result.output
+    assert "`StateChangedNotificationSchema` (from app-state.ts) is used here" in result.stderr
+    assert snapshot(repo) == before
