@@ -464,7 +464,7 @@ def _verify_commit(series, require: bool = False):
 
     checkout = Path(series.repo.working_tree_dir)
     files = [path for c in series.commits for path, _ in c.files]  # verify.run sorts them, once each
-    baseline = _baseline(series.repo, checkout, series.base, "base")
+    baseline = _baseline(series.repo, checkout, series.base, "base", against=series.tip)
     with gitops.tree_with_dependencies(series.repo, series.tip) as tree, _progress() as note:
         return verify.run(
             tree, files, baseline, note, linked_from=checkout, target=series.plan.target, require=require
@@ -543,10 +543,12 @@ def _checkout_baseline(repo: Path, base: str | None):
     return _baseline(git_repo, repo, head.hexsha, "HEAD")
 
 
-def _baseline(git_repo, checkout: Path, rev: str, label: str, describe: str = ""):
+def _baseline(git_repo, checkout: Path, rev: str, label: str, describe: str = "", against: str | None = None):
     """The type check's baseline: the files of ``rev`` (called ``label``)
     with the checkout's node_modules linked, cached by the commit and the
-    lock files the dependencies were installed from."""
+    lock files the dependencies were installed from; and the files that the
+    patched tree (``against``, a commit; None: the working tree) changes,
+    as ``rev`` has them."""
     from . import gitops, verify
 
     return verify.Baseline(
@@ -554,6 +556,7 @@ def _baseline(git_repo, checkout: Path, rev: str, label: str, describe: str = ""
         describe=describe or f"{label} {rev[:12]}",
         tree=lambda: gitops.tree_with_dependencies(git_repo, rev),
         checkout=checkout,
+        changes=lambda root: gitops.changed_files(git_repo, rev, against),
     )
 
 

@@ -677,6 +677,25 @@ def _push(repo: git.Repo, remote: str, branch: str, tip: str, seen: str | None) 
 
 # --- trees to check ----------------------------------------------------------
 
+def changed_files(repo: git.Repo, base: str, against: str | None = None) -> dict[str, bytes | None]:
+    """The files that ``against`` (a commit; None: the working tree,
+    untracked files included) changes from ``base``, each as it is in
+    ``base`` (None where ``base`` has no such file)."""
+    compared = [base, against] if against else [base]
+    paths = repo.git.diff("--name-only", "-z", "--no-renames", *compared, "--").split("\0")
+    if against is None:
+        paths += repo.git.ls_files("--others", "--exclude-standard", "-z").split("\0")
+    in_base = {
+        line.split("\t", 1)[1]: line.split()[2]
+        for line in repo.git.ls_tree("-r", "-z", base, "--", *filter(None, paths)).split("\0")
+        if line and line.split()[1] == "blob"
+    } if any(paths) else {}
+    return {
+        path: repo.odb.stream(bytes.fromhex(in_base[path])).read() if path in in_base else None
+        for path in dict.fromkeys(filter(None, paths))
+    }
+
+
 def dependency_folders(checkout: Path) -> list[str]:
     """The checkout's installed ``node_modules`` folders (root and
     workspaces, not inside one another or a build folder), relative to it."""

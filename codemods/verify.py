@@ -110,6 +110,9 @@ class Baseline(NamedTuple):
     # where the copy's node_modules links lead: errors found through them
     # are named relative to it
     checkout: Path | None = None
+    # the files the patched tree (the folder given) changed, as they are at
+    # the base: path -> bytes, or None where the base has no such file
+    changes: Callable[[Path], dict[str, bytes | None]] | None = None
 
 
 Progress = Callable[[str], None]
@@ -124,6 +127,9 @@ class TypeRun(NamedTuple):
     command: Callable[[Path], list[str] | None]
     shown: str
     label: str
+    # the arguments, when the run is a plain `tsc` (a noEmit project check)
+    # that tsc_pair.cjs can run with the base in one process
+    tsc_args: tuple[str, ...] | None = None
 
 
 class Context(NamedTuple):
@@ -135,6 +141,7 @@ class Context(NamedTuple):
     baseline: BaselineRun | None
     describe: str  # the baseline, in the report
     linked_from: Path | None
+    source: Baseline | None = None  # what ``baseline`` works from
 
 
 # Each target's checks, in the order they run: the ones its own CI runs,
@@ -184,9 +191,10 @@ def run(
     with ExitStack() as stack:
         base = None
         if baseline is not None and not isinstance(typecheck, Check):
-            base = BaselineRun(baseline, typecheck)
+            # a run that tsc_pair.cjs takes needs no base tree of its own
+            base = BaselineRun(baseline, [r for r in typecheck if _pair_for(root, r, baseline) is None])
             stack.callback(base.close)
-        context = Context(root, files, typecheck, base, baseline.describe if baseline else "", linked_from)
+        context = Context(root, files, typecheck, base, baseline.describe if baseline else "", linked_from, baseline)
         for name, check in CHECKS[target]:
             note(name)
             started = time.monotonic()
@@ -393,8 +401,24 @@ def _package_checks(root: Path, files: list[str]) -> list[TypeRun] | Check:
     runs = []
     for package in packages:
         relative = package.relative_to(root).as_posix()
-        runs.append(TypeRun(relative, lambda tree: [bun, "run", "check"], f"cd {relative} && bun run check", "bun run check"))
+        runs.append(TypeRun(
+            relative, lambda tree: [bun, "run", "check"], f"cd {relative} && bun run check", "bun run check",
+            _plain_tsc(package),
+        ))
     return runs
+
+
+_PLAIN_TSC = re.compile(r"^tsc(?P<args>(?:\s+[\w./=:@-]+)*)\s*$")
+
+
+def _plain_tsc(package: Path) -> tuple[str, ...] | None:
+    """The arguments of the package's `check` script when it is `tsc` alone
+    (no other command, no shell syntax)."""
+    from .manifest import read_manifest
+
+    script = (read_manifest(package) or {}).get("scripts", {}).get("check", "")
+    match = _PLAIN_TSC.match(script.strip()) if isinstance(script, str) else None
+    return tuple(match["args"].split()) if match else None
 
 
 class BaselineRun:
@@ -412,6 +436,7 @@ class BaselineRun:
         from concurrent.futures import ThreadPoolExecutor
 
         self._baseline = baseline
+        self.planned = {r.folder for r in runs}
         self._stopped = False
         self._processes: list[subprocess.Popen] = []
         self._trees = ExitStack()
@@ -472,18 +497,31 @@ def _typecheck(context: Context, prefix: str = "") -> Check:
     known = 0
     outputs = []
     roots = [p.resolve() for p in (root, context.linked_from) if p is not None]
+    shown = []
     for type_run in context.typecheck:
         folder = root / type_run.folder
-        command = type_run.command(root)
-        result = _exec(command, folder)
-        lines = _error_lines(result.stdout + result.stderr, folder, roots)
+        paired = _run_pair(context, type_run)
+        if paired is None:
+            result = _exec(type_run.command(root), folder)
+            output, base_output = result.stdout + result.stderr, None
+            shown.append(type_run.shown)
+        else:
+            result, output, base_output = paired
+            where = "" if type_run.folder == "." else f"cd {type_run.folder} && "
+            shown.append(f"{where}tsc {' '.join(type_run.tsc_args)} (and the base, in one process)")
+        lines = _error_lines(output, folder, roots)
         found = Counter(key for _, key in lines)
         if result.returncode != 0 and not found:
             return Check(
                 "typecheck", Outcome.FAILED, f"`{type_run.label}` in {type_run.folder} failed without type errors",
-                type_run.shown, _first_lines(result.stdout + result.stderr),
+                shown[-1], _first_lines(output),
             )
-        before = context.baseline.errors(type_run.folder) if found and context.baseline else Counter()
+        if base_output is not None:
+            # the base's errors in the files the patched tree has errors in:
+            # all that the comparison below looks at
+            before = errors_of(base_output, folder, roots)
+        else:
+            before = _base_errors(context, type_run) if found and context.baseline else Counter()
         if before is None or (found and context.baseline is None):
             before = Counter()
             outputs.append("(no baseline: every error counts)")
@@ -491,7 +529,7 @@ def _typecheck(context: Context, prefix: str = "") -> Check:
         new = found - before
         new_errors += new
         outputs.extend(line for line, key in lines if key in new)
-    command = "; ".join(r.shown for r in context.typecheck)
+    command = "; ".join(shown)
     compared = f" (baseline: {context.describe})" if context.describe else ""
     if new_errors:
         return Check(
@@ -502,6 +540,68 @@ def _typecheck(context: Context, prefix: str = "") -> Check:
     return Check(
         "typecheck", Outcome.PASSED, f"{prefix}no new errors; {known} already in the unpatched tree{compared}", command
     )
+
+
+PAIR_SCRIPT = Path(__file__).with_name("tsc_pair.cjs")
+_PAIR_MARKER = "@@mesh-codemod: base@@"
+_PAIR_UNSUPPORTED = 64
+
+
+def _pair_for(root: Path, type_run: TypeRun, baseline: Baseline | None) -> str | None:
+    """Node, when tsc_pair.cjs can run ``type_run`` with the base in one
+    process: a plain `tsc` with the checkout's typescript package at hand,
+    a baseline that knows the changed files, and no baseline cached (a
+    cached one needs only the patched check)."""
+    if type_run.tsc_args is None or baseline is None or baseline.changes is None:
+        return None
+    folder = root / type_run.folder
+    if not any((d / "node_modules" / "typescript" / "package.json").is_file() for d in (folder, *folder.parents)):
+        return None
+    if _read_cache(_cache_file(baseline, type_run)) is not None:
+        return None
+    return shutil.which("node")
+
+
+def _run_pair(context: Context, type_run: TypeRun) -> tuple[subprocess.CompletedProcess, str, str] | None:
+    """The patched tree's and the base's errors from one process: the base
+    program reuses every file the change did not touch and is checked only
+    in the files where the patched one has errors, so the pair costs about
+    one type check (`benchmarks/verify.py`). The same compiler, options and
+    files as the script's own `tsc`; the comparison is the same as with two
+    full runs, as it only ever looks at the files with patched errors.
+    None: not a run it can take (the caller runs the script)."""
+    baseline = context.source
+    node = _pair_for(context.root, type_run, baseline)
+    if node is None:
+        return None
+    import tempfile
+
+    overlay = {
+        str(context.root / path): (None if data is None else data.decode("utf-8", errors="replace"))
+        for path, data in baseline.changes(context.root).items()
+    }
+    with tempfile.TemporaryDirectory(prefix="mesh-codemod-pair-") as scratch:
+        overlay_file = Path(scratch) / "overlay.json"
+        overlay_file.write_text(json.dumps({"files": overlay}), encoding="utf-8")
+        command = [node, str(PAIR_SCRIPT), str(overlay_file), "--", *type_run.tsc_args]
+        result = _exec(command, context.root / type_run.folder)
+    if result.returncode == _PAIR_UNSUPPORTED or _PAIR_MARKER not in result.stdout:
+        return None
+    patched, _, base = result.stdout.partition(_PAIR_MARKER + "\n")
+    return result, patched + result.stderr, base
+
+
+def _base_errors(context: Context, type_run: TypeRun) -> Counter | None:
+    """The base's errors for ``type_run``: from the run started with
+    verify, or (a run tsc_pair.cjs did not take after all) one of its own."""
+    errors = context.baseline.errors(type_run.folder)
+    if errors is None and type_run.folder not in context.baseline.planned:
+        late = BaselineRun(context.source, [type_run])
+        try:
+            errors = late.errors(type_run.folder)
+        finally:
+            late.close()
+    return errors
 
 
 def cache_dir() -> Path:
@@ -634,7 +734,7 @@ def _tsc_runs(root: Path) -> list[TypeRun] | Check:
         # the checkout's tsc, through the node_modules linked into the copy
         return _tsc_command(tree) if (tree / TSCONFIG).is_file() else None
 
-    return [TypeRun(".", in_tree, _shown(command, root), f"tsc --noEmit -p {TSCONFIG}")]
+    return [TypeRun(".", in_tree, _shown(command, root), f"tsc --noEmit -p {TSCONFIG}", tuple(command[1:]))]
 
 
 def _sdk_tests(root: Path, files: list[str]) -> Check:
