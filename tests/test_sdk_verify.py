@@ -140,7 +140,9 @@ def test_without_node_modules_or_bun_each_check_is_not_available(sdk_checkout: P
     assert outcomes == {"parse": "passed", "format": "not available", "typecheck": "not available", "tests": "not available"}
     # the checkout's own node_modules/.bin/bun is never run: Bun is the one on PATH
     _install(sdk_checkout)
-    monkeypatch.setenv("PATH", os.pathsep.join(p for p in os.environ["PATH"].split(os.pathsep) if "path-bin" not in p))
+    # no folder on PATH that holds a bun, whatever this machine has installed
+    no_bun = [p for p in os.environ["PATH"].split(os.pathsep) if not (Path(p) / "bun").exists()]
+    monkeypatch.setenv("PATH", os.pathsep.join(no_bun))
     tests = _checks(invoke("verify", "--repo", sdk_checkout, "--json"))["tests"]
     assert (tests["outcome"], tests["summary"]) == ("not available", "bun not found on PATH")
 
