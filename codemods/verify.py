@@ -138,10 +138,10 @@ class Context(NamedTuple):
     root: Path
     files: list[str]
     typecheck: list[TypeRun] | Check  # or why the type check cannot run
-    baseline: BaselineRun | None
-    describe: str  # the baseline, in the report
     linked_from: Path | None
-    source: Baseline | None = None  # what ``baseline`` works from
+    source: Baseline | None = None  # the unpatched tree
+    baseline: BaselineRun | None = None  # its errors, for the runs below not paired
+    paired: dict[str, str] | None = None  # folder -> node, for the runs tsc_pair.cjs takes
 
 
 # Each target's checks, in the order they run: the ones its own CI runs,
@@ -161,7 +161,7 @@ CHECKS: dict[str, tuple[tuple[str, Callable[[Context], Check]], ...]] = {
         ("parse", lambda c: _parse(c.root, c.files)),
         ("format", lambda c: _prettier(c.root, c.files)),
         ("typecheck", lambda c: _typecheck(c, "tsc: ")),
-        ("tests", lambda c: _sdk_tests(c.root, c.files)),
+        ("tests", lambda c: _tests(c.root, c.files, per_package=False)),
     ),
 }
 TYPECHECKS: dict[str, Callable[[Path, list[str]], list[TypeRun] | Check]] = {
@@ -189,12 +189,13 @@ def run(
     typecheck = TYPECHECKS[target](root, files)
     checks = []
     with ExitStack() as stack:
-        base = None
+        context = Context(root, files, typecheck, linked_from, baseline)
         if baseline is not None and not isinstance(typecheck, Check):
+            paired = {r.folder: node for r in typecheck if (node := _pair_for(root, r, baseline))}
             # a run that tsc_pair.cjs takes needs no base tree of its own
-            base = BaselineRun(baseline, [r for r in typecheck if _pair_for(root, r, baseline) is None])
+            base = BaselineRun(baseline, [r for r in typecheck if r.folder not in paired])
             stack.callback(base.close)
-        context = Context(root, files, typecheck, base, baseline.describe if baseline else "", linked_from, baseline)
+            context = context._replace(baseline=base, paired=paired)
         for name, check in CHECKS[target]:
             note(name)
             started = time.monotonic()
@@ -436,7 +437,6 @@ class BaselineRun:
         from concurrent.futures import ThreadPoolExecutor
 
         self._baseline = baseline
-        self.planned = {r.folder for r in runs}
         self._stopped = False
         self._processes: list[subprocess.Popen] = []
         self._trees = ExitStack()
@@ -530,7 +530,7 @@ def _typecheck(context: Context, prefix: str = "") -> Check:
         new_errors += new
         outputs.extend(line for line, key in lines if key in new)
     command = "; ".join(shown)
-    compared = f" (baseline: {context.describe})" if context.describe else ""
+    compared = f" (baseline: {context.source.describe})" if context.source else ""
     if new_errors:
         return Check(
             "typecheck", Outcome.FAILED,
@@ -570,10 +570,10 @@ def _run_pair(context: Context, type_run: TypeRun) -> tuple[subprocess.Completed
     files as the script's own `tsc`; the comparison is the same as with two
     full runs, as it only ever looks at the files with patched errors.
     None: not a run it can take (the caller runs the script)."""
-    baseline = context.source
-    node = _pair_for(context.root, type_run, baseline)
+    node = (context.paired or {}).get(type_run.folder)
     if node is None:
         return None
+    baseline = context.source
     import tempfile
 
     overlay = {
@@ -595,7 +595,7 @@ def _base_errors(context: Context, type_run: TypeRun) -> Counter | None:
     """The base's errors for ``type_run``: from the run started with
     verify, or (a run tsc_pair.cjs did not take after all) one of its own."""
     errors = context.baseline.errors(type_run.folder)
-    if errors is None and type_run.folder not in context.baseline.planned:
+    if errors is None and type_run.folder in context.paired:
         late = BaselineRun(context.source, [type_run])
         try:
             errors = late.errors(type_run.folder)
@@ -630,32 +630,25 @@ def _write_cache(cached: Path, errors: Counter) -> None:
     os.replace(temp, cached)
 
 
-def _tests(root: Path, files: list[str]) -> Check:
-    """`bun test` on the touched test files and the tests beside touched modules."""
-    tests = []
-    for path in files:
-        stem, dot, ext = path.rpartition(".")
-        if ".test." in path or ".spec." in path:
-            tests.append(path)
-            continue
-        for suffix in (".test.ts", ".test.tsx"):
-            if (root / f"{stem}{suffix}").is_file():
-                tests.append(f"{stem}{suffix}")
-    tests = sorted(dict.fromkeys(tests))
+def _tests(root: Path, files: list[str], per_package: bool = True) -> Check:
+    """`bun test` on the touched test files and the tests beside touched
+    modules: from each one's package (mesh), or all from the checkout's
+    root, as the SDK's `test` script runs them."""
+    tests = sorted(dict.fromkeys(t for path in files for t in _tests_for(root, path)))
     if not tests:
         return Check("tests", Outcome.PASSED, "no tests beside the touched files")
     bun = _installed_bun(root, "tests")
     if isinstance(bun, Check):
         return bun
-    by_package: dict[Path, list[str]] = {}
+    groups: dict[Path, list[str]] = {}
     for test in tests:
-        package = _package_dir(root, test) or root
-        by_package.setdefault(package, []).append("./" + (root / test).relative_to(package).as_posix())
+        folder = (_package_dir(root, test) or root) if per_package else root
+        groups.setdefault(folder, []).append("./" + (root / test).relative_to(folder).as_posix())
     commands, failures, passed = [], [], 0
-    for package, paths in by_package.items():
-        relative = package.relative_to(root).as_posix()
-        commands.append(f"cd {relative} && bun test {' '.join(paths)}")
-        result = _exec([bun, "test", *paths], package)
+    for folder, paths in groups.items():
+        where = f"cd {folder.relative_to(root).as_posix()} && " if per_package else ""
+        commands.append(f"{where}bun test {' '.join(paths)}")
+        result = _exec([bun, "test", *paths], folder)
         output = _strip_ansi(result.stdout + result.stderr)
         count = re.search(r"^\s*(\d+) pass", output, re.M)
         passed += int(count.group(1)) if count else 0
@@ -665,6 +658,14 @@ def _tests(root: Path, files: list[str]) -> Check:
     if failures:
         return Check("tests", Outcome.FAILED, f"bun test failed ({len(tests)} file(s))", command, _first_lines(_failing_lines(failures)))
     return Check("tests", Outcome.PASSED, f"bun test: {passed} passed in {len(tests)} file(s)", command)
+
+
+def _tests_for(root: Path, path: str) -> list[str]:
+    """A touched test file itself, or the tests beside a touched module."""
+    if ".test." in path or ".spec." in path:
+        return [path]
+    stem = path.rpartition(".")[0]
+    return [f"{stem}{suffix}" for suffix in (".test.ts", ".test.tsx") if (root / f"{stem}{suffix}").is_file()]
 
 
 def _failing_lines(outputs: Iterable[str]) -> str:
@@ -735,34 +736,3 @@ def _tsc_runs(root: Path) -> list[TypeRun] | Check:
         return _tsc_command(tree) if (tree / TSCONFIG).is_file() else None
 
     return [TypeRun(".", in_tree, _shown(command, root), f"tsc --noEmit -p {TSCONFIG}", tuple(command[1:]))]
-
-
-def _sdk_tests(root: Path, files: list[str]) -> Check:
-    """`bun test` on the touched test files and the tests beside touched
-    modules, run from the checkout's root as the SDK's `test` script is."""
-    tests = sorted(dict.fromkeys(t for path in files for t in _tests_for(root, path)))
-    if not tests:
-        return Check("tests", Outcome.PASSED, "no tests beside the touched files")
-    # node_modules first: the report must not depend on the PATH
-    if not (root / "node_modules").exists():
-        return Check("tests", Outcome.NOT_AVAILABLE, "node_modules not installed")
-    bun = shutil.which("bun")
-    if bun is None:
-        return Check("tests", Outcome.NOT_AVAILABLE, "bun not found on PATH")
-    paths = [f"./{t}" for t in tests]
-    command = f"bun test {' '.join(paths)}"
-    result = _exec([bun, "test", *paths], root)
-    output = _strip_ansi(result.stdout + result.stderr)
-    count = re.search(r"^\s*(\d+) pass", output, re.M)
-    passed = int(count.group(1)) if count else 0
-    if result.returncode != 0:
-        return Check("tests", Outcome.FAILED, f"bun test failed ({len(tests)} file(s))", command, _first_lines(_failing_lines([output])))
-    return Check("tests", Outcome.PASSED, f"bun test: {passed} passed in {len(tests)} file(s)", command)
-
-
-def _tests_for(root: Path, path: str) -> list[str]:
-    """A touched test file itself, or the tests beside a touched module."""
-    if ".test." in path or ".spec." in path:
-        return [path]
-    stem = path.rpartition(".")[0]
-    return [f"{stem}{suffix}" for suffix in (".test.ts", ".test.tsx") if (root / f"{stem}{suffix}").is_file()]
