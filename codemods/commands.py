@@ -490,9 +490,7 @@ def _verify_checkout(repo: Path, as_json: bool, require: bool, base: str | None)
         # only whether edits are pending matters here, not their layout
         current = _plan(repo, Bridge.AUTO, [], FormatterMode.NONE)
         baseline = _checkout_baseline(repo, base)
-    except TargetError as err:
-        return _fail(str(err), Exit.REFUSED, as_json)
-    except _BaselineProblem as err:
+    except (TargetError, _BaselineProblem) as err:
         return _fail(str(err), Exit.REFUSED, as_json)
     files = [r.path for r in current.results if (repo / r.path).is_file()]  # verify.run sorts them, once each
     try:
@@ -556,7 +554,7 @@ def _baseline(git_repo, checkout: Path, rev: str, label: str, describe: str = ""
         describe=describe or f"{label} {rev[:12]}",
         tree=lambda: gitops.tree_with_dependencies(git_repo, rev),
         checkout=checkout,
-        changes=lambda root: gitops.changed_files(git_repo, rev, against),
+        changes=lambda: gitops.changed_files(git_repo, rev, against),
     )
 
 

@@ -110,9 +110,9 @@ class Baseline(NamedTuple):
     # where the copy's node_modules links lead: errors found through them
     # are named relative to it
     checkout: Path | None = None
-    # the files the patched tree (the folder given) changed, as they are at
-    # the base: path -> bytes, or None where the base has no such file
-    changes: Callable[[Path], dict[str, bytes | None]] | None = None
+    # the files the patched tree changed, as they are at the base:
+    # path -> bytes, or None where the base has no such file
+    changes: Callable[[], dict[str, bytes | None]] | None = None
 
 
 Progress = Callable[[str], None]
@@ -578,7 +578,7 @@ def _run_pair(context: Context, type_run: TypeRun) -> tuple[subprocess.Completed
 
     overlay = {
         str(context.root / path): (None if data is None else data.decode("utf-8", errors="replace"))
-        for path, data in baseline.changes(context.root).items()
+        for path, data in baseline.changes().items()
     }
     with tempfile.TemporaryDirectory(prefix="mesh-codemod-pair-") as scratch:
         overlay_file = Path(scratch) / "overlay.json"
