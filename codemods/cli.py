@@ -48,9 +48,19 @@ def apply_command(
         float, typer.Option("--lock-timeout", help="Seconds to wait for another run on the same checkout.")
     ] = 30.0,
     formatter: FormatterOption = FormatterMode.AUTO,
+    restore: Annotated[
+        Optional[list[str]],
+        typer.Option(
+            "--restore",
+            help="Create this step's file again although someone removed it while the rest of the feature is there (repeatable).",
+        ),
+    ] = None,
 ) -> None:
-    """Detect the target, compute every edit, then write it (or show it)."""
-    request = commands.ApplyRequest(repo, dry_run, check, as_json, bridge, only or [], lock_timeout, formatter)
+    """Detect the target, compute every edit, then write it (or show it).
+    Steps that .mesh-codemod.toml skips, and files someone removed, are left alone."""
+    request = commands.ApplyRequest(
+        repo, dry_run, check, as_json, bridge, only or [], lock_timeout, formatter, restore or []
+    )
     raise typer.Exit(commands.apply(request))
 
 

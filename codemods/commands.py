@@ -34,6 +34,8 @@ class ApplyRequest(NamedTuple):
     only: tuple[str, ...] | list[str] = ()
     lock_timeout: float = 30.0
     formatter: FormatterMode = FormatterMode.AUTO
+    # created files to write again although someone removed them (see runner.plan)
+    restore: tuple[str, ...] | list[str] = ()
 
 
 _COLORS = {"+": "\x1b[32m", "-": "\x1b[31m", "@": "\x1b[36m"}
@@ -72,10 +74,12 @@ def _fail(message: str, code: Exit, as_json: bool) -> int:
     return int(code)
 
 
-def _plan(repo: Path, bridge: Bridge, only: list[str], formatter: FormatterMode = FormatterMode.AUTO):
+def _plan(
+    repo: Path, bridge: Bridge, only: list[str], formatter: FormatterMode = FormatterMode.AUTO, restore=()
+):
     from .runner import plan
 
-    return plan(repo, bridge, only, formatter)
+    return plan(repo, bridge, only, formatter, restore)
 
 
 def _header(plan, layout: bool = True) -> None:
@@ -140,7 +144,7 @@ def apply(request: ApplyRequest) -> int:
     writing_allowed = not (request.dry_run or request.check)
     try:
         with repo_lock(request.repo, request.lock_timeout):
-            plan = _plan(request.repo, request.bridge, request.only, request.formatter)
+            plan = _plan(request.repo, request.bridge, request.only, request.formatter, request.restore)
             if writing_allowed and plan.pending:
                 from .runner import refuse_unwritable
 
@@ -185,6 +189,9 @@ def _summary(plan, writing: bool, check: bool) -> str:
     if plan.refused:
         return f"refused: {len(plan.refused)} step(s) cannot run; nothing was written"
     if not plan.pending:
+        left = [r for r in plan.results if r.status is Status.SKIPPED and r.kind in ("config", "decision")]
+        if left:
+            return f"nothing to do: every step is applied or left alone ({len(left)} by the team's decision)"
         return "nothing to do: every step is already applied"
     if writing:
         return f"wrote {len(plan.changes)} file(s)"

@@ -242,7 +242,11 @@ def build_series(
             target = detect_target(tree)
             # The checkout decides `auto` (the host: its installed SDK), as
             # node_modules is never committed and so not in the exported tree.
-            choice = target.choose_mode(checkout, bridge)
+            # The pins come from the configuration committed in the base.
+            from . import config as configuration
+
+            settings = configuration.load(tree, [s.id for s in target.steps])
+            choice = configuration.pinned(target.choose_mode(checkout, bridge), settings, bridge)
             layout = choose_formatter(checkout, formatter)
             # One plan per commit, each with the steps of the groups so far;
             # the groups cover every step once, so the last plan is the full one.

@@ -38,6 +38,7 @@ def render(series, report, command: Sequence[str]) -> str:
         lines.append(f"- `{commit.sha[:12]}` {commit.group.subject}")
         for path, kind in commit.files:
             lines.append(f"  - `{path}` ({kind})")
+    lines += left_alone_section(series.plan)
     if target == "host":  # the bridge mode is a host choice (SPEC section 5)
         mode = series.bridge.mode.value
         lines += ["", "## Bridge mode", "", f"`{mode}`{series.bridge.describe()[len(mode):]}."]
@@ -73,6 +74,25 @@ def render(series, report, command: Sequence[str]) -> str:
         "",
     ]
     return "\n".join(lines)
+
+
+def left_alone_section(plan) -> list[str]:
+    """The files the change leaves alone because of a human decision: steps
+    the checkout's configuration skips, created files someone removed, and
+    files someone edited since the tool wrote them."""
+    left = plan.left_alone()
+    if not left:
+        return []
+    words = {
+        "config": "skipped by `.mesh-codemod.toml`",
+        "decision": "removed by someone while the rest of the feature is there: not created again"
+        " (`mesh-codemod apply --restore {step}` brings it back)",
+        "edited": "edited since mesh-codemod wrote it: left as it is; compare it with this release's by hand",
+    }
+    lines = ["", "## Left alone", ""]
+    for item in left:
+        lines.append(f"- `{item['path']}` ({item['step']}): {words[item['why']].format(step=item['step'])}")
+    return lines
 
 
 # --- the SDK's sections -----------------------------------------------------

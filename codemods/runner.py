@@ -57,6 +57,8 @@ class Plan(NamedTuple):
     notices: tuple[str, ...] = ()
     # The formatter the changed files were passed through, if any, and why.
     formatter: FormatterChoice | None = None
+    # The checkout's configuration file (codemods.config.Config), if read.
+    config: object = None
 
     @property
     def refused(self) -> list[StepResult]:
@@ -73,6 +75,21 @@ class Plan(NamedTuple):
 
     def diff(self) -> str:
         return "".join(change.diff() for change in self.changes)
+
+    def left_alone(self) -> list[dict]:
+        """What the run does not touch because of a human decision: steps
+        the configuration skips, created files someone removed, and
+        created files someone edited (their notices)."""
+        out = [
+            {"step": r.step, "path": r.path, "why": r.kind, "reason": r.reason}
+            for r in self.results
+            if r.status is Status.SKIPPED and r.kind in ("config", "decision")
+        ]
+        for r in self.results:
+            for note in r.notes:
+                if isinstance(note, Notice) and "was edited since" in note:
+                    out.append({"step": r.step, "path": r.path, "why": "edited", "reason": str(note)})
+        return out
 
     def to_json(self) -> dict:
         return {
@@ -96,6 +113,8 @@ class Plan(NamedTuple):
             ],
             "pending": self.pending,
             "refused": bool(self.refused),
+            "left_alone": self.left_alone(),
+            **({"config": self.config.to_json()} if getattr(self.config, "present", False) else {}),
             "notices": list(self.notices),
         }
 
@@ -125,20 +144,33 @@ def plan(
     bridge: Bridge | ModeChoice = Bridge.AUTO,
     only: Sequence[str] = (),
     formatter: FormatterMode | str | FormatterChoice = FormatterMode.AUTO,
+    restore: Sequence[str] = (),
 ) -> Plan:
     """Compute every step's edits against the files as they are now, and
     pass the changed files through the checkout's formatter (``formatter``:
-    a mode, or a choice already made, e.g. another checkout's Biome)."""
+    a mode, or a choice already made, e.g. another checkout's Biome).
+
+    The checkout's decisions stand (SPEC 5a): a step its configuration file
+    skips is skipped, and a file the tool creates that is missing while the
+    rest of the feature is present is not created again, unless its step
+    is in ``restore``."""
+    from . import config as configuration
+
     target = detect_target(repo)
     steps = target.steps
-    unknown = sorted(set(only) - {s.id for s in steps})
+    ids = {s.id for s in steps}
+    unknown = sorted((set(only) | set(restore)) - ids)
     if unknown:
         raise ValueError(f"unknown step(s): {', '.join(unknown)} (see `mesh-codemod list`)")
+    config = configuration.load(repo, ids)
     if not isinstance(formatter, FormatterChoice):
         formatter = choose(repo, formatter)
     # A choice made already (on the checkout whose node_modules decide, for
     # a plan on an exported commit) is taken as it is.
-    choice = bridge if isinstance(bridge, ModeChoice) else target.choose_mode(repo, bridge)
+    if isinstance(bridge, ModeChoice):
+        choice = bridge
+    else:
+        choice = configuration.pinned(target.choose_mode(repo, bridge), config, bridge)
     earlier: dict[str, Planned] = {}
     ctx = Context(
         repo=repo,
@@ -157,6 +189,10 @@ def plan(
     contents: dict[str, tuple[bytes | None, bytes]] = {}
     touched: dict[str, list[str]] = {}
     for step in steps:
+        if config.skipped(step.id):
+            reason = f"skipped by {configuration.FILE_NAME} (skip)"
+            results.append(StepResult(step.id, step.path, Status.SKIPPED, reason, "config"))
+            continue
         if step not in selected:
             results.append(StepResult(step.id, step.path, Status.SKIPPED))
             continue
@@ -191,9 +227,10 @@ def plan(
         if status is Status.APPLIED:
             touched.setdefault(real, []).append(step.id)
 
+    _keep_decisions(repo, target, ctx, config, restore, results, contents, touched)
     changes = [
-        FileChange(path, contents[path][0], contents[path][1], ids)
-        for path, ids in touched.items()
+        FileChange(path, contents[path][0], contents[path][1], step_ids)
+        for path, step_ids in touched.items()
         if contents[path][0] != contents[path][1]
     ]
     if changes:
@@ -206,7 +243,85 @@ def plan(
         for note in r.notes
         if isinstance(note, Notice)
     )
-    return Plan(repo, target.name, choice, results, changes, tuple(notices), formatter)
+    return Plan(repo, target.name, choice, results, changes, tuple(notices), formatter, config)
+
+
+def _keep_decisions(
+    repo: Path,
+    target: Target,
+    ctx: Context,
+    config,
+    restore: Sequence[str],
+    results: list[StepResult],
+    contents: dict[str, tuple[bytes | None, bytes]],
+    touched: dict[str, list[str]],
+) -> None:
+    """A file the tool creates that is missing while every other step of
+    the feature is present was removed by someone: that is a decision, so
+    the step is skipped (kind "decision"), with how to restore it."""
+    by_id = {s.id: s for s in target.steps}
+    creating = [
+        (index, r)
+        for index, r in enumerate(results)
+        if r.status is Status.APPLIED and by_id[r.step].new_file is not None
+        and contents.get(r.path, (b"",))[0] is None and r.step not in restore
+    ]
+    if not creating:
+        return
+    done = {r.step: r for r in results}
+    for index, result in creating:
+        if not _rest_present(repo, target, ctx, config, result.step, done, contents):
+            continue
+        reason = (
+            f"{result.path} is missing while the rest of the feature is present: someone removed it, "
+            f"a decision that stands; not created again (restore it: mesh-codemod apply --restore {result.step}, "
+            f"or skip it for good in {_config_name()})"
+        )
+        results[index] = StepResult(result.step, result.path, Status.SKIPPED, reason, "decision", result.notes)
+        touched.pop(result.path, None)
+        contents.pop(result.path, None)
+
+
+def _config_name() -> str:
+    from .config import FILE_NAME
+
+    return FILE_NAME
+
+
+def _rest_present(repo, target, ctx, config, step_id, done, contents) -> bool:
+    """Whether every step but ``step_id`` (and those the configuration
+    skips or that do not apply) finds the feature there, in this release's
+    form or an earlier one; steps this plan did not run are tried now."""
+    root = repo.resolve()
+    for step in target.steps:
+        if step.id == step_id or config.skipped(step.id):
+            continue
+        result = done.get(step.id)
+        if result is not None and result.status is Status.SKIPPED and result.kind == "not-applicable":
+            continue
+        if step.new_file is not None:
+            path = result.path if result is not None else step.path
+            if result is not None and result.status is Status.APPLIED and contents.get(path, (b"",))[0] is None:
+                return False
+            if not os.path.lexists(root / path):
+                return False
+            continue
+        if result is not None and result.status is not Status.SKIPPED:
+            if result.status is Status.ALREADY or result.form_changes:
+                continue
+            return False
+        try:
+            path, _ = _locate(repo, step)
+            if step.absent and not os.path.lexists(root / path):
+                continue
+            real = resolve_inside(root, path).relative_to(root).as_posix()
+            current = _read(root / real, real, step)
+            new, _, form_changes = _run_step(step, ctx, real, current)
+        except Refused:
+            return False
+        if new != current and not form_changes:
+            return False
+    return True
 
 
 def _locate_all(

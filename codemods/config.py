@@ -1,0 +1,105 @@
+"""The checkout's own decisions about the tool: `.mesh-codemod.toml`.
+
+A team records here what the tool must leave alone and what it must not
+choose by itself (SPEC 5a, "Living with the team"):
+
+    # .mesh-codemod.toml, at the top of the checkout, committed
+    skip = ["app-state-tests"]  # steps never written (ids: `mesh-codemod list`); "*": all of them
+    bridge = "compat"           # pin the bridge mode (auto, sdk, compat)
+    form = "2.x"                # pin the SDK form of the compat wiring (1.x, 2.x)
+
+Why a file of its own rather than a key in package.json: the SDK checkout
+and mesh both have one place for it, bun and the formatters never rewrite
+it, TOML allows a comment that says why a step is skipped, and a reviewer
+sees the decision in its own diff. `patch`, `pr` and the action read the
+file committed in the base commit; `apply` and `status` read the working
+tree's.
+"""
+
+from __future__ import annotations
+
+import tomllib
+from collections.abc import Iterable
+from pathlib import Path
+from typing import NamedTuple
+
+from .recipes.base import Bridge, ModeChoice
+
+FILE_NAME = ".mesh-codemod.toml"
+FORMS = ("1.x", "2.x")
+ALL = "*"
+
+
+class ConfigError(ValueError):
+    """The configuration file cannot be used (exit 2): names the file and the key."""
+
+
+class Config(NamedTuple):
+    skip: tuple[str, ...] = ()
+    bridge: Bridge | None = None
+    form: str = ""
+    present: bool = False  # whether the file exists
+
+    def skipped(self, step: str) -> bool:
+        return ALL in self.skip or step in self.skip
+
+    def to_json(self) -> dict:
+        out: dict = {"file": FILE_NAME, "skip": list(self.skip)}
+        if self.bridge is not None:
+            out["bridge"] = self.bridge.value
+        if self.form:
+            out["form"] = self.form
+        return out
+
+
+def load(repo: Path, steps: Iterable[str]) -> Config:
+    """The configuration at the top of ``repo``; the defaults without one.
+    ``steps`` are the target's step ids, which ``skip`` may name."""
+    path = repo / FILE_NAME
+    if not path.is_file():
+        if path.is_symlink() or path.exists():
+            raise ConfigError(f"{FILE_NAME}: not a regular file")
+        return Config()
+    try:
+        data = tomllib.loads(path.read_text(encoding="utf-8"))
+    except (OSError, UnicodeDecodeError) as err:
+        raise ConfigError(f"{FILE_NAME}: cannot be read ({err})") from None
+    except tomllib.TOMLDecodeError as err:
+        raise ConfigError(f"{FILE_NAME}: not valid TOML ({err})") from None
+    known = {"skip", "bridge", "form"}
+    unknown = sorted(set(data) - known)
+    if unknown:
+        raise ConfigError(f"{FILE_NAME}: unknown key {unknown[0]!r} (known: {', '.join(sorted(known))})")
+    skip = data.get("skip", [])
+    if not isinstance(skip, list) or not all(isinstance(s, str) for s in skip):
+        raise ConfigError(f"{FILE_NAME}: skip: a list of step ids, such as [\"app-state-tests\"]")
+    ids = set(steps)
+    wrong = [s for s in skip if s != ALL and s not in ids]
+    if wrong:
+        raise ConfigError(
+            f"{FILE_NAME}: skip: unknown step {wrong[0]!r} (steps: {', '.join(sorted(ids))}, or \"{ALL}\")"
+        )
+    bridge = data.get("bridge")
+    if bridge is not None:
+        values = [b.value for b in Bridge]
+        if bridge not in values:
+            raise ConfigError(f"{FILE_NAME}: bridge: {bridge!r} is not one of {', '.join(values)}")
+        bridge = Bridge(bridge)
+    form = data.get("form", "")
+    if form and form not in FORMS:
+        raise ConfigError(f"{FILE_NAME}: form: {form!r} is not one of {', '.join(FORMS)}")
+    if not isinstance(form, str):
+        raise ConfigError(f"{FILE_NAME}: form: {form!r} is not one of {', '.join(FORMS)}")
+    return Config(tuple(dict.fromkeys(skip)), bridge, form, True)
+
+
+def pinned(choice: ModeChoice, config: Config, requested: Bridge) -> ModeChoice:
+    """``choice`` with the file's pins applied: the bridge mode when the
+    command line left it to ``auto``, and the form."""
+    if config.bridge is not None and config.bridge is not Bridge.AUTO and requested is Bridge.AUTO:
+        choice = choice._replace(mode=config.bridge, reason=f"pinned by {FILE_NAME} (bridge = \"{config.bridge.value}\")")
+    if config.form and config.form != choice.form:
+        choice = choice._replace(form=config.form, form_reason=f"pinned by {FILE_NAME} (form = \"{config.form}\")")
+    elif config.form:
+        choice = choice._replace(form_reason=f"{choice.form_reason}; pinned by {FILE_NAME}")
+    return choice

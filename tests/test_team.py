@@ -1,0 +1,189 @@
+"""Living with the team (SPEC 5a): a human decision stands.
+
+A created file someone removed is not created again; the checkout's
+`.mesh-codemod.toml` skips steps and pins the bridge mode and form for
+`apply`, `status`, `patch` and `pr` alike; whatever is left alone is listed
+in every report and in the PR body."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from .gitrepo import BOT, commit_all, fixture_repo, git
+from .support import invoke, snapshot
+
+TESTS_FILE = "apps/mesh/src/mcp-apps/app-state.test.ts"
+MODULE_FILE = "apps/mesh/src/mcp-apps/app-state.ts"
+BRIDGE_FILE = "apps/mesh/src/mcp-apps/use-app-bridge.ts"
+
+
+def _json(result) -> dict:
+    return json.loads(result.stdout)
+
+
+def _steps(report: dict) -> dict[str, dict]:
+    return {s["step"]: s for s in report["steps"]}
+
+
+def _applied(tmp_path: Path) -> Path:
+    """A git checkout that merged the whole feature (compat mode)."""
+    repo = fixture_repo(tmp_path / "repo")
+    assert invoke("apply", "--repo", repo, "--bridge", "compat").exit_code == 0
+    commit_all(repo, "merge the appState feature")
+    return repo
+
+
+# ------------------------------------------------------- removed files
+
+
+def test_a_removed_test_file_is_a_decision_not_created_again(tmp_path: Path) -> None:
+    repo = _applied(tmp_path)
+    (repo / TESTS_FILE).unlink()
+    before = snapshot(repo)
+    result = invoke("apply", "--repo", repo, "--bridge", "compat", "--json")
+    assert result.exit_code == 0, result.output
+    report = _json(result)
+    assert not report["pending"] and not report["written"]
+    step = _steps(report)["app-state-tests"]
+    assert step["status"] == "skipped" and step["kind"] == "decision"
+    assert "apply --restore app-state-tests" in step["reason"]
+    assert report["left_alone"] == [
+        {"step": "app-state-tests", "path": TESTS_FILE, "why": "decision", "reason": step["reason"]}
+    ]
+    assert snapshot(repo) == before
+    check = invoke("apply", "--repo", repo, "--bridge", "compat", "--check")
+    assert check.exit_code == 0, check.output
+    assert "removed it" in check.output
+
+
+def test_restore_brings_a_removed_file_back(tmp_path: Path) -> None:
+    repo = _applied(tmp_path)
+    original = (repo / TESTS_FILE).read_bytes()
+    (repo / TESTS_FILE).unlink()
+    result = invoke("apply", "--repo", repo, "--bridge", "compat", "--restore", "app-state-tests")
+    assert result.exit_code == 0, result.output
+    assert (repo / TESTS_FILE).read_bytes() == original
+
+
+def test_a_fresh_checkout_gets_both_created_files(tmp_path: Path) -> None:
+    """Without the rest of the feature, a missing file is not a decision."""
+    repo = fixture_repo(tmp_path / "repo")
+    report = _json(invoke("apply", "--repo", repo, "--bridge", "compat", "--json"))
+    assert report["left_alone"] == []
+    assert (repo / TESTS_FILE).is_file() and (repo / MODULE_FILE).is_file()
+
+
+def test_a_removed_file_with_the_rest_half_there_is_created(tmp_path: Path) -> None:
+    """The rest of the feature must be there: with the search param not yet
+    added, the run completes the tree, test file included."""
+    repo = _applied(tmp_path)
+    (repo / TESTS_FILE).unlink()
+    git(repo, "checkout", "HEAD~1", "--", "apps/mesh/src/web/index.tsx")
+    report = _json(invoke("apply", "--repo", repo, "--bridge", "compat", "--json"))
+    assert report["left_alone"] == []
+    assert (repo / TESTS_FILE).is_file()
+
+
+def test_the_series_leaves_a_removed_file_out_and_the_pr_body_says_so(tmp_path: Path) -> None:
+    repo = _applied(tmp_path)
+    (repo / TESTS_FILE).unlink()
+    commit_all(repo, "we do not want these tests")
+    out = tmp_path / "patches"
+    result = invoke("patch", "--repo", repo, "--out", out, "--bridge", "compat", "--author", BOT, "--json")
+    assert result.exit_code == 0, result.output
+    assert _json(result)["commits"] == []
+    # a migration to sdk mode later: one commit, still without the tests file
+    result = invoke(
+        "pr", "--repo", repo, "--branch", "codemod/app-state", "--bridge", "sdk", "--author", BOT,
+        "--no-verify", "--json",
+    )
+    assert result.exit_code == 0, result.output
+    report = _json(result)
+    assert [c["group"] for c in report["commits"]] == ["change-over-time"]
+    assert TESTS_FILE not in git(repo, "ls-tree", "-r", "--name-only", "codemod/app-state")
+    assert f"`{TESTS_FILE}` (app-state-tests): removed by someone" in report["body"]
+
+
+# --------------------------------------------------- the configuration
+
+
+CONFIG = 'skip = ["app-state-tests"]  # the team keeps its own tests\n'
+
+
+def test_a_skipped_step_stays_skipped_across_apply_status_patch_and_pr(tmp_path: Path) -> None:
+    repo = fixture_repo(tmp_path / "repo")
+    (repo / ".mesh-codemod.toml").write_text(CONFIG)
+    commit_all(repo, "mesh-codemod: no tests file")
+
+    status = _json(invoke("status", "--repo", repo, "--json"))
+    assert _steps(status)["app-state-tests"]["status"] == "skipped"
+    assert status["config"] == {"file": ".mesh-codemod.toml", "skip": ["app-state-tests"]}
+
+    out = tmp_path / "patches"
+    patch = invoke("patch", "--repo", repo, "--out", out, "--bridge", "compat", "--author", BOT, "--json")
+    assert patch.exit_code == 0, patch.output
+    files = {f["path"] for c in _json(patch)["commits"] for f in c["files"]}
+    assert MODULE_FILE in files and TESTS_FILE not in files
+    assert not any(TESTS_FILE in p.read_text() for p in out.glob("*.patch"))
+
+    pr = invoke(
+        "pr", "--repo", repo, "--branch", "codemod/app-state", "--bridge", "compat", "--author", BOT,
+        "--no-verify", "--json",
+    )
+    assert pr.exit_code == 0, pr.output
+    report = _json(pr)
+    tree = git(repo, "ls-tree", "-r", "--name-only", "codemod/app-state")
+    assert MODULE_FILE in tree and TESTS_FILE not in tree
+    assert "## Left alone" in report["body"]
+    assert f"`{TESTS_FILE}` (app-state-tests): skipped by `.mesh-codemod.toml`" in report["body"]
+
+    applied = _json(invoke("apply", "--repo", repo, "--bridge", "compat", "--json"))
+    assert applied["written"] and not (repo / TESTS_FILE).exists()
+    assert [a["step"] for a in applied["left_alone"]] == ["app-state-tests"]
+
+
+def test_the_bridge_and_form_pins_are_obeyed(tmp_path: Path) -> None:
+    repo = fixture_repo(tmp_path / "repo")
+    (repo / ".mesh-codemod.toml").write_text('bridge = "compat"\nform = "2.x"\n')
+    report = _json(invoke("apply", "--repo", repo, "--json", "--dry-run"))
+    assert report["bridge"]["mode"] == "compat" and report["bridge"]["form"] == "2.x"
+    assert "pinned by .mesh-codemod.toml" in report["bridge"]["reason"]
+    assert "pinned by .mesh-codemod.toml" in report["bridge"]["form_reason"]
+    # --bridge on the command line wins over the file's pin
+    given = _json(invoke("apply", "--repo", repo, "--json", "--dry-run", "--bridge", "sdk"))
+    assert given["bridge"]["mode"] == "sdk"
+
+
+@pytest.mark.parametrize(
+    ("text", "named"),
+    [
+        ('skip = ["app-state-test"]\n', "skip: unknown step 'app-state-test'"),
+        ('skip = "app-state-tests"\n', "skip: a list of step ids"),
+        ('bridge = "both"\n', "bridge: 'both' is not one of auto, sdk, compat"),
+        ('form = "3.x"\n', "form: '3.x' is not one of 1.x, 2.x"),
+        ('brige = "sdk"\n', "unknown key 'brige'"),
+        ("skip = [\n", "not valid TOML"),
+    ],
+)
+@pytest.mark.parametrize("command", ["apply", "status", "patch", "pr"])
+def test_a_bad_configuration_exits_2_naming_the_file_and_key(
+    tmp_path: Path, text: str, named: str, command: str
+) -> None:
+    repo = fixture_repo(tmp_path / "repo")
+    (repo / ".mesh-codemod.toml").write_text(text)
+    commit_all(repo, "a bad configuration")
+    before = snapshot(repo)
+    extra = {
+        "apply": [],
+        "status": [],
+        "patch": ["--out", str(tmp_path / "out")],
+        "pr": ["--branch", "codemod/app-state", "--no-verify"],
+    }[command]
+    result = invoke(command, "--repo", repo, *extra)
+    assert result.exit_code == 2, result.output
+    assert f".mesh-codemod.toml: {named}" in result.output
+    assert snapshot(repo) == before
+    assert not (tmp_path / "out").exists() or not any((tmp_path / "out").iterdir())
