@@ -59,6 +59,9 @@ SCENARIOS = [
     "malformed_or_future_value_gives_default",
     "legacy_link_applies",
     "undefined_report_removes_param",
+    "empty_params_report_removes_param",
+    "null_report_removes_param",
+    "param_removed_pushes_null",
     "stale_bridge_ignored",
     "render_count",
     "panel_app_reports_and_restores",
@@ -85,7 +88,7 @@ VARIANTS = {
 WIRED = {
     "compat-1.7.1": "bridge.setNotificationHandler(\n      StateChangedNotificationSchema,",
     "compat-2.0.4": '"ui/notifications/state-changed",\n      { params: StateChangedParamsSchema },',
-    "sdk-double": "bridge.onappstatechange = ({ state }) =>",
+    "sdk-double": "bridge.onappstatechange = (params) =>",
 }
 
 

@@ -26,7 +26,7 @@ WIRINGS = {"compat-1x": ("compat", "^1.2.2"), "compat-2x": ("compat", "^2.0.4"),
 MARKS = {
     "compat-1x": "bridge.setNotificationHandler(\n      StateChangedNotificationSchema,",
     "compat-2x": 'bridge.setNotificationHandler(\n      "ui/notifications/state-changed",\n      { params: StateChangedParamsSchema },',
-    "sdk": "bridge.onappstatechange = ({ state }) => {",
+    "sdk": "bridge.onappstatechange = (params) => {",
 }
 
 
@@ -107,13 +107,47 @@ def test_release_0_1_0_output_upgrades_to_what_this_release_writes(release: str,
     assert _run(repo, now, "--check").exit_code == 0
 
 
+# 5e4dc06's output (release 0.3.0), recorded as each fixture's input, by wiring
+RELEASE_0_3_0 = {
+    "compat-1x": "release-0.3.0-compat",
+    "compat-2x": "release-0.3.0-compat-2x",
+    "sdk": "release-0.3.0-sdk",
+}
+
+
+@pytest.mark.parametrize("was", sorted(RELEASE_0_3_0))
+@pytest.mark.parametrize("now", sorted(WIRINGS))
+def test_release_0_3_0_output_upgrades_to_what_this_release_writes(was: str, now: str, tmp_path: Path) -> None:
+    """0.3.0's output in each wiring becomes exactly the clean-tree output of
+    this release in each wiring: its handler took a null state for a state
+    and ignored a report without one, and it pushed nothing when the param
+    went away (SPEC 2, 3)."""
+    repo = tmp_path / "repo"
+    shutil.copytree(FIXTURES / RELEASE_0_3_0[was] / "input", repo)
+    clean = _wired(tmp_path / "clean", now)
+    assert _run(repo, now, "--check").exit_code == 1
+    result = _run(repo, now, "--json")
+    assert result.exit_code == 0, result.output
+    report = json.loads(result.stdout)
+    assert snapshot(repo) == snapshot(clean)
+    froms = {(c["path"], c["from"].split(",", 1)[0]) for c in report["changes_of_form"]}
+    assert (BRIDGE, "0.3.0") in froms, report["changes_of_form"]
+    assert sorted(f["path"].rsplit("/", 1)[-1] for f in report["files"]) == [
+        "app-state.test.ts", "app-state.ts", "use-app-bridge.ts",
+    ]
+    bridge = (repo / BRIDGE).read_text()
+    assert "this.pushAppState(config.appState ?? null);" in bridge
+    assert "const state = params.state ?? undefined;" in bridge
+    assert _run(repo, now, "--check").exit_code == 0
+
+
 def test_an_edited_handler_is_refused_with_its_file_and_lines(tmp_path: Path) -> None:
     repo = _wired(tmp_path / "repo", "compat-1x")
     path = repo / BRIDGE
     text = path.read_text()
     edited = text.replace(
-        "this.config.onAppStateChange?.(params.state);",
-        "this.config.onAppStateChange?.(params.state);\n        track(params.state);",
+        "this.config.onAppStateChange?.(state);",
+        "this.config.onAppStateChange?.(state);\n        track(state);",
     )
     assert edited != text
     path.write_text(edited)
@@ -123,7 +157,7 @@ def test_an_edited_handler_is_refused_with_its_file_and_lines(tmp_path: Path) ->
         result = _run(repo, now)
         assert result.exit_code == 3, result.output
         assert BRIDGE in result.stderr
-        assert f"lines {start}-{start + 8}" in result.stderr, result.stderr
+        assert f"lines {start}-{start + 10}" in result.stderr, result.stderr
         assert "changed since mesh-codemod wrote it" in result.stderr
         assert {k: v for k, v in snapshot(repo).items() if "package.json" not in k} == {
             k: v for k, v in before.items() if "package.json" not in k

@@ -223,7 +223,7 @@ def test_the_2x_form_type_checks_against_2_0_4(tmp_path: Path, tsc: Path) -> Non
 
     # the 1.x handler shape in the 2.x form: its params hold no `params`
     text = bridge.read_text()
-    broken = text.replace("      ({ state }) => {\n", "      ({ params: { state } }) => {\n", 1)
+    broken = text.replace("      (params) => {\n", "      ({ params }) => {\n", 1)
     assert broken != text
     bridge.write_text(broken)
     new = _errors(tsc, work, config) - baseline

@@ -720,6 +720,10 @@ class FileEditor(Finder):
         found = self.find_statement(block, wanted)
         if not wanted.earlier or (found is not None and code_key(self.text(found)) == code_key(wanted.snippet)):
             return found
+        # Several forms may share a marker (a wiring and its earlier
+        # release): a statement is "changed since" only when none of them
+        # is its code.
+        changed: tuple[Node, Form] | None = None
         for earlier in wanted.earlier:
             node = found if (earlier.name, earlier.marker) == (wanted.name, wanted.marker) else self.find_statement(
                 block, earlier
@@ -729,14 +733,17 @@ class FileEditor(Finder):
             if code_key(self.text(node)) == code_key(earlier.snippet):
                 self._replace_statement(node, earlier, wanted)
                 return node
-            if node is not found:
-                first, last = node.start_point[0] + 1, node.end_point[0] + 1
-                raise Conflict(
-                    self.path,
-                    f"{self.path} lines {first}-{last} hold {earlier.label}, changed since mesh-codemod wrote it: "
-                    f"not replaced with {wanted.label or 'the current form'}; "
-                    "restore the written form or make the change by hand",
-                )
+            if node is not found and changed is None:
+                changed = (node, earlier)
+        if changed is not None:
+            node, earlier = changed
+            first, last = node.start_point[0] + 1, node.end_point[0] + 1
+            raise Conflict(
+                self.path,
+                f"{self.path} lines {first}-{last} hold {earlier.label}, changed since mesh-codemod wrote it: "
+                f"not replaced with {wanted.label or 'the current form'}; "
+                "restore the written form or make the change by hand",
+            )
         return found
 
     def _replace_statement(self, node: Node, earlier: Form, wanted: Statement) -> None:

@@ -92,6 +92,12 @@ class FakeApp {
     await settle();
   }
 
+  /** What an older app's `{ state: undefined }` is on the wire. */
+  async reportWithoutState() {
+    this.send({ method: "ui/notifications/state-changed", params: {} });
+    await settle();
+  }
+
   contextPushes() {
     return this.received
       .filter((m) => m.method === "ui/notifications/host-context-changed")
@@ -197,6 +203,50 @@ describe("bridge store with the released AppBridge", () => {
     const context = await app.initialize();
     expect(context.appState).toEqual({ id: "a" });
     expect(context.theme).toBe("dark");
+    store.teardown();
+  });
+
+  it("takes null, and a report without a state, for no state", async () => {
+    setTheme(false);
+    const { app, store, render, reported } = mount({ t: 0 });
+    await app.initialize();
+    await app.report({ t: 1 });
+    await render();
+    await app.reportWithoutState();
+    await render();
+    await app.report({ t: 2 });
+    await render();
+    await app.report(null);
+    await render();
+    // the host removes the param for both (undefined), and echoes nothing
+    expect(reported).toEqual([{ t: 1 }, undefined, { t: 2 }, undefined]);
+    expect(app.statePushes()).toEqual([]);
+    store.teardown();
+  });
+
+  it("pushes appState: null when the param goes away while the app is mounted", async () => {
+    setTheme(false);
+    const { app, store, render } = mount({ t: 0 });
+    await app.initialize();
+    await render({ url: undefined });
+    await render();
+    expect(app.statePushes()).toEqual([null]);
+    // and a state after that is pushed as usual
+    await render({ url: { t: 3 } });
+    expect(app.statePushes()).toEqual([null, { t: 3 }]);
+    store.teardown();
+  });
+
+  it("pushes appState: null to an app that started without a state", async () => {
+    setTheme(false);
+    const { app, store, render } = mount(undefined);
+    const context = await app.initialize();
+    expect(Object.hasOwn(context, "appState")).toBe(false);
+    await app.report({ t: 1 });
+    await render();
+    await render({ url: undefined });
+    await render();
+    expect(app.statePushes()).toEqual([null]);
     store.teardown();
   });
 });

@@ -7,7 +7,10 @@
 import { App, PostMessageTransport } from "@modelcontextprotocol/ext-apps";
 
 interface Harness {
-  register(uri: string, report: (state: unknown) => Promise<void>): void;
+  register(
+    uri: string,
+    report: (params: Record<string, unknown>) => Promise<void>,
+  ): void;
   event(uri: string, event: Record<string, unknown>): void;
   gate(uri: string): Promise<void>;
 }
@@ -40,12 +43,27 @@ app.onhostcontextchanged = (params) => {
   if ("appState" in params) show((params as { appState?: unknown }).appState);
 };
 
-harness.register(uri, async (state: unknown) => {
-  show(state);
+// The params as given: `{}` is what an older app's `{ state: undefined }`
+// is on the wire.
+harness.register(uri, async (params: Record<string, unknown>) => {
+  show(params.state ?? undefined);
   await app.notification({
     method: "ui/notifications/state-changed",
-    params: { state },
+    params,
   } as never);
+});
+
+// The host's capabilities as they arrive, before the SDK's App parses them
+// (an SDK that does not declare a capability drops it).
+window.addEventListener("message", (event: MessageEvent) => {
+  const result = (event.data as { result?: Record<string, unknown> } | null)
+    ?.result;
+  if (result && typeof result === "object" && "hostCapabilities" in result) {
+    harness.event(uri, {
+      type: "capabilities",
+      hostCapabilities: JSON.parse(JSON.stringify(result.hostCapabilities)),
+    });
+  }
 });
 
 async function main() {

@@ -12,7 +12,7 @@ interface AppRecord {
   view: unknown;
   hasView: boolean;
   log: Array<Record<string, unknown>>;
-  report?: (state: unknown) => Promise<void>;
+  report?: (params: Record<string, unknown>) => Promise<void>;
 }
 
 function part(
@@ -153,7 +153,10 @@ handlerOwner.setNotificationHandler = function (this: object, ...args: unknown[]
 
 const harness = {
   // called by the demo app in the iframe
-  register(uri: string, report: (state: unknown) => Promise<void>) {
+  register(
+    uri: string,
+    report: (params: Record<string, unknown>) => Promise<void>,
+  ) {
     app(uri).report = report;
   },
   event(uri: string, event: Record<string, unknown>) {
@@ -187,7 +190,12 @@ const harness = {
   async report(uri: string, state: unknown) {
     const record = apps[uri];
     if (!record?.report) throw new Error(`app ${uri} has not registered`);
-    await record.report(state);
+    await record.report({ state });
+  },
+  async reportParams(uri: string, params: Record<string, unknown>) {
+    const record = apps[uri];
+    if (!record?.report) throw new Error(`app ${uri} has not registered`);
+    await record.report(params);
   },
   navigate(search: Record<string, unknown>) {
     if (!router) throw new Error("no router");

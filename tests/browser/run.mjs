@@ -174,6 +174,11 @@ const report = (page, uri, state) =>
     ([uri, state]) => window.__harness.report(uri, state),
     [uri, state],
   );
+const reportParams = (page, uri, params) =>
+  page.evaluate(
+    ([uri, params]) => window.__harness.reportParams(uri, params),
+    [uri, params],
+  );
 const navigate = (page, params) =>
   page.evaluate((params) => window.__harness.navigate(params), params);
 const theme = (page, dark) =>
@@ -555,6 +560,64 @@ const scenarios = {
       [],
       "a warning for a state-less report",
     );
+  },
+
+  // section 2: an older app's report without a state (`params: {}`) removes
+  // the param, like undefined
+  async empty_params_report_removes_param(page) {
+    const before = await load(page, {
+      appState: enc(NOTES, { x: 1 }),
+      tab: "files",
+    });
+    await reportParams(page, NOTES, {});
+    await untilParam(page, null, "no appState param");
+    await sleep(SETTLE_MS);
+    const s = await snap(page);
+    assert.equal(new URL(s.href).searchParams.get("tab"), "files");
+    assert.equal(s.historyLength, before.historyLength);
+    assert.deepEqual(s.warns.slice(before.warns.length), []);
+    assert.deepEqual(pushes(s, NOTES), [], "the removal was echoed");
+  },
+
+  // section 2: `state: null` is no state: the param goes, null is not stored
+  async null_report_removes_param(page) {
+    const before = await load(page, { tab: "files" });
+    await report(page, NOTES, { x: 2 });
+    await untilParam(page, enc(NOTES, { x: 2 }));
+    await report(page, NOTES, null);
+    await untilParam(page, null, "no appState param");
+    await sleep(SETTLE_MS);
+    const s = await snap(page);
+    assert.equal(new URL(s.href).searchParams.get("tab"), "files");
+    assert.equal(s.historyLength, before.historyLength);
+    assert.deepEqual(s.warns.slice(before.warns.length), []);
+    assert.deepEqual(pushes(s, NOTES), [], "the removal was echoed");
+  },
+
+  // rule 3: back to a URL without the param, the mounted app hears
+  // appState: null (host-context-changed is a partial update)
+  async param_removed_pushes_null(page) {
+    const a = { view: "a" };
+    const b = { view: "b" };
+    await load(page, { appState: enc(NOTES, a) });
+    await navigate(page, { appState: enc(NOTES, b) });
+    await untilView(page, NOTES, b);
+    await navigate(page, { appState: undefined });
+    await untilParam(page, null, "no appState param");
+    await untilView(page, NOTES, null);
+    await sleep(SETTLE_MS);
+    let s = await snap(page);
+    assert.deepEqual(pushedStates(s, NOTES), [b, null]);
+    for (const uri of [MAP, BOARD])
+      assert.deepEqual(pushes(s, uri), [], `${uri} got a push`);
+    // back to the state, and forward to none again
+    await page.goBack();
+    await untilView(page, NOTES, b);
+    await page.goForward();
+    await untilView(page, NOTES, null);
+    await sleep(SETTLE_MS);
+    s = await snap(page);
+    assert.deepEqual(pushedStates(s, NOTES), [b, null, b, null]);
   },
 
   // rule 4: a notification for a bridge that was torn down is ignored

@@ -60,11 +60,15 @@ SDK = "sdk mode (bridge.onappstatechange)"
 COMPAT_1X = "compat mode, 1.x form (setNotificationHandler(StateChangedNotificationSchema, handler))"
 COMPAT_2X = 'compat mode, 2.x form (setNotificationHandler("ui/notifications/state-changed", { params }, handler))'
 
+# null, or a report without `state` (an older app's `{ state: undefined }`
+# arrives as `params: {}`), is no state: the param goes (SPEC section 2).
 HANDLERS = {
     SDK: statement(
         """
-        bridge.onappstatechange = ({ state }) => {
+        bridge.onappstatechange = (params) => {
           if (this.disposed || this.bridge !== bridge) return;
+          // null, or no state at all (an older app), is no state.
+          const state = params.state ?? undefined;
           this.appStateJson = JSON.stringify(state);
           this.config.onAppStateChange?.(state);
         };
@@ -76,8 +80,10 @@ HANDLERS = {
         """
         bridge.setNotificationHandler(StateChangedNotificationSchema, ({ params }) => {
           if (this.disposed || this.bridge !== bridge) return;
-          this.appStateJson = JSON.stringify(params.state);
-          this.config.onAppStateChange?.(params.state);
+          // null, or no state at all (an older app's `params: {}`), is no state.
+          const state = params.state ?? undefined;
+          this.appStateJson = JSON.stringify(state);
+          this.config.onAppStateChange?.(state);
         });
         """,
         marker="bridge.setNotificationHandler(StateChangedNotificationSchema",
@@ -90,6 +96,50 @@ HANDLERS = {
         bridge.setNotificationHandler(
           "ui/notifications/state-changed",
           { params: StateChangedParamsSchema },
+          (params) => {
+            if (this.disposed || this.bridge !== bridge) return;
+            // null, or no state at all (an older app's `params: {}`), is no state.
+            const state = params.state ?? undefined;
+            this.appStateJson = JSON.stringify(state);
+            this.config.onAppStateChange?.(state);
+          },
+        );
+        """,
+        marker='bridge.setNotificationHandler("ui/notifications/state-changed"',
+        label=COMPAT_2X,
+    ),
+}
+
+# 0.3.0 took a null state for a state, and ignored a report without one.
+HANDLERS_0_3_0 = {
+    SDK: form(
+        f"0.3.0, {SDK}",
+        """
+        bridge.onappstatechange = ({ state }) => {
+          if (this.disposed || this.bridge !== bridge) return;
+          this.appStateJson = JSON.stringify(state);
+          this.config.onAppStateChange?.(state);
+        };
+        """,
+        marker="bridge.onappstatechange =",
+    ),
+    COMPAT_1X: form(
+        f"0.3.0, {COMPAT_1X}",
+        """
+        bridge.setNotificationHandler(StateChangedNotificationSchema, ({ params }) => {
+          if (this.disposed || this.bridge !== bridge) return;
+          this.appStateJson = JSON.stringify(params.state);
+          this.config.onAppStateChange?.(params.state);
+        });
+        """,
+        marker="bridge.setNotificationHandler(StateChangedNotificationSchema",
+    ),
+    COMPAT_2X: form(
+        f"0.3.0, {COMPAT_2X}",
+        """
+        bridge.setNotificationHandler(
+          "ui/notifications/state-changed",
+          { params: StateChangedParamsSchema },
           ({ state }) => {
             if (this.disposed || this.bridge !== bridge) return;
             this.appStateJson = JSON.stringify(state);
@@ -98,7 +148,6 @@ HANDLERS = {
         );
         """,
         marker='bridge.setNotificationHandler("ui/notifications/state-changed"',
-        label=COMPAT_2X,
     ),
 }
 # The name each form imports from app-state.ts (sdk mode: none).
@@ -116,7 +165,12 @@ def handler(ctx: Context) -> Statement:
     """The run's handler; every other form becomes it (a migration)."""
     current = wiring(ctx)
     others = [as_form(other) for label, other in HANDLERS.items() if label != current]
-    return HANDLERS[current]._replace(earlier=tuple(others))
+    # 0.3.0's own form of this wiring is an upgrade; of another, a migration.
+    releases = [
+        earlier if label == current else earlier._replace(kind="migrate")
+        for label, earlier in HANDLERS_0_3_0.items()
+    ]
+    return HANDLERS[current]._replace(earlier=tuple(others + releases))
 
 
 # 0.1.0 pushed a state from the URL as a host-context change of its own; a
@@ -133,6 +187,18 @@ PUSH_URL_STATE_0_1_0 = form(
     marker="this.bridge.sendHostContextChange({ appState: config.appState })",
 )
 
+# 0.2.0 and 0.3.0 pushed nothing when the param went away.
+PUSH_URL_STATE_0_3_0 = form(
+    "0.3.0",
+    """
+    if (config.appState !== undefined && appStateJson !== this.appStateJson) {
+      this.appStateJson = appStateJson;
+      this.pushAppState(config.appState);
+    }
+    """,
+    marker="this.pushAppState(config.appState)",
+)
+
 # Rule 3: the URL changed from outside (a deep link, back/forward). The state
 # is decoded anew on every render, so compare serialized values; what the app
 # itself just reported is already in appStateJson and is not echoed back.
@@ -144,15 +210,17 @@ PUSH_URL_STATE = [
         const appStateJson = JSON.stringify(config.appState);
         """,
     ),
+    # The param went away (a link without state): the app hears null, since
+    # a key missing from host-context-changed would mean "unchanged".
     statement(
         """
-        if (config.appState !== undefined && appStateJson !== this.appStateJson) {
+        if (appStateJson !== this.appStateJson) {
           this.appStateJson = appStateJson;
-          this.pushAppState(config.appState);
+          this.pushAppState(config.appState ?? null);
         }
         """,
-        marker="this.pushAppState(config.appState)",
-        earlier=[PUSH_URL_STATE_0_1_0],
+        marker="this.pushAppState(config.appState",
+        earlier=[PUSH_URL_STATE_0_1_0, PUSH_URL_STATE_0_3_0],
     ),
 ]
 

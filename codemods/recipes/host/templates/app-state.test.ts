@@ -70,8 +70,10 @@ describe("size cap", () => {
   it("toAppStateParam removes the param, without a warning, for no state", () => {
     const warn = spyOn(console, "warn").mockImplementation(() => {});
     try {
-      expect(encodeAppState(KEY, undefined)).toBeNull();
-      expect(toAppStateParam(KEY, undefined)).toBeUndefined();
+      for (const none of [undefined, null]) {
+        expect(encodeAppState(KEY, none)).toBeNull();
+        expect(toAppStateParam(KEY, none)).toBeUndefined();
+      }
       expect(warn).not.toHaveBeenCalled();
     } finally {
       warn.mockRestore();
@@ -107,6 +109,12 @@ describe("malformed input", () => {
   it("null and undefined -> undefined", () => {
     expect(decodeAppState(KEY, null)).toBeUndefined();
     expect(decodeAppState(KEY, undefined)).toBeUndefined();
+  });
+
+  it("a null state, scoped or not, is no state", () => {
+    const scoped = standardBase64(JSON.stringify({ v: 1, k: KEY, s: null }));
+    expect(decodeAppState(KEY, scoped)).toBeUndefined();
+    expect(decodeAppState(KEY, standardBase64("null"))).toBeUndefined();
   });
 });
 

@@ -31,12 +31,12 @@ function base64ToBytes(value: string): Uint8Array {
  * Encode `state` for the URL as base64url (RFC 4648 §5, no padding) of
  * `{ v: 1, k: appKey, s: state }`. The key scopes the state to one app, so a
  * link never feeds one app's state to another. Returns null when there is no
- * state, when it cannot be serialized or the result exceeds
+ * state (undefined or null), when it cannot be serialized or the result exceeds
  * APP_STATE_MAX_LENGTH.
  */
 export function encodeAppState(appKey: string, state: unknown): string | null {
-  // JSON would drop `s`, leaving a value that holds no state.
-  if (state === undefined) return null;
+  // null is no state; JSON would drop an undefined `s`.
+  if (state === undefined || state === null) return null;
   let json: string;
   try {
     json = JSON.stringify({ v: 1, k: appKey, s: state });
@@ -65,16 +65,17 @@ export function decodeAppState(
       base64ToBytes(value),
     );
     const parsed: unknown = JSON.parse(json);
+    // null is no state (the app's initial view), in any form.
+    if (parsed === null) return undefined;
     if (
       typeof parsed !== "object" ||
-      parsed === null ||
       !("k" in parsed) ||
       typeof parsed.k !== "string"
     ) {
       return parsed;
     }
     if ("v" in parsed && parsed.v === 1 && "s" in parsed) {
-      return parsed.k === appKey ? parsed.s : undefined;
+      return parsed.k === appKey ? (parsed.s ?? undefined) : undefined;
     }
     // A later format this code cannot read.
     if ("v" in parsed && parsed.v !== 1) return undefined;
@@ -85,15 +86,15 @@ export function decodeAppState(
 }
 
 /**
- * encodeAppState for the search param: no state removes the param; over the
- * cap, warn and drop the param rather than write a URL that is too long to
- * share.
+ * encodeAppState for the search param: no state (undefined or null) removes
+ * the param; over the cap, warn and drop the param rather than write a URL
+ * that is too long to share.
  */
 export function toAppStateParam(
   appKey: string,
   state: unknown,
 ): string | undefined {
-  if (state === undefined) return undefined;
+  if (state === undefined || state === null) return undefined;
   const encoded = encodeAppState(appKey, state);
   if (encoded === null) {
     console.warn(
