@@ -6,6 +6,7 @@ import shlex
 from collections.abc import Sequence
 
 from . import __version__
+from .recipes.names import NAMES
 
 # The problem in two sentences, by target; the host's is the default.
 PROBLEMS = {
@@ -20,8 +21,8 @@ PROBLEMS = {
         "A host cannot restore an MCP app's internal view after a reload or from a "
         "shared link, because the app has no way to report it. "
         "This adds the `ui/notifications/state-changed` notification "
-        "(`sendStateChanged` in the app, `onappstatechange` in the bridge) and "
-        "`hostContext.appState`, mirroring `size-changed`."
+        f"(`{NAMES.sender}` in the app, the `{NAMES.event}` event in the bridge), "
+        "`hostContext.appState` and the `appState` host capability, mirroring `size-changed`."
     ),
 }
 
@@ -148,14 +149,26 @@ def sdk_sections(plan) -> list[str]:
     if "types" in changed:
         api.append("`src/types.ts`: the re-exports, and the notification in the app-to-host `AppNotification` union")
     if "app-bridge" in changed:
-        wiring = (
-            "a setter registering the schema with `setNotificationHandler`, like `onsizechange`"
-            if shape.startswith("shape A")
-            else "the `appstatechange` event (event map and `eventSchemas` entry) with get/set accessors, like `onsizechange`"
-        )
-        api.append(f"`src/app-bridge.ts`: `AppBridge.onappstatechange`: {wiring}")
+        if shape.startswith("shape A"):
+            wiring = f"`AppBridge.{NAMES.accessor}`, a setter registering the schema with `setNotificationHandler`, like `onsizechange`"
+        elif shape.startswith("shape B"):
+            wiring = (
+                f"the `{NAMES.event}` event (event map and `eventSchemas` entry) and the `AppBridge.{NAMES.accessor}`"
+                " get/set accessors over it, like `onsizechange`"
+            )
+        else:
+            wiring = (
+                f"the `{NAMES.event}` event (event map and `eventSchemas` entry), for"
+                f" `addEventListener(\"{NAMES.event}\", ...)`; no `{NAMES.accessor}` accessor, since this"
+                " revision deprecates every event-backed `on*` accessor"
+            )
+        api.append(f"`src/app-bridge.ts`: {wiring}")
     if "app" in changed:
-        api.append("`src/app.ts`: `App.sendStateChanged(params)`, like `sendSizeChanged`")
+        guard = "_assertInitialized" in new_text.get(results["app"].path, "")
+        api.append(
+            f"`src/app.ts`: `App.{NAMES.sender}(params)`, like `sendSizeChanged`"
+            + (f", guarded by `this._assertInitialized(\"{NAMES.sender}\")` like the other host calls" if guard else "")
+        )
     lines += [f"- {item}" for item in api] or ["Nothing: the code already has it."]
 
     lines += [

@@ -102,14 +102,19 @@ def missing_pieces(before: Path, after: Path) -> list[str]:
             STEP_FILES["spec-types"],
             "export interface McpUiStateChangedNotification {",
             "method: \"ui/notifications/state-changed\";",
-            "@description Notification that the app's view state changed (",
+            "@description Notification that the view's navigation state changed (",
             "state: unknown;",
+            "or null for none: the initial view.",
             "appState?: unknown;",
         )
         if had(STEP_FILES["spec-types"], "SIZE_CHANGED_METHOD"):
             need(STEP_FILES["spec-types"], 'STATE_CHANGED_METHOD: McpUiStateChangedNotification["method"]')
+        if had(STEP_FILES["spec-types"], "export interface McpUiHostCapabilities {"):
+            need(STEP_FILES["spec-types"], "downloadFile?: {};\n  /** @description Host keeps view state", "appState?: {};")
     if (after / STEP_FILES["schema"]).is_file():
         need(STEP_FILES["schema"], "export const McpUiStateChangedNotificationSchema = z.object({", "appState: z", ".passthrough()" if had(STEP_FILES["schema"], ".passthrough()") else "")
+        if had(STEP_FILES["schema"], "McpUiHostCapabilitiesSchema = z"):
+            need(STEP_FILES["schema"], "appState: z\n    .object({})\n    .optional()")
     if (after / STEP_FILES["schema-test"]).is_file():
         need(
             STEP_FILES["schema-test"],
@@ -123,26 +128,38 @@ def missing_pieces(before: Path, after: Path) -> list[str]:
             missing.append("schema.json: $defs.McpUiStateChangedNotification")
         if "appState" not in definitions.get("McpUiHostContext", {}).get("properties", {}):
             missing.append("schema.json: appState in McpUiHostContext")
+        state = definitions.get("McpUiStateChangedNotification", {}).get("properties", {}).get("params", {})
+        if state.get("required") != ["state"]:
+            missing.append("schema.json: state required in McpUiStateChangedNotification")
+        if "McpUiHostCapabilities" in definitions and "appState" not in definitions["McpUiHostCapabilities"]["properties"]:
+            missing.append("schema.json: appState in McpUiHostCapabilities")
     if (after / STEP_FILES["types"]).is_file():
         need(STEP_FILES["types"], "McpUiStateChangedNotification,", "McpUiStateChangedNotificationSchema,", "| McpUiStateChangedNotification")
         if had(STEP_FILES["types"], "SIZE_CHANGED_METHOD,"):
             need(STEP_FILES["types"], "STATE_CHANGED_METHOD,")
     if (after / STEP_FILES["app-bridge"]).is_file():
-        need(STEP_FILES["app-bridge"], "set onappstatechange(", "McpUiStateChangedNotification")
+        need(STEP_FILES["app-bridge"], "McpUiStateChangedNotification")
+        two_x = had(STEP_FILES["app-bridge"], "private readonly eventSchemas")
         if had(STEP_FILES["app-bridge"], "sizechange: McpUiSizeChangedNotification"):
             need(
                 STEP_FILES["app-bridge"],
-                'appstatechange: McpUiStateChangedNotification["params"];',
-                "appstatechange: McpUiStateChangedNotificationSchema,",
-                "get onappstatechange()",
-                'this.setEventHandler("appstatechange", callback);',
+                'statechange: McpUiStateChangedNotification["params"];',
+                "statechange: McpUiStateChangedNotificationSchema,",
             )
+        if two_x:
+            # 2.x deprecates every event-backed on* accessor: none is added
+            if "onstatechange" in (after / STEP_FILES["app-bridge"]).read_text(encoding="utf-8"):
+                missing.append(f"{STEP_FILES['app-bridge']}: no onstatechange accessor on 2.x")
+        elif had(STEP_FILES["app-bridge"], "sizechange: McpUiSizeChangedNotification"):
+            need(STEP_FILES["app-bridge"], "get onstatechange()", "set onstatechange(", 'this.setEventHandler("statechange", callback);')
         else:
-            need(STEP_FILES["app-bridge"], "this.setNotificationHandler(McpUiStateChangedNotificationSchema")
+            need(STEP_FILES["app-bridge"], "set onstatechange(", "this.setNotificationHandler(McpUiStateChangedNotificationSchema")
     if (after / STEP_FILES["app"]).is_file():
         need(
             STEP_FILES["app"],
             'sendStateChanged(params: McpUiStateChangedNotification["params"]) {',
             'method: "ui/notifications/state-changed",',
         )
+        if had(STEP_FILES["app"], "private _assertInitialized("):
+            need(STEP_FILES["app"], 'this._assertInitialized("sendStateChanged");')
     return missing

@@ -111,6 +111,7 @@ def sdk_double(tmp: Path) -> Path:
     sdk mode (see the module docstring), written into ``tmp``."""
     from codemods.engine.find import Finder
     from codemods.engine.source import SourceFile
+    from codemods.recipes.names import NAMES
 
     tree = tmp / "sdk"
     shutil.copytree(ROOT / "fixtures" / "sdk" / "shape-b" / "input", tree)
@@ -122,9 +123,9 @@ def sdk_double(tmp: Path) -> Path:
 
     bridge = finder("src/app-bridge.ts")
     cls = bridge.class_("AppBridge")
-    accessors = bridge.class_members(cls, "onappstatechange", "method_definition")
+    accessors = bridge.class_members(cls, NAMES.accessor, "method_definition")
     schemas = bridge.class_member(cls, "eventSchemas").child_by_field_name("value")
-    [entry] = [e for e in bridge.entries(schemas) if bridge.text(e).startswith("appstatechange:")]
+    [entry] = [e for e in bridge.entries(schemas) if bridge.text(e).startswith(f"{NAMES.event}:")]
     generated = finder("src/generated/schema.ts")
     schema = generated.enclosing_statement(generated.variable("McpUiStateChangedNotificationSchema"))
     double = tmp / "app-bridge-double.ts"

@@ -20,5 +20,5 @@ def test_sdk_commit_groups_start_with_the_sep_text_on_its_own() -> None:
     assert [step for group in sdk.commits for step in group.steps] == steps
     first = sdk.commits[0]
     assert (first.id, first.steps) == ("spec", ("spec",))
-    assert first.subject.startswith("docs(spec): ")
+    assert first.subject.startswith("spec(draft): ")
     assert "A commit of its own" in first.body

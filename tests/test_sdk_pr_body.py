@@ -28,27 +28,30 @@ def _body(tmp_path: Path, shape: str, edit=None) -> str:
 
 
 @pytest.mark.parametrize(("shape", "letter", "wiring"), [
-    ("shape-a", "A", "a setter registering the schema with `setNotificationHandler`"),
-    ("shape-b", "B", "the `appstatechange` event (event map and `eventSchemas` entry)"),
-    ("shape-c", "C", "the `appstatechange` event (event map and `eventSchemas` entry)"),
+    ("shape-a", "A", "`AppBridge.onstatechange`, a setter registering the schema with `setNotificationHandler`"),
+    ("shape-b", "B", "the `statechange` event (event map and `eventSchemas` entry) and the `AppBridge.onstatechange`"),
+    ("shape-c", "C", "the `statechange` event (event map and `eventSchemas` entry), for `addEventListener"),
 ])
 def test_the_body_speaks_to_the_sdk_maintainers(shape: str, letter: str, wiring: str, tmp_path: Path) -> None:
     body = _body(tmp_path, shape)
     assert "## The SEP text\n\n`specification/draft/apps.mdx` (the draft;" in body
     assert "`specification/2026-01-26/` are not touched" in body
     assert f"## The API (this revision's shape {letter})" in body
-    assert f"`AppBridge.onappstatechange`: {wiring}" in body
+    assert f"`src/app-bridge.ts`: {wiring}" in body
+    assert ("`AppBridge.onstatechange`" in body) == (letter != "C")
+    assert ("no `onstatechange` accessor" in body) == (letter == "C")
     assert "`App.sendStateChanged(params)`" in body
+    assert ('guarded by `this._assertInitialized("sendStateChanged")`' in body) == (letter == "C")
     assert "A host that ignores `ui/notifications/state-changed` is unaffected" in body
     assert "An app that never sends it is unaffected" in body
     assert "Written in the generator's style" in body and "`npm run generate:schemas`" in body
     assert "## Verification\n\nNot run (`--no-verify`)." in body
     assert "## Bridge mode" not in body and "## Layout" not in body
     assert body.index("## The SEP text") < body.index("## The API") < body.index("## Compatibility") < body.index("## Commits")
-    assert "docs(spec): add ui/notifications/state-changed" in body
+    assert "spec(draft): add ui/notifications/state-changed" in body
 
 
 def test_a_revision_without_the_draft_says_why_the_sep_text_is_not_changed(tmp_path: Path) -> None:
     body = _body(tmp_path, "shape-c", lambda repo: shutil.rmtree(repo / "specification"))
     assert "Not changed: no specification/draft/apps.mdx in this revision" in body
-    assert "docs(spec)" not in body
+    assert "spec(draft)" not in body

@@ -817,10 +817,11 @@ class FileEditor(Finder):
         self.edits.insert(self._point_after(anchor), text)
 
     def _point_after(self, anchor: Node) -> int:
-        """Where a line can start after ``anchor``: past a ``;`` that ends
-        it (a class field's) and a comment on its line."""
+        """Where a line can start after ``anchor``: past a ``;`` or ``,``
+        that ends it (a class field's, an object entry's) and a comment on
+        its line."""
         follower = anchor.next_sibling
-        end = follower if follower is not None and follower.type == ";" else anchor
+        end = follower if follower is not None and follower.type in {";", ","} else anchor
         return self._end_of_line_after(end.end_byte, anchor.parent or anchor)
 
     # ------------------------------------------------------------------

@@ -11,6 +11,7 @@ from pathlib import Path
 from ...manifest import read_manifest
 from ..base import Bridge, CommitGroup, ModeChoice, Step
 from . import app, app_bridge, generated, spec_text, spec_types, types_exports
+from ..names import NAMES
 from .common import STATE
 
 PACKAGE_NAME = "@modelcontextprotocol/ext-apps"
@@ -39,7 +40,7 @@ STEPS: tuple[Step, ...] = (
     Step(
         id=spec_types.STEP,
         path=spec_types.PATH,
-        description="spec.types.ts: McpUiStateChangedNotification, appState on McpUiHostContext, STATE_CHANGED_METHOD",
+        description="spec.types.ts: McpUiStateChangedNotification, appState on McpUiHostContext, the appState capability, STATE_CHANGED_METHOD",
         transform=spec_types.transform,
         defines="export interface McpUiSizeChangedNotification",
     ),
@@ -71,14 +72,14 @@ STEPS: tuple[Step, ...] = (
     Step(
         id="app-bridge",
         path=app_bridge.PATH,
-        description="app-bridge.ts: AppBridge.onappstatechange, wired like onsizechange",
+        description=f"app-bridge.ts: the {NAMES.event} event (and AppBridge.{NAMES.accessor} on 1.x), wired like sizechange",
         transform=app_bridge.transform,
         defines="export class AppBridge",
     ),
     Step(
         id="app",
         path=app.PATH,
-        description="app.ts: App.sendStateChanged(params), like sendSizeChanged",
+        description=f"app.ts: App.{NAMES.sender}(params), like sendSizeChanged",
         transform=app.transform,
         defines="export class App ",
     ),
@@ -93,13 +94,14 @@ STEPS: tuple[Step, ...] = (
 COMMITS: tuple[CommitGroup, ...] = (
     CommitGroup(
         id="spec",
-        subject="docs(spec): add ui/notifications/state-changed and hostContext.appState to the draft",
+        subject="spec(draft): add ui/notifications/state-changed, hostContext.appState and the appState capability",
         body=(
             "The draft SEP text gains a ui/notifications/state-changed entry under\n"
             "\"Notifications (View -> Host)\", right after size-changed and in its\n"
-            "form, and appState in its HostContext interface: a View reports its\n"
-            "navigation state, a Host may keep it and hand it back on ui/initialize.\n"
-            "The dated versions of the text are left as they are.\n"
+            "form, appState in its HostContext interface and the appState host\n"
+            "capability: a View reports its navigation state (null for none), a\n"
+            "Host that advertises the capability may keep it and hand it back on\n"
+            "ui/initialize. The dated versions of the text are left as they are.\n"
             "\n"
             "A commit of its own, ahead of the code: it is the protocol change the\n"
             "following commits implement, and it can be read and discussed as prose\n"
@@ -112,11 +114,12 @@ COMMITS: tuple[CommitGroup, ...] = (
         subject="feat: add the ui/notifications/state-changed notification and hostContext.appState",
         body=(
             f"An app reports its view with ui/notifications/state-changed\n"
-            f"({STATE}, params: {{ state }}, any JSON value); a host\n"
-            "may keep that state (in its URL, say) and hand it back in\n"
-            "hostContext.appState when the app loads again, so that a reload or a\n"
-            "shared link restores the view. The generated zod schemas, their type\n"
-            "checks and the JSON Schema follow spec.types.ts."
+            f"({STATE}, params: {{ state }}: any JSON value, null for\n"
+            "none); a host that advertises the appState capability may keep that\n"
+            "state (in its URL, say) and hand it back in hostContext.appState when\n"
+            "the app loads again, so that a reload or a shared link restores the\n"
+            "view. The generated zod schemas, their type checks and the JSON Schema\n"
+            "follow spec.types.ts."
         ),
         steps=("spec-types", "schema", "schema-test", "schema-json"),
     ),
@@ -132,10 +135,13 @@ COMMITS: tuple[CommitGroup, ...] = (
     ),
     CommitGroup(
         id="bridge-and-app",
-        subject="feat: add AppBridge.onappstatechange and App.sendStateChanged",
+        subject=f"feat: add the {NAMES.event} event and App.{NAMES.sender}",
         body=(
-            "Wired like onsizechange and sendSizeChanged in this revision: the\n"
-            "bridge hears the app's state, the app sends it."
+            f"Wired like sizechange and sendSizeChanged in this revision: the bridge\n"
+            f"hears the app's state (addEventListener(\"{NAMES.event}\"), and the\n"
+            f"{NAMES.accessor} accessor on 1.x; 2.x deprecates event-backed on*\n"
+            "accessors, so none is added there), the app sends it, guarded like\n"
+            "its other host calls where the revision guards them."
         ),
         steps=("app-bridge", "app"),
     ),

@@ -1,11 +1,13 @@
-"""src/app-bridge.ts: `onappstatechange` on AppBridge, wired like `onsizechange`.
+"""src/app-bridge.ts: the state-changed event on AppBridge, wired like size-changed.
 
-Shape A (early 1.x) has a setter that registers the schema with
-`setNotificationHandler`; shapes B (`ProtocolWithEvents`) and C (2.x,
-`Protocol<BaseContext>` with an event dispatcher) have get/set accessors
-over an event, so the event map gets `appstatechange` and `eventSchemas`
-its schema. In every shape the new accessors are the size-changed ones
-renamed, under a doc comment in the style of theirs."""
+Shape A (early 1.x) has an `onsizechange` setter that registers the schema
+with `setNotificationHandler`; shapes B (`ProtocolWithEvents`) and C (2.x,
+`Protocol<BaseContext>` with an event dispatcher) dispatch events, so the
+event map gets `statechange` and `eventSchemas` its schema. The 1.x shapes
+(A, B) also get the `onstatechange` accessor, the size-changed one renamed
+under a doc comment in the style of its own. Shape C gets no accessor: 2.x
+deprecates every event-backed `on*` accessor in favour of
+`addEventListener`, so a new one would be deprecated on arrival."""
 
 from __future__ import annotations
 
@@ -16,20 +18,34 @@ from tree_sitter import Node
 from ...engine.editor import MEMBER_CONTAINERS, FileEditor, Item
 from ...engine.outcome import AnchorMissing
 from ..base import Context
-from .common import APP_STATE, STATE, DocStyle, insert_documented, rename
+from .common import (
+    APP_STATE,
+    SIZE_ACCESSOR,
+    SIZE_EVENT,
+    STATE,
+    STATE_ACCESSOR,
+    STATE_EVENT,
+    STATE_METHOD,
+    STATE_SENDER,
+    DocStyle,
+    insert_documented,
+    rename,
+)
 from .imports import ensure_imported_beside_twins
 
 PATH = "src/app-bridge.ts"
 CLASS = "AppBridge"
 EVENT_MAP = "AppBridgeEventMap"
-SIZE_ACCESSOR = "onsizechange"
-STATE_ACCESSOR = "onappstatechange"
+# The example's cap on the URL value: the host half's (SPEC section 2).
+URL_CAP = 2048
 
 
 def transform(editor: FileEditor, ctx: Context) -> None:
     cls = editor.class_(CLASS)
     accessors = editor.class_members(cls, SIZE_ACCESSOR, "method_definition")
-    if not accessors:
+    schemas = next(iter(editor.class_members(cls, "eventSchemas", "public_field_definition")), None)
+    two_x = is_shape_c(editor, cls, schemas)
+    if not accessors and not two_x:
         raise AnchorMissing(editor.path, f"accessor `{SIZE_ACCESSOR}` of class `{CLASS}`")
     inserted: list[str] = []
 
@@ -38,15 +54,18 @@ def transform(editor: FileEditor, ctx: Context) -> None:
         event_map = aliases[0].child_by_field_name("value")
         if event_map is None or event_map.type != "object_type":
             raise AnchorMissing(editor.path, f"the object type of `{EVENT_MAP}`")
-        inserted += _mirror_entry(editor, event_map, "sizechange")
-    schemas = next(iter(editor.class_members(cls, "eventSchemas", "public_field_definition")), None)
+        inserted += _mirror_entry(editor, event_map, SIZE_EVENT)
     if schemas is not None:
         value = schemas.child_by_field_name("value")
         if value is None or value.type != "object":
             raise AnchorMissing(editor.path, f"the object literal of `{CLASS}.eventSchemas`")
-        inserted += _mirror_entry(editor, value, "sizechange")
+        inserted += _mirror_entry(editor, value, SIZE_EVENT)
     editor.note(f"shape {_shape(editor, cls, schemas)}")
 
+    if two_x:
+        # 2.x: listeners only (`addEventListener("statechange", ...)`)
+        ensure_imported_beside_twins(editor, inserted)
+        return
     copy = rename(editor.span(accessors[0], accessors[-1]))
     inserted.append(copy)
     if not editor.class_members(cls, STATE_ACCESSOR, "method_definition"):
@@ -57,7 +76,7 @@ def transform(editor: FileEditor, ctx: Context) -> None:
 
 
 def _mirror_entry(editor: FileEditor, container: Node, key: str) -> list[str]:
-    """The `appstatechange` twin of the `sizechange` entry of an object (type)."""
+    """The `statechange` twin of the `sizechange` entry of an object (type)."""
     entries = editor.entries(container)
     entry = next((e for e in entries if editor.item_key(e) == key), None)
     if entry is None:
@@ -68,13 +87,22 @@ def _mirror_entry(editor: FileEditor, container: Node, key: str) -> list[str]:
     return [text]
 
 
-def _shape(editor: FileEditor, cls: Node, schemas: Node | None) -> str:
+def is_shape_c(editor: FileEditor, cls: Node, schemas: Node | None) -> bool:
+    """2.x: an `eventSchemas` map on a class that is no `ProtocolWithEvents`
+    (it composes an event dispatcher instead)."""
     heritage = editor.text(next((c for c in cls.named_children if c.type == "class_heritage"), cls))
+    return schemas is not None and "ProtocolWithEvents" not in heritage
+
+
+def _shape(editor: FileEditor, cls: Node, schemas: Node | None) -> str:
     if schemas is None:
-        return "A: an onsizechange setter over setNotificationHandler"
-    if "ProtocolWithEvents" in heritage:
+        return f"A: an {SIZE_ACCESSOR} setter over setNotificationHandler"
+    if not is_shape_c(editor, cls, schemas):
         return "B: a ProtocolWithEvents subclass with an event map"
-    return "C: Protocol<BaseContext> with a composed event dispatcher"
+    return (
+        "C: Protocol<BaseContext> with a composed event dispatcher"
+        f" (no `{STATE_ACCESSOR}` accessor: 2.x deprecates them for addEventListener)"
+    )
 
 
 def _app_link_prefix(doc: str) -> str:
@@ -85,12 +113,14 @@ def _app_link_prefix(doc: str) -> str:
 def accessor_doc(style: DocStyle, app_link: str) -> list[str]:
     party, Party = style.party, style.Party
     lines = [
-        f"Register a handler for app state change notifications from the {party}.",
+        f"Register a handler for navigation state reports from the {party}.",
         "",
-        f"The {party} sends `ui/notifications/state-changed` when its own view changes"
-        " (which item is open, which tab is shown). The state is any JSON value. Keep"
-        f" it (in the page URL, say) and hand it back in `hostContext.{APP_STATE}` when the"
-        f" {party} loads again, so that a reload or a shared link restores the same view.",
+        f"The {party} sends `{STATE_METHOD}` when its own navigation changes"
+        " (which item is open, which tab is shown). The state is any JSON value; `null`"
+        f" means no state (the initial view). Keep it (in the page URL, say, within a size"
+        f" limit) and hand it back in `hostContext.{APP_STATE}` when the same {party} loads"
+        " again, so that a reload or a shared link restores the same view. A host that"
+        f" keeps it advertises the `{APP_STATE}` host capability.",
         "",
         f"Note: This is for {Party} → Host communication. To hand a state back to the"
         f" {Party}, set `{APP_STATE}` in the host context with {style.link('setHostContext')}.",
@@ -99,13 +129,19 @@ def accessor_doc(style: DocStyle, app_link: str) -> list[str]:
         style.fence,
         f"bridge.{STATE_ACCESSOR} = ({{ state }}) => {{",
         "  const url = new URL(window.location.href);",
-        f'  url.searchParams.set("{APP_STATE}", JSON.stringify(state));',
+        "  // null (or no state from an older view): back to the initial view",
+        "  const value = state == null ? \"\" : JSON.stringify(state);",
+        f"  if (value && value.length <= {URL_CAP}) {{",
+        f'    url.searchParams.set("{APP_STATE}", value);',
+        "  } else {",
+        f'    url.searchParams.delete("{APP_STATE}");',
+        "  }",
         '  window.history.replaceState(null, "", url);',
         "};",
         "```",
         "",
         f"@see {style.link(STATE)} for the notification type",
-        f"@see {style.link(f'{app_link}App.sendStateChanged', 'App.sendStateChanged')} - the {Party} method that sends these notifications",
+        f"@see {style.link(f'{app_link}App.{STATE_SENDER}', f'App.{STATE_SENDER}')} - the {Party} method that sends these notifications",
     ]
     if style.deprecated:
         lines.append(style.deprecated)

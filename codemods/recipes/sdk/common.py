@@ -8,21 +8,31 @@ import re
 from collections.abc import Iterable, Sequence
 from typing import TYPE_CHECKING, NamedTuple
 
+from ..names import NAMES
+
 if TYPE_CHECKING:
     from tree_sitter import Node
 
     from ...engine.editor import FileEditor
 
 SIZE = "McpUiSizeChangedNotification"
-STATE = "McpUiStateChangedNotification"
+STATE = NAMES.notification_type
 SIZE_SCHEMA = f"{SIZE}Schema"
 STATE_SCHEMA = f"{STATE}Schema"
 SIZE_METHOD_CONST = "SIZE_CHANGED_METHOD"
-STATE_METHOD_CONST = "STATE_CHANGED_METHOD"
+STATE_METHOD_CONST = NAMES.method_constant
 SIZE_METHOD = "ui/notifications/size-changed"
-STATE_METHOD = "ui/notifications/state-changed"
+STATE_METHOD = NAMES.method
 HOST_CONTEXT = "McpUiHostContext"
-APP_STATE = "appState"
+HOST_CAPABILITIES = "McpUiHostCapabilities"
+APP_STATE = NAMES.context_field
+CAPABILITY = NAMES.capability
+SIZE_EVENT = "sizechange"
+STATE_EVENT = NAMES.event
+SIZE_ACCESSOR = "onsizechange"
+STATE_ACCESSOR = NAMES.accessor
+SIZE_SENDER = "sendSizeChanged"
+STATE_SENDER = NAMES.sender
 
 # Copying a size-changed construct and renaming these words gives its
 # state-changed twin (the method string is renamed inside its quotes).
@@ -31,9 +41,9 @@ RENAMES: tuple[tuple[str, str], ...] = (
     (SIZE_SCHEMA, STATE_SCHEMA),
     (f"{SIZE}SchemaInferredType", f"{STATE}SchemaInferredType"),
     (SIZE_METHOD_CONST, STATE_METHOD_CONST),
-    ("onsizechange", "onappstatechange"),
-    ("sizechange", "appstatechange"),
-    ("sendSizeChanged", "sendStateChanged"),
+    (SIZE_ACCESSOR, STATE_ACCESSOR),
+    (SIZE_EVENT, STATE_EVENT),
+    (SIZE_SENDER, STATE_SENDER),
 )
 
 
@@ -68,14 +78,12 @@ def insert_documented(editor: FileEditor, twin: Node, after: Node, doc: list[str
 
 
 # The @description texts: ts-to-zod turns each member's into `.describe()`.
-STATE_DESCRIPTION = (
-    "The app's current view state, any JSON value. The host may keep it and"
-    " return it in hostContext.appState when the app loads again."
-)
+STATE_DESCRIPTION = "The view's navigation state (any JSON value), or null for none: the initial view."
 APP_STATE_DESCRIPTION = (
-    "The view state the app last reported with ui/notifications/state-changed,"
-    " handed back so that the app can restore that view."
+    f"A navigation state for the view to restore, from its own {STATE_METHOD} or from a link."
+    " Validate it before use."
 )
+CAPABILITY_DESCRIPTION = f"Host keeps view state ({STATE_METHOD}) and hands it back in hostContext.{APP_STATE}."
 
 
 class DocStyle(NamedTuple):

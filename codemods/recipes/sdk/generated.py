@@ -32,6 +32,8 @@ from ..base import Context, Notice, Planned
 from . import spec_types
 from .common import (
     APP_STATE,
+    CAPABILITY,
+    HOST_CAPABILITIES,
     HOST_CONTEXT,
     SIZE,
     SIZE_SCHEMA,
@@ -46,10 +48,16 @@ TEST_PATH = "src/generated/schema.test.ts"
 JSON_PATH = "src/generated/schema.json"
 GENERATED = (SCHEMA_PATH, TEST_PATH, JSON_PATH)
 GENERATOR = "generate:schemas"
-UNCONFIRMED = Notice(
-    "src/generated/ was edited in the generator's style, not regenerated (the checkout "
-    f"has no node_modules): confirm with `npm run {GENERATOR}` that it gives the same bytes"
-)
+
+
+def unconfirmed(reason: str) -> Notice:
+    """The notice for files edited in the generator's style: why the
+    generator did not run, and how to confirm the bytes."""
+    return Notice(
+        f"src/generated/ was edited in the generator's style, not regenerated ({reason}): "
+        f"confirm with `npm run {GENERATOR}` that it gives the same bytes"
+    )
+
 _DESCRIPTION = re.compile(r"@description\s+(.*?)\s*\*/", re.DOTALL)
 
 
@@ -67,6 +75,12 @@ class SpecFacts:
         self.notification_doc = editor.doc_text(state)
         self.state_description = _member_description(editor, state, "state")
         self.app_state_description = _member_description(editor, editor.interface(HOST_CONTEXT), APP_STATE)
+        capabilities = editor.interfaces(HOST_CAPABILITIES)
+        self.capability_description = (
+            _member_description(editor, capabilities[0], CAPABILITY)
+            if capabilities and any(editor.item_key(m) == CAPABILITY for m in editor.entries(capabilities[0].child_by_field_name("body")))
+            else None
+        )
 
 
 def _member_description(editor: FileEditor, interface: Node, name: str) -> str:
@@ -118,10 +132,19 @@ def _spec(ctx: Context) -> SpecFacts:
 # ----------------------------------------------------------------------
 
 
-def generator_available(repo: Path) -> bool:
-    """The checkout can regenerate: node_modules installed and the script declared."""
+def generator_unavailable(repo: Path) -> str:
+    """Why the checkout cannot regenerate ("" when it can): the script
+    declared, node_modules installed and npm on PATH."""
+    import shutil
+
     scripts = read_manifest(repo).get("scripts")
-    return isinstance(scripts, dict) and GENERATOR in scripts and (repo / "node_modules" / ".bin").is_dir()
+    if not isinstance(scripts, dict) or GENERATOR not in scripts:
+        return f"the checkout declares no `{GENERATOR}` script"
+    if not (repo / "node_modules" / ".bin").is_dir():
+        return "the checkout has no node_modules"
+    if shutil.which("npm") is None:
+        return "npm not found on PATH"
+    return ""
 
 
 @lru_cache(maxsize=4)
@@ -148,8 +171,11 @@ def _regenerate(repo: str, spec: Planned) -> dict[str, bytes]:
         os.symlink(root / "node_modules", work / "node_modules")
         (work / spec.path).parent.mkdir(parents=True, exist_ok=True)
         (work / spec.path).write_bytes(spec.data)
+        npm = shutil.which("npm")
+        if npm is None:  # gone since generator_unavailable() looked
+            raise Refused(SCHEMA_PATH, f"`npm run {GENERATOR}`: npm not found on PATH")
         result = subprocess.run(
-            ["npm", "run", "--silent", GENERATOR],
+            [npm, "run", "--silent", GENERATOR],
             cwd=work,
             capture_output=True,
             text=True,
@@ -163,7 +189,8 @@ def _regenerate(repo: str, spec: Planned) -> dict[str, bytes]:
 
 def _generated(path: str, data: bytes, ctx: Context, edit) -> tuple[bytes, list[str]]:
     repo = Path(ctx.repo)
-    if generator_available(repo):
+    why_not = generator_unavailable(repo)
+    if not why_not:
         files = _regenerate(str(repo.resolve()), _planned_spec(ctx))
         if path not in files:
             raise Refused(path, f"`npm run {GENERATOR}` did not write it")
@@ -173,7 +200,7 @@ def _generated(path: str, data: bytes, ctx: Context, edit) -> tuple[bytes, list[
     # derive from cannot be planned (the facts are cached for the edits).
     _spec(ctx)
     new = edit(path, data, ctx)
-    return new, [UNCONFIRMED] if new != data else []
+    return new, [unconfirmed(why_not)] if new != data else []
 
 
 def _check_parses(path: str, data: bytes, ctx: Context) -> None:
@@ -224,7 +251,32 @@ def _edit_schema(path: str, data: bytes, ctx: Context) -> bytes:
         lambda indent: _described_member(z, APP_STATE, calls, spec.app_state_description, indent, style, tail=""),
         separator=",",
     )
+    if spec.capability_description is not None:
+        _ensure_capability(editor, z, spec.capability_description)
     return editor.result()
+
+
+def _ensure_capability(editor: FileEditor, z: str, description: str) -> None:
+    """`appState: z.object({}).optional().describe(...)` in the host
+    capabilities' schema, where spec.types.ts declares it: after
+    `downloadFile`, else last."""
+    shape = _object_literal(editor, editor.variable(f"{HOST_CAPABILITIES}Schema"))
+    entries = editor.entries(shape)
+    if any(editor.item_key(e) == CAPABILITY for e in entries):
+        return
+    calls = ["object({})", "optional()"]
+    twin = next((e for e in entries if editor.item_key(e) == "downloadFile"), None)
+    if twin is None:
+        editor.ensure_entry_lines(
+            shape,
+            CAPABILITY,
+            lambda indent: _described_member(z, CAPABILITY, calls, description, indent, editor.style, tail=""),
+            separator=",",
+        )
+        return
+    indent = editor.source.indent_of(twin)
+    lines = _described_member(z, CAPABILITY, calls, description, indent, editor.style)
+    editor.insert_after(twin, "\n".join(lines).removeprefix(indent), blank_line=False)
 
 
 def _editor(path: str, data: bytes, ctx: Context) -> FileEditor:
@@ -359,6 +411,11 @@ def _edit_json(path: str, data: bytes, ctx: Context) -> bytes:
         definitions = _with_definition(definitions, STATE, _state_definition(definitions[SIZE], spec))
     host_properties = list(definitions[HOST_CONTEXT].get("properties", {}))
     _add_app_state(document, set(host_properties), spec.app_state_description)
+    if spec.capability_description is not None:
+        if HOST_CAPABILITIES not in definitions:
+            raise AnchorMissing(path, f"`$defs` with `{HOST_CAPABILITIES}` (spec.types.ts declares it)")
+        capability_keys = set(definitions[HOST_CAPABILITIES].get("properties", {}))
+        _add_capability(document, capability_keys, spec.capability_description)
     document["$defs"] = definitions
     out = layout(document, width=width)
     return (out.replace("\n", "\r\n") if crlf else out).encode()
@@ -387,6 +444,28 @@ def _with_definition(definitions: dict, name: str, definition: dict) -> dict:
     if not placed:
         out[name] = definition
     return out
+
+
+def _add_capability(node: object, keys: set[str], description: str) -> None:
+    """`appState` (an empty object, as zod writes `z.object({})`) in every
+    copy of the host capabilities' properties, after `downloadFile` when it
+    is there."""
+    if isinstance(node, dict):
+        properties = node.get("properties")
+        if isinstance(properties, dict) and keys and keys <= set(properties) and CAPABILITY not in properties:
+            entry = {"description": description, "type": "object", "properties": {}, "additionalProperties": False}
+            after = "downloadFile" if "downloadFile" in properties else list(properties)[-1]
+            rebuilt: dict = {}
+            for key, value in properties.items():
+                rebuilt[key] = value
+                if key == after:
+                    rebuilt[CAPABILITY] = entry
+            node["properties"] = rebuilt
+        for value in list(node.values()):
+            _add_capability(value, keys, description)
+    elif isinstance(node, list):
+        for value in node:
+            _add_capability(value, keys, description)
 
 
 def _add_app_state(node: object, host_keys: set[str], description: str) -> None:

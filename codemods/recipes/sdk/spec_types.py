@@ -1,5 +1,7 @@
 """src/spec.types.ts: the McpUiStateChangedNotification interface after
-McpUiSizeChangedNotification, `appState` on McpUiHostContext, and a
+McpUiSizeChangedNotification (`state` required, `null` = no state),
+`appState` on McpUiHostContext, the `appState?: {}` capability in
+McpUiHostCapabilities (after `downloadFile`, documented like it), and a
 STATE_CHANGED_METHOD constant beside SIZE_CHANGED_METHOD where that block
 exists. These interfaces are the source that ts-to-zod generates from."""
 
@@ -14,6 +16,9 @@ from ..base import Context
 from .common import (
     APP_STATE,
     APP_STATE_DESCRIPTION,
+    CAPABILITY,
+    CAPABILITY_DESCRIPTION,
+    HOST_CAPABILITIES,
     HOST_CONTEXT,
     SIZE,
     SIZE_METHOD_CONST,
@@ -33,6 +38,7 @@ _DIRECTION = re.compile(r"\(([^()]*->[^()]*)\)")
 def transform(editor: FileEditor, ctx: Context) -> None:
     ensure_notification(editor)
     ensure_app_state(editor)
+    ensure_capability(editor)
     ensure_method_constant(editor)
 
 
@@ -67,11 +73,13 @@ def notification_doc(size_doc: str) -> list[str]:
         # size changes went both ways once; app state only goes to the host
         direction = "Guest UI -> Host" if "Guest" in direction else "View -> Host"
     lines = [
-        f"@description Notification that the app's view state changed ({direction}).",
-        "The state is any JSON value that lets the app restore its current view"
-        " (which item is open, which tab is shown). The host may keep it, for"
+        f"@description Notification that the view's navigation state changed ({direction}).",
+        "The state is any JSON value that lets the view show its current place again"
+        " (which item is open, which tab is shown); `null` means no state, the initial"
+        " view. A host that advertises the `appState` capability may keep it, for"
         f" example in its page URL, and hand it back in `hostContext.{APP_STATE}` when"
-        " the app loads again, so that a reload or a shared link shows the same view.",
+        " the same view loads again, so that a reload or a shared link shows that place."
+        " It is not model context (see `ui/update-model-context`).",
     ]
     for line in size_doc.splitlines():
         content = line.strip().lstrip("*").strip()
@@ -88,6 +96,27 @@ def ensure_app_state(editor: FileEditor) -> None:
         lambda indent: [f"{indent}/** @description {APP_STATE_DESCRIPTION} */", f"{indent}{APP_STATE}?: unknown"],
         separator=";",
     )
+
+
+def ensure_capability(editor: FileEditor) -> None:
+    """`appState?: {}` right after `downloadFile?: {}` (the capability it is
+    documented like), else after the last member. A revision without the
+    capabilities interface has nothing to declare it in."""
+    found = editor.interfaces(HOST_CAPABILITIES)
+    if not found:
+        editor.note(f"no `{HOST_CAPABILITIES}` in this revision: the `{CAPABILITY}` capability is not declared")
+        return
+    body = found[0].child_by_field_name("body")
+    members = editor.entries(body)
+    if any(editor.item_key(m) == CAPABILITY for m in members):
+        return
+    doc = f"/** @description {CAPABILITY_DESCRIPTION} */"
+    twin = next((m for m in members if editor.item_key(m) == "downloadFile"), None)
+    if twin is None:
+        editor.ensure_entry_lines(body, CAPABILITY, lambda indent: [f"{indent}{doc}", f"{indent}{CAPABILITY}?: {{}}"], separator=";")
+        return
+    indent = editor.source.indent_of(twin)
+    editor.insert_after(twin, f"{doc}\n{indent}{CAPABILITY}?: {{}};", blank_line=False)
 
 
 def ensure_method_constant(editor: FileEditor) -> None:
