@@ -117,6 +117,13 @@ def pr_command(
         Optional[Path], typer.Option("--body-out", help="Write the PR body here instead of printing it.")
     ] = None,
     force: Annotated[bool, typer.Option("--force", help="Replace commits on the branch that the tool did not make.")] = False,
+    fail_on_blocked: Annotated[
+        bool,
+        typer.Option(
+            "--fail-on-blocked",
+            help="Exit 3 when the branch holds commits the tool did not make (default: leave it alone, say why, exit 0).",
+        ),
+    ] = False,
     verify: Annotated[bool, typer.Option("--verify/--no-verify", help="Run the repo's checks on the branch's tree.")] = True,
     require_checks: RequireChecksOption = False,
     bridge: BridgeOption = Bridge.AUTO,
@@ -129,7 +136,47 @@ def pr_command(
     if require_checks and not verify:
         raise typer.BadParameter("--require-checks needs the checks: drop --no-verify", param_hint="--require-checks")
     series = commands.SeriesRequest(repo, base, bridge, author, as_json, formatter)
-    raise typer.Exit(commands.pr(commands.PrRequest(series, branch, push, body_out, force, verify, require_checks)))
+    raise typer.Exit(
+        commands.pr(commands.PrRequest(series, branch, push, body_out, force, verify, require_checks, fail_on_blocked))
+    )
+
+
+@app.command("open-pr")
+def open_pr_command(
+    branch: Annotated[str, typer.Option("--branch", help="The branch the PR comes from (the repository's own).")],
+    base_branch: Annotated[str, typer.Option("--base-branch", help="The branch the PR targets.")],
+    report: Annotated[
+        Path, typer.Option("--report", help="The JSON report of `mesh-codemod pr --json` (or `patch --json`) for the branch.")
+    ],
+    body_file: Annotated[
+        Optional[Path], typer.Option("--body-file", help="The PR body.", show_default="the report's body")
+    ] = None,
+    repo_slug: Annotated[
+        Optional[str],
+        typer.Option("--repo-slug", help="OWNER/NAME of the repository.", show_default="$GITHUB_REPOSITORY, else $GH_REPO"),
+    ] = None,
+    dry_run: Annotated[
+        bool, typer.Option("--dry-run", help="Decide and write the outputs; open, edit or comment on nothing.")
+    ] = False,
+    as_json: JsonOption = False,
+) -> None:
+    """Open or update the branch's pull request on GitHub, or decline to.
+
+    Looks up the repository's own PRs from BRANCH into BASE_BRANCH in any
+    state (`gh api --paginate`, head=OWNER:BRANCH; a fork's PR is never
+    read) and decides, from the report: none (nothing to publish); blocked
+    (the branch holds commits the tool did not make: one comment on the
+    open PR, once); update (the open PR's title and body); declined (a PR
+    with the same change fingerprint was closed without merging: nothing is
+    opened); open (a new PR). Writes pr-action=none|blocked|update|declined|open
+    and pr-number=N to $GITHUB_OUTPUT and, unless --dry-run, one line to
+    $GITHUB_STEP_SUMMARY. Exit 0 for every decision; 2 for a bad report or
+    option; 3 when gh fails. Starts no process but `gh api`, outside the
+    checkout. In a workflow: run it with --dry-run before pushing, push
+    only when pr-action is open or update, then run it without --dry-run.
+    """
+    request = commands.OpenPrRequest(branch, base_branch, report, body_file, repo_slug, dry_run, as_json)
+    raise typer.Exit(commands.open_pr(request))
 
 
 @app.command("verify")

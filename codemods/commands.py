@@ -267,6 +267,9 @@ class PrRequest(NamedTuple):
     force: bool = False
     verify: bool = True
     require_checks: bool = False  # a check that cannot run fails (exit 4)
+    # a branch holding commits that are not the tool's: exit 3 instead of
+    # leaving it alone with exit 0
+    fail_on_blocked: bool = False
 
 
 def _author(value: str | None) -> tuple[str | None, str | None]:
@@ -352,8 +355,18 @@ def _series_header(series) -> None:
     _err(f"base: {series.base}")
 
 
+def series_fingerprint(series) -> str:
+    """The change's fingerprint (`forge.fingerprint`): a closed PR with the
+    same one was a "no" to this very change."""
+    from .forge import fingerprint
+
+    return fingerprint([(c.path, c.old, c.new) for c in series.plan.changes])
+
+
 def _series_json(series) -> dict:
     return {
+        "fingerprint": series_fingerprint(series),
+        "left_alone": series.plan.left_alone(),
         "target": series.plan.target,
         "bridge": series.bridge.to_json(),
         "base": series.base,
@@ -408,7 +421,13 @@ def _pr(request: PrRequest) -> int:
             else:
                 _err(message)
             return int(Exit.OK)
-        local, seen, foreign = gitops.check_branch(series, request.branch, request.push, request.force)
+        try:
+            local, seen, foreign = gitops.check_branch(series, request.branch, request.push, request.force)
+        except gitops.ForeignCommits as err:
+            if request.fail_on_blocked:
+                raise
+            _report_blocked(series, request, err, as_json)
+            return int(Exit.OK)
         report = None
         if request.verify:
             report = _verify_commit(series, request.require_checks)
@@ -432,8 +451,44 @@ def _pr(request: PrRequest) -> int:
     return int(Exit.OK)
 
 
+def _report_blocked(series, request: PrRequest, err, as_json: bool) -> None:
+    """The branch holds commits the tool did not make: it is left alone
+    (nothing verified, moved or pushed), and the run stays green."""
+    from . import prbody
+
+    reason = (
+        f"branch {request.branch} holds {len(err.found)} commit(s) that mesh-codemod did not make: "
+        "left alone, nothing pushed (--force replaces them; --fail-on-blocked exits 3 instead)"
+    )
+    commits = [
+        {
+            "sha": f.commit.hexsha,
+            "author": f"{f.commit.author.name} <{f.commit.author.email}>",
+            "subject": f.commit.summary,
+            "why": f.reason,
+        }
+        for f in err.found
+    ]
+    if as_json:
+        _print_json(
+            {
+                **_series_json(series),
+                "title": prbody.title(series),
+                "branch": request.branch,
+                "push": {"remote": request.push, "pushed": False},
+                "blocked": {"reason": reason, "commits": commits},
+            }
+        )
+        return
+    _series_header(series)
+    _err(f"blocked: {reason}")
+    _err(str(err).split("\n", 1)[1] if "\n" in str(err) else str(err))
+
+
 def _report_pr(series, request: PrRequest, update, report, body: str, as_json: bool, error: str = "") -> None:
     """``update`` is a gitops.BranchUpdate."""
+    from . import prbody
+
     if as_json:
         data = {
             **_series_json(series),
@@ -442,6 +497,7 @@ def _report_pr(series, request: PrRequest, update, report, body: str, as_json: b
             "push": {"remote": request.push, "lease": update.remote_seen, "pushed": update.pushed},
             "replaced": [c.hexsha for c in update.replaced],
             "verify": report.to_json() if report else None,
+            "title": prbody.title(series),
             "body": body,
         }
         if error:
@@ -585,3 +641,66 @@ def _progress(quiet: bool = False):
             yield lambda name: bar.update(task, description=f"verify: {name}")
 
     return spinner()
+
+
+# --- open-pr: the pull request on GitHub (no git, no checkout) ----------------
+
+
+class OpenPrRequest(NamedTuple):
+    branch: str
+    base_branch: str
+    report: Path
+    body_file: Path | None = None
+    repo_slug: str | None = None
+    dry_run: bool = False
+    as_json: bool = False
+
+
+def open_pr(request: OpenPrRequest) -> int:
+    """`mesh-codemod open-pr`: decide what the branch's PR needs (see
+    `forge`), do it unless ``dry_run``, and write the workflow outputs."""
+    import json
+    import os
+    import re
+
+    from . import forge
+
+    as_json = request.as_json
+    slug = request.repo_slug or os.environ.get("GITHUB_REPOSITORY") or os.environ.get("GH_REPO") or ""
+    if not re.fullmatch(r"[A-Za-z0-9][A-Za-z0-9-]*/[A-Za-z0-9._-]+", slug):
+        what = f"--repo-slug {slug!r}" if slug else "no --repo-slug, $GITHUB_REPOSITORY or $GH_REPO"
+        return _fail(f"{what}: give the repository as OWNER/NAME", Exit.USAGE, as_json)
+    for option, name in (("--branch", request.branch), ("--base-branch", request.base_branch)):
+        if not name or name.startswith("-") or any(ch.isspace() or ord(ch) < 32 for ch in name):
+            return _fail(f"{option} {name!r} is not a branch name", Exit.USAGE, as_json)
+    try:
+        report = json.loads(request.report.read_text(encoding="utf-8"))
+        if not isinstance(report, dict):
+            raise ValueError("not a JSON object")
+        body = request.body_file.read_text(encoding="utf-8") if request.body_file else report.get("body", "")
+    except (OSError, ValueError) as err:
+        return _fail(f"--report {request.report} or its body cannot be read: {err}", Exit.USAGE, as_json)
+    mark = report.get("fingerprint", "")
+    if mark and forge.fingerprint_in(body) != mark:
+        body = f"{body.rstrip()}\n\n{forge.fingerprint_line(mark)}\n"
+    try:
+        pulls = forge.own_pulls(slug, request.branch, request.base_branch)
+        decision = forge.decide(report, pulls)
+        if decision.action in ("open", "update") and not body.strip():
+            raise forge.ReportError("no PR body: give --body-file, or a report with one")
+        if not request.dry_run:
+            title = report.get("title") or forge.DEFAULT_TITLE
+            decision = forge.act(
+                decision, slug, request.branch, request.base_branch, title, body, forge.blocked_comment(report)
+            )
+    except forge.ReportError as err:
+        return _fail(str(err), Exit.USAGE, as_json)
+    except forge.ForgeError as err:
+        return _fail(str(err), Exit.REFUSED, as_json)
+    forge.write_outputs(decision, summary=not request.dry_run)
+    if as_json:
+        _print_json({**decision.to_json(), "dry_run": request.dry_run, "repo": slug})
+    else:
+        number = f" #{decision.number}" if decision.number else ""
+        _err(f"{'would ' if request.dry_run else ''}{decision.action}{number}: {decision.reason}")
+    return int(Exit.OK)

@@ -64,6 +64,7 @@ class ForeignCommits(GitProblem):
             "refusing to replace them (--force replaces them):\n" + "\n".join(shown)
         )
         self.commits = commits
+        self.found = found
 
 
 class Identity(NamedTuple):

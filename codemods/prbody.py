@@ -27,6 +27,11 @@ PROBLEMS = {
 }
 
 
+def title(series) -> str:
+    """The PR's title."""
+    return "Deep-link app state for MCP apps (appState)"
+
+
 def render(series, report, command: Sequence[str]) -> str:
     """``series`` is a `gitops.Series`; ``report`` a `verify.Report` or None."""
     target = series.plan.target
@@ -73,8 +78,19 @@ def render(series, report, command: Sequence[str]) -> str:
         f"Commits are authored by {series.identity} with the base commit's date "
         f"({series.date}), so the same command on the same base gives the same commit ids.",
         "",
+        fingerprint_line(series),
+        "",
     ]
     return "\n".join(lines)
+
+
+def fingerprint_line(series) -> str:
+    """The change's fingerprint as an HTML comment: once this PR is closed
+    without merging, a run with the same fingerprint proposes nothing."""
+    from .commands import series_fingerprint
+    from .forge import fingerprint_line as line
+
+    return line(series_fingerprint(series))
 
 
 def left_alone_section(plan) -> list[str]:

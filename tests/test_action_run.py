@@ -11,7 +11,6 @@ import pytest
 
 from .action_canary import pr_step_with_canaries, run_step
 from .gitrepo import BOT, git, with_remote
-from .canary import executable
 
 
 def test_the_actions_run_with_a_canary_token_shows_it_only_to_gits_network_calls(tmp_path: Path) -> None:
@@ -26,45 +25,52 @@ def test_the_actions_run_with_a_canary_token_shows_it_only_to_gits_network_calls
     assert with_token == {"ls-remote", "push"}, found["git_calls"]
 
 
-OURS = {"number": 3, "isCrossRepository": False, "headRepositoryOwner": {"login": "decocms"}, "headRefName": "codemod/app-state"}
-FORK = {"number": 7, "isCrossRepository": True, "headRepositoryOwner": {"login": "mallory"}, "headRefName": "codemod/app-state"}
-# a fork that is not marked cross-repository would still be another owner's
-OTHER_OWNER = {**FORK, "number": 8, "isCrossRepository": False}
+def _listed(number: int, owner: str, state: str = "open") -> dict:
+    return {
+        "number": number, "state": state, "merged_at": None, "title": "t", "body": "",
+        "head": {"ref": "codemod/app-state", "repo": {"full_name": f"{owner}/mesh", "owner": {"login": owner}}},
+        "base": {"ref": "main"},
+    }
+
+
+OURS = _listed(3, "decocms")
+FORK = _listed(7, "mallory")
+OTHER_OWNER = _listed(8, "eve")
 
 
 @pytest.mark.parametrize(
     ("listed", "expected"),
     [
-        ([FORK, OURS], "edit 3"),
-        ([OTHER_OWNER, FORK, OURS], "edit 3"),
-        ([FORK], "create --head codemod/app-state --base main"),
-        ([], "create --head codemod/app-state --base main"),
+        ([FORK, OURS], ["PATCH", "repos/decocms/mesh/pulls/3"]),
+        ([OTHER_OWNER, FORK, OURS], ["PATCH", "repos/decocms/mesh/pulls/3"]),
+        ([FORK], ["POST", "repos/decocms/mesh/pulls"]),
+        ([], ["POST", "repos/decocms/mesh/pulls"]),
     ],
     ids=["fork-first", "other-owner-first", "fork-only", "none"],
 )
-def test_only_the_repositorys_own_pr_is_edited(tmp_path: Path, listed: list, expected: str) -> None:
-    """`gh pr list --head BRANCH` lists a fork's PR from a branch of the
-    same name too, newest first; the action edits only its own."""
+def test_only_the_repositorys_own_pr_is_edited(tmp_path: Path, listed: list, expected: list) -> None:
+    """A listing that holds a fork's PR from a branch of the same name, and
+    newer (the stand-in ignores the head filter, as a careless server
+    would): the step edits only the repository's own PR."""
+    from .team_action import FAKE_GH
+
     path_dir, temp = tmp_path / "bin", tmp_path / "runner-temp"
+    path_dir.mkdir()
     temp.mkdir()
+    (path_dir / "gh").symlink_to(FAKE_GH)
     (temp / "mesh-codemod-body.md").write_text("the body\n")
-    (tmp_path / "listed.json").write_text(json.dumps(listed))
-    log = tmp_path / "gh.log"
-    executable(path_dir / "gh", f"""#!/usr/bin/env bash
-case "$1 $2" in
-  "pr list") cat "{tmp_path / 'listed.json'}" ;;
-  "pr edit") echo "edit $3" >> "{log}" ;;
-  "pr create") echo "create $3 $4 $5 $6" >> "{log}" ;;
-  *) echo "gh stand-in: unexpected $*" >&2; exit 64 ;;
-esac
-""")
+    report = {"commits": [{"sha": "1" * 40}], "fingerprint": "sha256:" + "c" * 64}
+    (temp / "mesh-codemod-report.json").write_text(json.dumps(report))
+    state = tmp_path / "github.json"
+    state.write_text(json.dumps({"repo": "decocms/mesh", "pulls": listed, "ignore_head_filter": True}))
     env = {
-        "GH_TOKEN": "ghs_fake", "GH_REPO": "decocms/mesh", "OWNER": "decocms",
+        "GH_TOKEN": "ghs_fake", "GH_REPO": "decocms/mesh", "FAKE_GH_STATE": str(state),
         "BRANCH": "codemod/app-state", "BASE_BRANCH": "main", "RUNNER_TEMP": str(temp),
     }
     result = run_step("Open or update the pull request", env, path_dir, tmp_path)
     assert result.returncode == 0, result.stderr
-    assert log.read_text().splitlines() == [expected]
+    writes = [call[2:4] for call in json.loads(state.read_text())["calls"] if "-X" in call]
+    assert writes == [expected]
 
 
 @pytest.mark.parametrize(("require", "exit_code", "pushed"), [(None, 4, False), ("false", 0, True)])

@@ -190,7 +190,9 @@ def test_another_authors_commit_on_the_remote_branch_is_refused_and_kept(tmp_pat
     (work / "README.md").write_text("main moved on\n")
     commit_all(work, "docs: readme")
 
-    refused = invoke(*args)
+    blocked = invoke(*args)  # by default: left alone, green, saying why
+    assert blocked.exit_code == 0 and "blocked:" in blocked.stderr and fixup[:12] in blocked.stderr
+    refused = invoke(*args, "--fail-on-blocked")
     assert refused.exit_code == 3
     assert fixup[:12] in refused.stderr and "Rita Reviewer" in refused.stderr
     assert "--force" in refused.stderr

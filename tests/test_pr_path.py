@@ -125,7 +125,7 @@ def test_a_reviewers_amend_that_keeps_author_and_trailer_is_refused(tmp_path: Pa
     assert "Generated-by: mesh-codemod" in git(reviewer, "log", "-1", "--format=%B")
     git(reviewer, "push", "-q", "--force", "origin", BRANCH)
 
-    refused = _pr(work)
+    refused = _pr(work, "--fail-on-blocked")
     assert refused.exit_code == 3, refused.output
     assert amended[:12] in refused.stderr and "--force" in refused.stderr
     assert git(remote, "rev-parse", f"refs/heads/{BRANCH}").strip() == amended
@@ -144,7 +144,7 @@ def test_a_reviewers_autosquashed_fixup_is_refused(tmp_path: Path) -> None:
     assert len(rebased) == 4
     git(reviewer, "push", "-q", "--force", "origin", BRANCH)
 
-    refused = _pr(work)
+    refused = _pr(work, "--fail-on-blocked")
     assert refused.exit_code == 3, refused.output
     listed = [sha for sha in rebased if sha[:12] in refused.stderr]
     assert len(listed) == 3, refused.stderr  # the squashed one and the two rebased on it
@@ -188,7 +188,7 @@ def test_commits_the_tool_did_not_make_are_refused_and_kept(tmp_path: Path, make
     git(reviewer, "push", "-q", "origin", BRANCH)
     (work / "README.md").write_text("main moved on\n")
     commit_all(work, "docs: readme", env={"GIT_COMMITTER_DATE": "1778200000 +0000"})
-    refused = _pr(work)
+    refused = _pr(work, "--fail-on-blocked")
     assert refused.exit_code == 3, refused.output
     assert tip[:12] in refused.stderr
     assert git(remote, "rev-parse", f"refs/heads/{BRANCH}").strip() == tip
@@ -553,4 +553,7 @@ def test_an_earlier_releases_commits_are_the_tools_and_are_replaced(tmp_path: Pa
     target.write_text(target.read_text() + "// reviewed\n")
     git(reviewer, "commit", "-q", "-a", "--amend", "--no-edit", "--no-gpg-sign", env=BOT_ENV)
     git(reviewer, "push", "-q", "--force", "origin", BRANCH)
-    assert _pr(work).exit_code == 3
+    assert _pr(work, "--fail-on-blocked").exit_code == 3
+    # by default the run stays green and leaves the branch alone
+    blocked = _pr(work, json_out=True)
+    assert blocked.exit_code == 0 and json.loads(blocked.stdout)["blocked"]["commits"]

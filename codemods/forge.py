@@ -1,0 +1,269 @@
+"""The pull request on GitHub: find the repository's own one, decide what
+to do, and do it, through `gh api` alone (SPEC 5a, "Living with the team").
+
+What a run does with the PR, given the report of `mesh-codemod pr` (or
+`patch`) for the branch:
+
+- ``none``: the base already has the change (nothing to publish);
+- ``blocked``: the branch holds commits that are not the tool's; it is
+  left alone, and the open PR gets one comment saying why (once per PR);
+- ``update``: the repository's own open PR from the branch gets the new
+  body and title;
+- ``declined``: no open PR, and a PR of the repository's own from the
+  branch that holds this same change (the fingerprint in its body) was
+  closed without merging: a "no". Nothing is pushed or opened until the
+  change differs;
+- ``open``: otherwise, a new PR.
+
+Only the repository's own PRs count: the lookup asks GitHub for the branch
+of the repository's owner (``head=OWNER:BRANCH``) into the base branch, in
+any state, every page of them, and keeps those whose head repository is
+the repository itself (a fork's PR from a branch of the same name is never
+read or edited).
+
+This module starts no process but `gh`, and none inside the checkout: it
+runs in the job that holds the write token (imports: the standard library
+only).
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+import re
+import subprocess
+import tempfile
+from collections.abc import Callable, Sequence
+from typing import NamedTuple
+
+FINGERPRINT_MARK = "mesh-codemod-fingerprint:"
+_FINGERPRINT = re.compile(r"<!-- mesh-codemod-fingerprint: (sha256:[0-9a-f]{64}) -->")
+BLOCKED_MARK = "<!-- mesh-codemod-blocked -->"
+ACTIONS = ("none", "blocked", "update", "declined", "open")
+DEFAULT_TITLE = "Deep-link app state for MCP apps (appState)"
+
+
+class ForgeError(Exception):
+    """GitHub could not be asked or told (exit 3)."""
+
+
+class ReportError(ValueError):
+    """The report or the options cannot be used (exit 2)."""
+
+
+# --- the change's fingerprint -------------------------------------------------
+
+
+def fingerprint(changes: Sequence[tuple[str, bytes | None, bytes]]) -> str:
+    """``sha256:<hex>`` of what the change does, from ``(path, old, new)``
+    per file: the path and the inserted and removed tokens, modulo layout
+    (TypeScript through the syntax tree; other files line by line, without
+    their indentation). Neither the base's unrelated lines nor the commit
+    ids count, so the same change on a base that moved on has the same
+    fingerprint; another release's output, another bridge mode or SDK form
+    has another."""
+    digest = hashlib.sha256()
+    for path, old, new in sorted(changes, key=lambda c: c[0]):
+        digest.update(f"{path}\0{'created' if old is None else 'modified'}\0".encode())
+        before, after = _tokens(path, old or b""), _tokens(path, new)
+        import difflib
+
+        matcher = difflib.SequenceMatcher(None, before, after, autojunk=False)
+        for tag, i1, i2, j1, j2 in matcher.get_opcodes():
+            if tag != "equal":
+                digest.update(f"{tag}\0{' '.join(before[i1:i2])}\0{' '.join(after[j1:j2])}\n".encode())
+    return "sha256:" + digest.hexdigest()
+
+
+def _tokens(path: str, data: bytes) -> list[str]:
+    if not data:
+        return []
+    if path.endswith((".ts", ".tsx", ".mts", ".cts")):
+        try:
+            from .engine.equivalence import grammar_for, layout_key
+
+            return layout_key(data, grammar_for(path)).split()
+        except Exception:  # does not parse: compare its lines instead
+            pass
+    return [line.strip() for line in data.decode("utf-8", "replace").splitlines() if line.strip()]
+
+
+def fingerprint_line(value: str) -> str:
+    """The line a PR body carries it in (an HTML comment: not rendered)."""
+    return f"<!-- {FINGERPRINT_MARK} {value} -->"
+
+
+def fingerprint_in(body: str | None) -> str:
+    match = _FINGERPRINT.search(body or "")
+    return match[1] if match else ""
+
+
+# --- GitHub, through gh -------------------------------------------------------
+
+
+class PullRequest(NamedTuple):
+    number: int
+    state: str  # "open" | "closed"
+    merged: bool
+    body: str
+    url: str = ""
+
+
+Runner = Callable[[list[str], bytes | None], str]
+
+
+def run_gh(args: list[str], stdin: bytes | None = None) -> str:
+    """`gh api ARGS`, started in a temporary folder (never the checkout),
+    its output as text; a failure is a ForgeError with gh's own words."""
+    with tempfile.TemporaryDirectory(prefix="mesh-codemod-gh-") as folder:
+        try:
+            result = subprocess.run(
+                ["gh", "api", *args], input=stdin, capture_output=True, cwd=folder, check=False
+            )
+        except FileNotFoundError:
+            raise ForgeError("gh not found on PATH (the GitHub CLI runs the PR lookup)") from None
+    if result.returncode != 0:
+        detail = result.stderr.decode("utf-8", "replace").strip().splitlines()
+        raise ForgeError(f"gh api {args[-1] if args else ''} failed: {detail[-1] if detail else result.returncode}")
+    return result.stdout.decode("utf-8", "replace")
+
+
+def _pages(text: str) -> list:
+    """The items of `gh api --paginate` output: one JSON array per page,
+    written one after the other."""
+    decoder, items, at = json.JSONDecoder(), [], 0
+    text = text.strip()
+    while at < len(text):
+        value, end = decoder.raw_decode(text, at)
+        items.extend(value if isinstance(value, list) else [value])
+        at = end
+        while at < len(text) and text[at].isspace():
+            at += 1
+    return items
+
+
+def own_pulls(slug: str, branch: str, base_branch: str, gh: Runner = run_gh) -> list[PullRequest]:
+    """Every PR of the repository ``slug`` from its own ``branch`` into
+    ``base_branch``, in any state, newest first."""
+    from urllib.parse import quote
+
+    owner = slug.split("/", 1)[0]
+    query = f"state=all&per_page=100&base={quote(base_branch, safe='')}&head={quote(f'{owner}:{branch}', safe='')}"
+    found = []
+    for item in _pages(gh(["--paginate", f"repos/{slug}/pulls?{query}"], None)):
+        head = item.get("head") or {}
+        repo = (head.get("repo") or {}).get("full_name", "")
+        if repo.lower() != slug.lower() or head.get("ref") != branch:
+            continue  # a fork's PR from a branch of the same name
+        if (item.get("base") or {}).get("ref", base_branch) != base_branch:
+            continue
+        found.append(
+            PullRequest(
+                int(item["number"]), item.get("state", ""), bool(item.get("merged_at")),
+                item.get("body") or "", item.get("html_url", ""),
+            )
+        )
+    return sorted(found, key=lambda p: -p.number)
+
+
+# --- the decision -------------------------------------------------------------
+
+
+class Decision(NamedTuple):
+    action: str  # one of ACTIONS
+    number: int | None
+    reason: str
+
+    def to_json(self) -> dict:
+        return {"action": self.action, "number": self.number, "reason": self.reason}
+
+
+def decide(report: dict, pulls: Sequence[PullRequest]) -> Decision:
+    """What to do, from the build's report and the repository's own PRs."""
+    open_pr = next((p for p in pulls if p.state == "open"), None)
+    if report.get("error"):
+        return Decision("none", open_pr and open_pr.number, f"the build failed: {report['error']}")
+    if report.get("nothing_to_do") or not report.get("commits"):
+        return Decision("none", open_pr and open_pr.number, "the base already has every edit")
+    blocked = report.get("blocked")
+    if blocked:
+        return Decision("blocked", open_pr and open_pr.number, blocked.get("reason", "the branch holds other commits"))
+    if open_pr is not None:
+        return Decision("update", open_pr.number, f"#{open_pr.number} is open: its description is brought up to date")
+    mine = report.get("fingerprint", "")
+    if not mine:
+        raise ReportError("the report has no fingerprint (made by `mesh-codemod pr --json` of this release?)")
+    for pull in pulls:
+        if pull.state == "closed" and not pull.merged and fingerprint_in(pull.body) == mine:
+            return Decision(
+                "declined", pull.number,
+                f"#{pull.number} proposed this same change ({mine[:19]}…) and was closed without merging: "
+                "a no; nothing is pushed or opened until the change differs "
+                "(to make it permanent, skip the steps in .mesh-codemod.toml)",
+            )
+    return Decision("open", None, "no open PR from the branch, and no closed one with this change")
+
+
+# --- acting on it -------------------------------------------------------------
+
+
+def _payload(data: dict) -> bytes:
+    return json.dumps(data).encode("utf-8")
+
+
+def act(
+    decision: Decision, slug: str, branch: str, base_branch: str, title: str, body: str, blocked_comment: str,
+    gh: Runner = run_gh,
+) -> Decision:
+    """Open, update or comment as ``decision`` says; the decision as done
+    (with the new PR's number)."""
+    if decision.action == "open":
+        created = json.loads(
+            gh(["-X", "POST", f"repos/{slug}/pulls", "--input", "-"],
+               _payload({"title": title, "head": branch, "base": base_branch, "body": body}))
+        )
+        return decision._replace(number=int(created["number"]), reason=f"opened #{created['number']}")
+    if decision.action == "update":
+        gh(["-X", "PATCH", f"repos/{slug}/pulls/{decision.number}", "--input", "-"],
+           _payload({"title": title, "body": body}))
+        return decision._replace(reason=f"updated #{decision.number}")
+    if decision.action == "blocked" and decision.number is not None:
+        comments = _pages(gh(["--paginate", f"repos/{slug}/issues/{decision.number}/comments?per_page=100"], None))
+        if any(BLOCKED_MARK in (c.get("body") or "") for c in comments):
+            return decision._replace(reason=f"{decision.reason} (#{decision.number} was told already)")
+        gh(["-X", "POST", f"repos/{slug}/issues/{decision.number}/comments", "--input", "-"],
+           _payload({"body": f"{BLOCKED_MARK}\n{blocked_comment}"}))
+        return decision._replace(reason=f"{decision.reason} (commented on #{decision.number})")
+    return decision
+
+
+def blocked_comment(report: dict) -> str:
+    blocked = report.get("blocked") or {}
+    commits = blocked.get("commits") or []
+    lines = [
+        "mesh-codemod leaves this branch alone: it holds commits that mesh-codemod did not make, "
+        "and replacing them would lose that work.",
+        "",
+    ]
+    lines += [f"- `{c.get('sha', '')[:12]}` {c.get('author', '')}: {c.get('subject', '')} ({c.get('why', '')})" for c in commits[:10]]
+    lines += [
+        "",
+        "Scheduled runs stay green and do not touch the branch while these commits are on it. "
+        "To let the tool take it over again, merge or drop the PR, or run it once with `force: true` "
+        "(which replaces these commits). This comment is posted once.",
+    ]
+    return "\n".join(lines)
+
+
+def write_outputs(decision: Decision, summary: bool) -> None:
+    """pr-action and pr-number to $GITHUB_OUTPUT; with ``summary``, one
+    line to $GITHUB_STEP_SUMMARY."""
+    output = os.environ.get("GITHUB_OUTPUT")
+    if output:
+        with open(output, "a", encoding="utf-8") as handle:
+            handle.write(f"pr-action={decision.action}\npr-number={decision.number or ''}\n")
+    step_summary = os.environ.get("GITHUB_STEP_SUMMARY")
+    if summary and step_summary:
+        with open(step_summary, "a", encoding="utf-8") as handle:
+            handle.write(f"\n**mesh-codemod: {decision.action}**: {decision.reason}\n")
