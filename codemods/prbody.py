@@ -35,10 +35,10 @@ def title(series) -> str:
 def render(series, report, command: Sequence[str]) -> str:
     """``series`` is a `gitops.Series`; ``report`` a `verify.Report` or None."""
     target = series.plan.target
+    if target == "sdk":  # written for the SDK's maintainers (SPEC section 7)
+        return render_sdk(series, report, command)
     problem = PROBLEMS.get(target, PROBLEMS["host"])
     lines = ["## Deep-link app state for MCP apps", "", problem, ""]
-    if target == "sdk":  # written for the SDK's maintainers (SPEC section 7)
-        lines += sdk_sections(series.plan)
     lines += ["## Commits", ""]
     for commit in series.commits:
         lines.append(f"- `{commit.sha[:12]}` {commit.group.subject}")
@@ -62,13 +62,14 @@ def render(series, report, command: Sequence[str]) -> str:
     if report is None:
         lines.append("Not run (`--no-verify`).")
     else:
-        whose = "The SDK's own checks (Prettier, tsc, bun test)" if target == "sdk" else "mesh's own checks"
-        lines.append(f"{whose} on the {len(report.files)} touched file(s), on the branch's tree:")
+        lines.append(f"mesh's own checks on the {len(report.files)} touched file(s), on the branch's tree:")
         lines += ["", report.markdown()]
-    lines += [
-        "",
-        "## How to reproduce",
-        "",
+    lines += ["", "## How to reproduce", "", *_reproduce(series, command), ""]
+    return "\n".join(lines)
+
+
+def _reproduce(series, command: Sequence[str]) -> list[str]:
+    return [
         "```sh",
         f"mesh-codemod --version   # mesh-codemod {__version__}",
         shlex.join(["mesh-codemod", *command]),
@@ -79,9 +80,7 @@ def render(series, report, command: Sequence[str]) -> str:
         f"({series.date}), so the same command on the same base gives the same commit ids.",
         "",
         fingerprint_line(series),
-        "",
     ]
-    return "\n".join(lines)
 
 
 def fingerprint_line(series) -> str:
@@ -112,13 +111,200 @@ def left_alone_section(plan) -> list[str]:
     return lines
 
 
-# --- the SDK's sections -----------------------------------------------------
+# --- the SDK's body ----------------------------------------------------------
+
+TEMPLATE = ".github/pull_request_template.md"
+# The MCP repositories' template sections, used where the checkout has none.
+MCP_SECTIONS = (
+    "Motivation and Context",
+    "How Has This Been Tested?",
+    "Breaking Changes",
+    "Types of changes",
+    "Checklist",
+    "Additional context",
+)
+_TYPES = (
+    ("Bug fix (non-breaking change which fixes an issue)", False),
+    ("New feature (non-breaking change which adds functionality)", True),
+    ("Breaking change (fix or feature that would cause existing functionality to change)", False),
+    ("Documentation update", True),
+)
 
 
-def sdk_sections(plan) -> list[str]:
-    """What the SDK's maintainers review: the SEP text, the API in this
-    revision's shape, compatibility, and how the generated files were made
-    (``plan`` is the series' `runner.Plan`)."""
+def render_sdk(series, report, command: Sequence[str]) -> str:
+    """The SDK PR body in the repository's PR template (its
+    `.github/pull_request_template.md`, else the MCP sections), each
+    section filled with what this change is; the tool's own details in a
+    collapsed block at the end."""
+    plan = series.plan
+    content = {
+        "motivation": _motivation(plan),
+        "tested": _tested(report),
+        "breaking": _breaking(),
+        "types": None,  # the template's own checkboxes, ticked
+        "checklist": None,
+        "additional": _additional(series, plan),
+    }
+    template = _template(series)
+    if template is None:
+        lines = []
+        for title in MCP_SECTIONS:
+            key = _section_key(title)
+            lines += [f"## {title}", ""]
+            if key == "types":
+                lines += [f"- [{'x' if on else ' '}] {label}" for label, on in _TYPES]
+            elif key == "checklist":
+                lines += _checklist(report)
+            else:
+                lines += content[key]
+            lines.append("")
+    else:
+        keys = {_section_key(line.lstrip("#").strip()) for line in template.splitlines() if line.startswith("#")}
+        if "additional" not in keys:  # the generated files' story goes with the motivation
+            content["motivation"] = content["motivation"] + ["", "### Generated files", "", *content["additional"]]
+        lines = _fill_template(template, content, report)
+    lines += [
+        "<details><summary>How this PR was made (mesh-codemod)</summary>",
+        "",
+        *_commits(series),
+        *left_alone_section(plan),
+        "",
+        *_reproduce(series, command),
+        "",
+        "</details>",
+        "",
+    ]
+    return "\n".join(lines)
+
+
+def _template(series) -> str | None:
+    """The PR template at the series' base commit (what the branch is made
+    from), else None."""
+    try:
+        blob = series.repo.commit(series.base).tree / TEMPLATE
+        return blob.data_stream.read().decode("utf-8")
+    except (KeyError, ValueError, AttributeError, UnicodeDecodeError):
+        return None
+
+
+def _section_key(title: str) -> str | None:
+    words = title.lower()
+    for key, marks in (
+        ("additional", ("additional",)),
+        ("motivation", ("motivation", "context", "description", "summary")),
+        ("tested", ("tested", "testing", "verification")),
+        ("breaking", ("breaking",)),
+        ("types", ("types of change", "type of change")),
+        ("checklist", ("checklist",)),
+    ):
+        if any(mark in words for mark in marks):
+            return key
+    return None
+
+
+def _fill_template(template: str, content: dict, report) -> list[str]:
+    """The template with each section it has filled: a prose section's
+    placeholder (comments, sample text) gives way to this change's text,
+    checkbox lists are ticked where they apply, and a section the tool
+    does not know is kept as it is."""
+    import re
+
+    out: list[str] = []
+    key: str | None = None
+    for line in template.splitlines():
+        heading = re.match(r"^#{1,6}\s+(.*)$", line)
+        if heading:
+            key = _section_key(heading.group(1))
+            while out and out[-1] == "":
+                out.pop()
+            out += ([""] if out else []) + [line, ""]
+            if content.get(key) is not None:
+                out += content[key]
+            continue
+        if content.get(key) is not None:
+            continue  # the template's placeholder, replaced above
+        if line.strip().startswith("<!--") and line.strip().endswith("-->"):
+            continue
+        box = re.match(r"^(\s*[-*] )\[[ xX]\] (.*)$", line)
+        if box and key in {"types", "checklist"}:
+            on = _ticked(box.group(2), report)
+            out.append(f"{box.group(1)}[{'x' if on else ' '}] {box.group(2)}")
+        elif line.strip() or (out and out[-1] != ""):
+            out.append(line)
+    while out and out[-1] == "":
+        out.pop()
+    return out + [""]
+
+
+def _ticked(label: str, report) -> bool:
+    words = label.lower()
+    if "new feature" in words or "documentation" in words:
+        return True
+    if "bug fix" in words or "breaking change" in words:
+        return False
+    if "tests pass" in words:
+        return _tests_passed(report)
+    if "added tests" in words or "added or updated tests" in words or "documentation as needed" in words:
+        return True
+    return "read the" in words or "style" in words or "error handling" in words
+
+
+def _tests_passed(report) -> bool:
+    if report is None:
+        return False
+    return any(c.name == "tests" and c.outcome.value == "passed" for c in report.checks)
+
+
+def _checklist(report) -> list[str]:
+    items = (
+        "I have read the [MCP Documentation](https://modelcontextprotocol.io)",
+        "My code follows the repository's style guidelines",
+        "New and existing tests pass locally",
+        "I have added appropriate error handling",
+        "I have added or updated documentation as needed",
+    )
+    return [f"- [{'x' if _ticked(item, report) else ' '}] {item}" for item in items]
+
+
+def _commits(series) -> list[str]:
+    lines = ["Commits:", ""]
+    for commit in series.commits:
+        lines.append(f"- `{commit.sha[:12]}` {commit.group.subject}")
+        for path, kind in commit.files:
+            lines.append(f"  - `{path}` ({kind})")
+    return lines
+
+
+def _tested(report) -> list[str]:
+    if report is None:
+        return [
+            "The SDK's checks were not run with this PR (`--no-verify`): please run `npm run build`,"
+            " `npm test` and `npm run prettier` (or let CI run them)."
+        ]
+    ran = ", ".join(f"{c.name} ({c.outcome.value})" for c in report.checks)
+    return [
+        f"The SDK's own checks, run on the branch's tree ({len(report.files)} touched file(s)): {ran}.",
+        "",
+        report.markdown(),
+    ]
+
+
+def _breaking() -> list[str]:
+    return [
+        "None. Additive only: no existing type, method or message changes, and every new member is optional.",
+        "",
+        "- A host that ignores `ui/notifications/state-changed` is unaffected: it is a notification, so no"
+        " answer is awaited, and a host without a handler drops it like any other notification it does not"
+        " handle. A host that never sets `appState` sends the same `ui/initialize` result as before, and one"
+        " that does not advertise the `appState` capability tells apps to keep their state themselves.",
+        "- An app that never sends it is unaffected: nothing it sends or receives changes, and"
+        " `hostContext.appState` is only there when a host kept a state for it.",
+    ]
+
+
+def _motivation(plan) -> list[str]:
+    """What the SDK's maintainers review: the problem, the SEP text, the
+    API in this revision's shape, and how the generated files were made."""
     from .engine.outcome import Status
 
     results = {r.step: r for r in plan.results}
@@ -129,39 +315,49 @@ def sdk_sections(plan) -> list[str]:
         result = results.get(step)
         return next((n for n in (result.notes if result else ()) if n.startswith(prefix)), "")
 
-    lines = ["## The SEP text", ""]
+    lines = [PROBLEMS["sdk"], "", "### The SEP text", ""]
     spec = results.get("spec")
     if spec is not None and "spec" in changed:
         lines += [
             f"`{spec.path}` (the draft; the dated versions such as `specification/2026-01-26/` are not touched):",
             "",
             "- a `ui/notifications/state-changed` entry under \"Notifications (View → Host)\", right after"
-            " `ui/notifications/size-changed` and in its form: the View SHOULD send it when its own navigation"
-            " changes, keeps the state small and puts nothing secret in it (a Host may keep it in a URL); a Host"
-            " MAY keep the state, one that does SHOULD hand it back in `hostContext.appState` of the"
-            " `ui/initialize` result and MAY push a changed state with `ui/notifications/host-context-changed`;"
-            " a Host treats a state it hands back as untrusted input (it can come from a link);",
-            "- `appState?: unknown`, with a doc comment, in the draft's `HostContext` interface.",
+            " `ui/notifications/size-changed` and in its form. The View SHOULD send it when its own navigation"
+            " changes (debounced, small, nothing secret, `null` for its initial view) and SHOULD check the"
+            " `appState` capability first (else keep the state itself, e.g. `localStorage` + `viewUUID`); it"
+            " MUST validate a restored state and MUST NOT perform side effects only because one asks. A Host"
+            " MAY keep the state; one that does SHOULD advertise the capability and hand it back in"
+            " `hostContext.appState`, MAY push changes with `host-context-changed` (`null` = the initial view),"
+            " MUST NOT hand a state to another View (\"the same View\" is defined), MAY drop states over its"
+            " limit and SHOULD accept a stated minimum size. Not model context (contrast `ui/update-model-context`);",
+            "- `appState?: unknown` in the draft's `HostContext`, documented as a state that may come from a"
+            " link, and `appState?: {}` in its `HostCapabilities`;",
+            *(f"- {note[0].lower() + note[1:]};" for note in spec.notes if note.startswith("added \"")),
         ]
+        left_out = [n for n in spec.notes if n.startswith("no ")]
+        if left_out:
+            lines += ["", "Left out, since the draft has no place for it: " + "; ".join(left_out) + "."]
     elif spec is not None and spec.status is Status.SKIPPED and spec.reason:
         lines.append(f"Not changed: {spec.reason}.")
     else:
         lines.append("Not changed: the draft already describes the notification and the field.")
 
     shape = note_of("app-bridge", "shape ")
-    lines += ["", "## The API" + (f" (this revision's {shape.split(':')[0]})" if shape else ""), ""]
+    lines += ["", "### The API" + (f" (this revision's {shape.split(':')[0]})" if shape else ""), ""]
     if shape:
         lines += [f"This revision is {shape}; the new members are wired exactly like their size-changed twins.", ""]
     api = []
     if "spec-types" in changed:
-        constant = "STATE_CHANGED_METHOD" in new_text.get(results["spec-types"].path, "")
+        text = new_text.get(results["spec-types"].path, "")
         api.append(
             "`src/spec.types.ts`: `McpUiStateChangedNotification` (`method: \"ui/notifications/state-changed\"`,"
-            " `params: { state: unknown }`), `appState?: unknown` on `McpUiHostContext`"
-            + (", and `STATE_CHANGED_METHOD` beside `SIZE_CHANGED_METHOD`" if constant else "")
+            " `params: { state: unknown }`, `state` required, `null` = no state), `appState?: unknown` on"
+            " `McpUiHostContext`"
+            + (", `appState?: {}` in `McpUiHostCapabilities` (documented like `downloadFile`)" if "appState?: {}" in text else "")
+            + (", and `STATE_CHANGED_METHOD` beside `SIZE_CHANGED_METHOD`" if "STATE_CHANGED_METHOD" in text else "")
         )
     if "schema" in changed:
-        api.append("`src/generated/`: `McpUiStateChangedNotificationSchema` and `appState` in `McpUiHostContextSchema`")
+        api.append("`src/generated/`: `McpUiStateChangedNotificationSchema` and `appState` in the host context and capabilities schemas")
     if "types" in changed:
         api.append("`src/types.ts`: the re-exports, and the notification in the app-to-host `AppNotification` union")
     if "app-bridge" in changed:
@@ -186,36 +382,29 @@ def sdk_sections(plan) -> list[str]:
             + (f", guarded by `this._assertInitialized(\"{NAMES.sender}\")` like the other host calls" if guard else "")
         )
     lines += [f"- {item}" for item in api] or ["Nothing: the code already has it."]
+    return lines
 
-    lines += [
-        "",
-        "## Compatibility",
-        "",
-        "Additive only: no existing type, method or message changes, and every new member is optional.",
-        "",
-        "- A host that ignores `ui/notifications/state-changed` is unaffected: it is a notification, so no"
-        " answer is awaited, and a host without a handler drops it like any other notification it does not"
-        " handle. A host that never sets `appState` sends the same `ui/initialize` result as before.",
-        "- An app that never sends it is unaffected: nothing it sends or receives changes, and"
-        " `hostContext.appState` is only there when a host kept a state for it.",
-    ]
 
+def _additional(series, plan) -> list[str]:
+    results = {r.step: r for r in plan.results}
+    changed = {step for change in plan.changes for step in change.steps}
     generated = [results[s] for s in ("schema", "schema-test", "schema-json") if s in results and s in changed]
+    lines: list[str] = []
     if generated:
-        lines += ["", "## Generated files", ""]
+        lines += ["Generated files:", ""]
         regenerated = [r.path for r in generated if any("regenerated with" in n for n in r.notes)]
         written = [r.path for r in generated if r.path not in regenerated]
         if regenerated:
+            how = next((n for r in generated for n in r.notes if "regenerated with" in n), "")
             lines.append(
-                "Regenerated with `npm run generate:schemas` from the edited `src/spec.types.ts`: "
+                f"- {how[0].upper() + how[1:]} from the edited `src/spec.types.ts`: "
                 + ", ".join(f"`{p}`" for p in regenerated) + "."
             )
         if written:
             lines.append(
-                "Written in the generator's style (ts-to-zod's schemas and type checks, then Prettier) rather"
-                " than by running it, as the change was planned without `node_modules`: "
-                + ", ".join(f"`{p}`" for p in written)
+                "- Written in the generator's style (ts-to-zod's schemas and type checks, then Prettier) rather"
+                " than by running it: " + ", ".join(f"`{p}`" for p in written)
                 + ". Please confirm with `npm run generate:schemas` that it gives the same bytes (the SDK's CI"
                 " fails on any difference)."
             )
-    return lines + [""]
+    return lines or ["None."]

@@ -86,17 +86,40 @@ def missing_pieces(before: Path, after: Path) -> list[str]:
         return text in (before / path).read_text(encoding="utf-8")
 
     if (after / STEP_FILES["spec"]).is_file():
+        spec = STEP_FILES["spec"]
         need(
-            STEP_FILES["spec"],
+            spec,
             "`ui/notifications/state-changed`",
-            'method: "ui/notifications/state-changed"' if had(STEP_FILES["spec"], "method: \"ui/notifications/size-changed\"") else '"method": "ui/notifications/state-changed"',
-            "SHOULD send this notification each time its own navigation changes",
-            "SHOULD NOT put anything secret in it",
-            "hand it back in `hostContext.appState` of the `ui/initialize` result",
-            "`ui/notifications/host-context-changed`",
-            "MUST treat a state it hands back as untrusted input",
+            'method: "ui/notifications/state-changed"' if had(spec, "method: \"ui/notifications/size-changed\"") else '"method": "ui/notifications/state-changed"',
+            "SHOULD send this notification when its own navigation changes",
+            "and `state: null` when it is back at its initial view; `state` is required",
+            "SHOULD debounce bursts of changes",
+            "MUST NOT put secrets or personal data in it",
+            "SHOULD check the `appState` host capability before sending",
+            "keyed by `viewUUID`",
+            "The state is not model context",
+            "`ui/update-model-context`",
+            "MUST validate it before use",
+            "MUST NOT perform side effects, such as tool calls",
+            "SHOULD advertise the `appState` capability",
+            "hand a kept state back in `hostContext.appState` of the `ui/initialize` result",
+            "where `appState: null` means the initial view",
+            "Host SHOULD NOT send back a state",
+            "clears the kept state",
+            "Host MUST NOT hand a state to another",
+            "The same View is the same UI resource" if had(spec, "View") else "The same Guest UI is the same UI resource",
+            "SHOULD accept states of at least 1024 bytes",
             "appState?: unknown",
+            "or one that came from a link (validate before use)",
         )
+        if had(spec, "interface HostCapabilities"):
+            need(spec, "appState?: {};")
+        if had(spec, "## Security Implications"):
+            need(spec, "View State from Links\n")
+        if had(spec, "## Rationale"):
+            need(spec, "View State Kept by the Host\n", "(`localStorage` keyed by `viewUUID`)")
+        if had(spec, "### Extensibility") and "Keeping View state" in (before / spec).read_text(encoding="utf-8"):
+            need(spec, "navigation state:** ")
     if (after / STEP_FILES["spec-types"]).is_file():
         need(
             STEP_FILES["spec-types"],

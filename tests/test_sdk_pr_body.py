@@ -34,21 +34,73 @@ def _body(tmp_path: Path, shape: str, edit=None) -> str:
 ])
 def test_the_body_speaks_to_the_sdk_maintainers(shape: str, letter: str, wiring: str, tmp_path: Path) -> None:
     body = _body(tmp_path, shape)
-    assert "## The SEP text\n\n`specification/draft/apps.mdx` (the draft;" in body
+    # the MCP sections, in order, when the checkout has no template
+    titles = [line for line in body.splitlines() if line.startswith("## ")]
+    assert titles == [
+        "## Motivation and Context", "## How Has This Been Tested?", "## Breaking Changes",
+        "## Types of changes", "## Checklist", "## Additional context",
+    ]
+    assert "### The SEP text\n\n`specification/draft/apps.mdx` (the draft;" in body
     assert "`specification/2026-01-26/` are not touched" in body
-    assert f"## The API (this revision's shape {letter})" in body
+    assert f"### The API (this revision's shape {letter})" in body
     assert f"`src/app-bridge.ts`: {wiring}" in body
     assert ("`AppBridge.onstatechange`" in body) == (letter != "C")
     assert ("no `onstatechange` accessor" in body) == (letter == "C")
     assert "`App.sendStateChanged(params)`" in body
     assert ('guarded by `this._assertInitialized("sendStateChanged")`' in body) == (letter == "C")
+    assert ("`appState?: {}` in `McpUiHostCapabilities`" in body) == (letter != "A")
     assert "A host that ignores `ui/notifications/state-changed` is unaffected" in body
     assert "An app that never sends it is unaffected" in body
+    assert "- [x] New feature (non-breaking change which adds functionality)" in body
+    assert "- [ ] Breaking change" in body
+    # not run, so not ticked
+    assert "- [ ] New and existing tests pass locally" in body
+    assert "were not run with this PR (`--no-verify`)" in body
     assert "Written in the generator's style" in body and "`npm run generate:schemas`" in body
-    assert "## Verification\n\nNot run (`--no-verify`)." in body
+    # the tool's own details are collapsed at the end, not in the main text
+    details = body.index("<details><summary>How this PR was made (mesh-codemod)</summary>")
+    assert details > body.index("## Additional context")
+    assert body.index("mesh-codemod --version") > details and body.index("spec(draft): add ui/notifications/state-changed") > details
+    assert body.rstrip().endswith("</details>")
     assert "## Bridge mode" not in body and "## Layout" not in body
-    assert body.index("## The SEP text") < body.index("## The API") < body.index("## Compatibility") < body.index("## Commits")
-    assert "spec(draft): add ui/notifications/state-changed" in body
+
+
+TEMPLATE = """## Summary
+
+<!-- What does this change and why? -->
+
+## How was it tested?
+
+<!-- Commands you ran -->
+
+## Type of change
+
+- [ ] Bug fix
+- [ ] New feature
+- [ ] Documentation update
+
+## Release notes
+
+Our own section: left as it is.
+"""
+
+
+def test_the_repository_template_is_filled_when_the_checkout_has_one(tmp_path: Path) -> None:
+    def add_template(repo: Path) -> None:
+        (repo / ".github").mkdir()
+        (repo / ".github/pull_request_template.md").write_text(TEMPLATE)
+
+    body = _body(tmp_path, "shape-b", add_template)
+    titles = [line for line in body.splitlines() if line.startswith("## ")]
+    assert titles == ["## Summary", "## How was it tested?", "## Type of change", "## Release notes"]
+    assert "<!--" not in body
+    summary = body[body.index("## Summary"):body.index("## How was it tested?")]
+    assert "### The SEP text" in summary and "### The API (this revision's shape B)" in summary
+    assert "were not run with this PR" in body[body.index("## How was it tested?"):body.index("## Type of change")]
+    assert "- [ ] Bug fix\n- [x] New feature\n- [x] Documentation update" in body
+    assert "Our own section: left as it is." in body
+    assert "## Motivation and Context" not in body
+    assert body.rstrip().endswith("</details>")
 
 
 def test_a_revision_without_the_draft_says_why_the_sep_text_is_not_changed(tmp_path: Path) -> None:

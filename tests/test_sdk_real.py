@@ -113,6 +113,20 @@ def test_the_real_draft_gets_the_entry_and_the_field_by_insertions_only(shape: s
     assert methods.count("ui/notifications/state-changed") == 1
     host_context = new[new.index("interface HostContext {"):]
     assert "appState?: unknown;" in host_context[:host_context.index("\n}\n")]
+    if "interface HostCapabilities {" in old:
+        capabilities = new[new.index("interface HostCapabilities {"):]
+        assert "  downloadFile?: {};\n  /** Host keeps the View's navigation state" in capabilities
+        assert "  appState?: {};\n" in capabilities[:capabilities.index("\n}\n")]
+    titles = [title for _, title in doc.sections()]
+    for section, added in (("Mitigations", "View State from Links"), ("Design Decisions", "View State Kept by the Host")):
+        if section in titles:
+            # numbered after the section's last numbered subsection, inside it
+            own = [t for t in titles if t.endswith(added)]
+            assert len(own) == 1, own
+            if any(t[:1].isdigit() for t in titles[titles.index(section) + 1:titles.index(own[0])]):
+                assert own[0][:1].isdigit()
+    if "State persistence" in old:
+        assert "- **View navigation state:** Views report it with `ui/notifications/state-changed`" in new
 
     lines, cursor = new.splitlines(), 0
     for line in old.splitlines():

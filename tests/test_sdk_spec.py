@@ -102,7 +102,9 @@ def test_a_partly_edited_draft_is_completed(missing: str, tmp_path: Path) -> Non
     original = (repo / DRAFT).read_text()
     if missing == "field":  # the entry is there, the field not
         partial = expected.replace(
-            "  /** What the View last sent in `ui/notifications/state-changed`, to restore its view */\n  appState?: unknown;\n", ""
+            "  /** A state for the View to restore: what it last reported in `ui/notifications/state-changed`, or one"
+            " that came from a link (validate before use). Absent when there is none */\n  appState?: unknown;\n",
+            "",
         )
     else:  # the field is there, the entry not
         partial = expected[: expected.index("\n`ui/notifications/state-changed`")] + original[original.index(

@@ -179,7 +179,11 @@ def test_pr_on_an_sdk_checkout_creates_then_pushes_nothing_then_refuses_a_review
         remote, "show", f"main:specification/2026-01-26/apps.mdx"
     )
     body = (tmp_path / "pr.md").read_text()
-    assert "## The SEP text" in body and "`specification/draft/apps.mdx`" in body
+    assert "### The SEP text" in body and "`specification/draft/apps.mdx`" in body
+    tested = body[body.index("## How Has This Been Tested?"):body.index("## Breaking Changes")]
+    assert "The SDK's own checks, run on the branch's tree" in tested
+    assert "parse (passed), format (passed), typecheck (passed), tests (passed)" in tested
+    assert "- [x] New and existing tests pass locally" in body
 
     objects, refs = git(remote, "count-objects", "-v"), git(remote, "for-each-ref")
     second = json.loads(invoke(*args, "--json").stdout)

@@ -1,8 +1,13 @@
-"""specification/draft/apps.mdx, the SEP text: a `ui/notifications/state-changed`
-entry right after the size-changed entry under "Notifications (View -> Host)",
-in that entry's form (the method in backticks with a one-line summary, a
-JSON-RPC example, then the behaviour in RFC 2119 terms), and `appState` in
-the draft's `HostContext` interface.
+"""specification/draft/apps.mdx, the SEP text (SPEC section 6): a
+`ui/notifications/state-changed` entry right after the size-changed entry
+under "Notifications (View -> Host)", in that entry's form (the method in
+backticks with a one-line summary, a JSON-RPC example, then the behaviour
+in RFC 2119 terms); `appState` in the draft's `HostContext` interface and
+the `appState` capability in its `HostCapabilities`; and, where the draft
+has those sections, a Security Implications subsection on link-supplied
+state, a Rationale design decision that weighs the View-side `localStorage`
+pattern, and an Extensibility bullet where future work lists state
+persistence.
 
 The document is read with the tree-sitter Markdown grammar: the section by
 its heading, the entries by the code span that opens their paragraph, the
@@ -10,7 +15,11 @@ interface inside its fenced typescript block with the TypeScript grammar
 (where the engine's ensure operation adds the member). Only insertions;
 dated versions of the text (specification/2026-01-26/ ...) are frozen and
 not targeted. A revision without the draft has nothing to edit: the step
-is skipped with that reason (see the Step's `absent`).
+is skipped with that reason (see the Step's `absent`). The entry and the
+`HostContext` field are required anchors; the other pieces are added where
+their section exists and noted as left out where it does not. Each piece
+is recognised by its own marker (the entry's method, the member's name, a
+heading's title, the bullet's method), so a second run adds nothing.
 """
 
 from __future__ import annotations
@@ -27,7 +36,17 @@ from ...engine.parsing import TYPESCRIPT, parse
 from ...engine.outcome import AnchorMissing, Conflict, NotUtf8, SyntaxProblem, parsed_or_refused
 from ...engine.source import BOM
 from ..base import Context
-from .common import APP_STATE, SIZE_METHOD, STATE_METHOD
+from .common import APP_STATE, CAPABILITY, SIZE_METHOD, STATE_METHOD
+
+# What the draft's `HostCapabilities` block is called (the SDK's name too).
+HOST_CAPABILITIES_NAMES = ("HostCapabilities", "McpUiHostCapabilities")
+# Smallest state (its JSON text, in bytes) a Host that keeps states accepts.
+MIN_STATE_BYTES = 1024
+SECURITY_TITLE = "View State from Links"
+RATIONALE_TITLE = "View State Kept by the Host"
+_NUMBERED = re.compile(r"^(\d+)\.\s")
+# Future work that this feature covers ("State persistence and restoration").
+_FUTURE_STATE = re.compile(r"persist|restor|keep\w* [\w ]*state", re.IGNORECASE)
 
 PATH = "specification/draft/apps.mdx"
 ABSENT = f"no {PATH} in this revision: the SEP text is not part of this checkout"
@@ -62,7 +81,7 @@ def rewrite(path: str, data: bytes, ctx: Context) -> tuple[bytes, list[str]]:
         edits.insert(offset, text)
         notes.append(f"added the `{STATE_METHOD}` entry after `{SIZE_METHOD}` under \"{section.title}\"")
 
-    interface = _host_context(doc, path, ctx)
+    interface = _interface_block(doc, path, ctx, HOST_CONTEXT_NAMES)
     if interface is None:
         missing.append("the `HostContext` interface in a typescript code block")
     else:
@@ -73,11 +92,28 @@ def rewrite(path: str, data: bytes, ctx: Context) -> tuple[bytes, list[str]]:
             lambda indent: [f"{indent}/** {_field_doc(party)} */", f"{indent}{APP_STATE}?: unknown"],
             separator=";",
         )
-        editor.result()  # re-parses the block: refuses a member that breaks it
-        for edit in editor.edits:
-            edits.replace(fence.start + edit.start, fence.start + edit.end, edit.text)
+        _splice(editor, fence, edits)
         if len(editor.edits):
             notes.append(f"added `{APP_STATE}?: unknown` to `{editor.name_of(node)}`")
+
+    capabilities = _interface_block(doc, path, ctx, HOST_CAPABILITIES_NAMES)
+    if capabilities is None:
+        notes.append("no `HostCapabilities` block in the draft: the capability is not listed")
+    else:
+        fence, editor, node = capabilities
+        if _ensure_capability(editor, node, party):
+            notes.append(f"added `{CAPABILITY}?: {{}}` to `{editor.name_of(node)}`")
+        _splice(editor, fence, edits)
+
+    for insert in (_security_insertion, _rationale_insertion, _extensibility_insertion):
+        found = insert(doc, party, eol)
+        if found is None:
+            continue
+        offset, text, note = found
+        if text:
+            edits.insert(offset, text)
+        if note:
+            notes.append(note)
 
     if missing:
         raise AnchorMissing(path, " and ".join(missing))
@@ -192,7 +228,7 @@ def _entry_lines(party: str, separator: str, form: _ExampleForm | None) -> list[
             f'{i}jsonrpc: "2.0",',
             f'{i}method: "{STATE_METHOD}",',
             f"{i}params: {{",
-            f"{i * 2}state: unknown  // Any JSON value from which the {party} can rebuild what it shows now",
+            f"{i * 2}state: unknown  // JSON value the {party} can show its current place from; null: its initial view",
             f"{i}}}",
             "}",
         ]
@@ -203,21 +239,189 @@ def _entry_lines(party: str, separator: str, form: _ExampleForm | None) -> list[
         *example,
         form.closer,
         "",
-        f"The {party} SHOULD send this notification each time its own navigation changes (another item"
-        f" opened, another tab chosen), with a `state` that is enough to show that place again. The {party}"
-        " SHOULD keep the state small and SHOULD NOT put anything secret in it, since a Host may keep it"
-        " in a URL that is visible, stored in history and shared. A state received back in"
-        f" `hostContext.{APP_STATE}` SHOULD be checked by the {party} before use, like any other input.",
+        f"The {party} SHOULD send this notification when its own navigation changes (another item opened,"
+        f" another tab chosen), with a `state` from which it can show that place again, and `state: null`"
+        f" when it is back at its initial view; `state` is required. The {party} SHOULD debounce bursts of"
+        f" changes, SHOULD NOT report a state the Host has just handed back to it, SHOULD keep the state"
+        " small, and MUST NOT put secrets or personal data in it: a Host may keep it in a URL that is"
+        f" visible, stored in history and shared. The {party} SHOULD check the `{CAPABILITY}` host"
+        " capability before sending; a Host without it does not keep the state, and the"
+        f" {party} MAY keep it itself instead (for example in `localStorage`, keyed by `viewUUID`).",
+        "",
+        f"The state is not model context: it lets the {party} restore itself and is not given to the model."
+        " What the model should know goes through `ui/update-model-context`.",
+        "",
+        f"A state handed back in `hostContext.{APP_STATE}` is untrusted input, since it can come from a link"
+        f" that anyone wrote. The {party} MUST validate it before use (showing its initial view when it is"
+        " not valid) and MUST NOT perform side effects, such as tool calls, `ui/message` or `ui/open-link`,"
+        " only because a restored state asks for them.",
         "",
         "**Host behavior:**",
-        f"- Host MAY keep the latest state a {party} reported, for example in the URL of the page that shows it.",
-        f"- A Host that keeps it SHOULD hand it back in `hostContext.{APP_STATE}` of the `ui/initialize` result"
-        f" the next time it renders the same {party}, so that a reload or a shared link opens the same place.",
+        f"- Host MAY keep the latest state a {party} reported, for example in the URL of the page that shows"
+        f" it. A Host that keeps it SHOULD advertise the `{CAPABILITY}` capability.",
+        f"- Host SHOULD hand a kept state back in `hostContext.{APP_STATE}` of the `ui/initialize` result when"
+        f" it renders the same {party} again; with no state, `hostContext` has no `{APP_STATE}` key.",
         "- Host MAY send a state that changed on its side (a link followed, a step back in history) with"
-        f" `ui/notifications/host-context-changed`.",
-        "- Host MUST treat a state it hands back as untrusted input: it can come from a link that anyone"
-        f" wrote, not from the {party}.",
+        f" `ui/notifications/host-context-changed`, where `{APP_STATE}: null` means the initial view (a"
+        " missing key means \"unchanged\"). Host SHOULD NOT send back a state the"
+        f" {party} has just reported.",
+        f"- A `state` of `null`, or a notification without `state` from an older {party}, clears the kept state.",
+        f"- Host MUST NOT hand a state to another {party}. The same {party} is the same UI resource shown for"
+        " the same tool of the same server connection, in the same place of the Host (conversation, panel"
+        " or page) that the state was kept for.",
+        f"- Host MAY drop a state whose JSON text exceeds its limit (keeping no state rather than an older one)"
+        f" and SHOULD accept states of at least {MIN_STATE_BYTES} bytes of JSON text.",
     ]
+
+
+# ----------------------------------------------------------------------
+# The sections around the entry
+# ----------------------------------------------------------------------
+
+
+def _section_titled(doc: Document, *titles: str, within: Node | None = None) -> Node | None:
+    """The first section (inside ``within``) whose heading is one of
+    ``titles``, ignoring case and a leading "N."."""
+    wanted = {t.lower() for t in titles}
+    for node, title in doc.sections():
+        if within is not None and not (within.start_byte <= node.start_byte and node.end_byte <= within.end_byte):
+            continue
+        if _NUMBERED.sub("", title).strip().lower() in wanted:
+            return node
+    return None
+
+
+def _subsections(section: Node) -> list[Node]:
+    return [c for c in section.named_children if c.type == "section"]
+
+
+def _heading_level(doc: Document, section: Node) -> int:
+    heading = next(c for c in section.named_children if c.type in {"atx_heading", "setext_heading"})
+    return len(doc.text(heading)) - len(doc.text(heading).lstrip("#")) or 2
+
+
+def _append_at(doc: Document, end: int, lines: list[str], eol: str) -> tuple[int, str]:
+    """Insert ``lines`` as blocks ending at ``end`` (a section's end), set
+    apart by blank lines from what comes before and after."""
+    before = doc.data[:end]
+    if before.endswith(b"\n\n") or before.endswith(b"\r\n\r\n") or not before:
+        lead = ""
+    elif before.endswith(b"\n"):
+        lead = eol
+    else:
+        lead = eol + eol
+    tail = eol + eol if end < len(doc.data) else eol
+    return end, lead + eol.join(lines) + tail
+
+
+def _numbered_subsection(doc: Document, parent: Node, title: str, body: list[str], eol: str) -> tuple[int, str]:
+    """A subsection titled ``title`` at the end of ``parent``, numbered and
+    at the level of its numbered subsections when it has them."""
+    children = _subsections(parent)
+    numbers = [int(m.group(1)) for c in children if (m := _NUMBERED.match(_title(doc, c)))]
+    level = _heading_level(doc, children[-1]) if children else _heading_level(doc, parent) + 1
+    heading = "#" * level + " " + (f"{max(numbers) + 1}. " if numbers else "") + title
+    return _append_at(doc, parent.end_byte, [heading, "", *body], eol)
+
+
+def _title(doc: Document, section: Node) -> str:
+    heading = next(c for c in section.named_children if c.type in {"atx_heading", "setext_heading"})
+    return doc.heading_text(heading)
+
+
+def _has_heading(doc: Document, title: str) -> bool:
+    return any(_NUMBERED.sub("", t).strip() == title for _, t in doc.sections())
+
+
+def _security_insertion(doc: Document, party: str, eol: str) -> tuple[int, str, str] | None:
+    """A subsection on link-supplied state under Security Implications
+    (in its Mitigations, numbered like them, where it has them)."""
+    if _has_heading(doc, SECURITY_TITLE):
+        return None
+    security = _section_titled(doc, "Security Implications", "Security Considerations")
+    if security is None:
+        return 0, "", "no Security Implications section in the draft: link-supplied state is not discussed there"
+    parent = _section_titled(doc, "Mitigations", within=security) or security
+    body = [
+        f"A Host that keeps {party} state (`{STATE_METHOD}`) in a URL hands back whatever the URL holds,"
+        f" and anyone can write such a URL: a crafted link can put any state into `hostContext.{APP_STATE}`.",
+        "",
+        f"- {party}s MUST validate a restored state and MUST NOT perform side effects (tool calls, messages,"
+        f" opened links) only because a restored state asks for them; a side effect needs the user's action"
+        f" in the {party}.",
+        f"- Hosts MUST NOT hand a state to a {party} other than the one it was kept for, and SHOULD scope"
+        f" each kept state to its {party} (for example by the server connection and tool name).",
+        f"- {party}s MUST NOT put secrets in the state; Hosts SHOULD treat it as readable by anyone the URL"
+        " reaches.",
+    ]
+    offset, text = _numbered_subsection(doc, parent, SECURITY_TITLE, body, eol)
+    return offset, text, f'added "{SECURITY_TITLE}" under "{_title(doc, parent)}"'
+
+
+def _rationale_insertion(doc: Document, party: str, eol: str) -> tuple[int, str, str] | None:
+    """A design decision under Rationale that weighs the View-side
+    `localStorage` + `viewUUID` pattern."""
+    if _has_heading(doc, RATIONALE_TITLE):
+        return None
+    rationale = _section_titled(doc, "Rationale")
+    if rationale is None:
+        return 0, "", "no Rationale section in the draft: the design decision is not recorded there"
+    parent = _section_titled(doc, "Design Decisions", within=rationale) or rationale
+    body = [
+        f"**Decision:** The {party} reports its navigation state with `{STATE_METHOD}`; a Host that"
+        f" advertises the `{CAPABILITY}` capability may keep it and hands it back in `hostContext.{APP_STATE}`.",
+        "",
+        "**Rationale:**",
+        "",
+        f"- Only the Host can turn a {party}'s place into something the user can reload, bookmark or share:"
+        f" its own URL, history and conversation, none of which a sandboxed {party} can reach.",
+        "- It reuses the host context: no new request, no new lifecycle step, and a Host that keeps no"
+        " state only ignores a notification.",
+        f"- `null` and the capability make \"no state\" and \"not kept\" explicit, so a {party} knows when"
+        " to fall back.",
+        "",
+        "**Alternatives considered:**",
+        "",
+        f"- **{party}-side storage (`localStorage` keyed by `viewUUID`):** The pattern the SDK documents for"
+        " persisting view state. It survives a reload on the same device, but not a shared link or another"
+        " device; storage may be partitioned or unavailable in a sandboxed iframe; and the Host cannot tell"
+        f" the {party} that its place changed (a link followed, back and forward). It stays the fallback"
+        f" where the Host lacks the `{CAPABILITY}` capability.",
+        "- **Model context (`ui/update-model-context`):** Meant for what the model should know; navigation"
+        " state would add noise to every turn, and each update replaces the last.",
+        f"- **Host-specific URL conventions:** Each Host would need its own {party} code; one notification"
+        f" keeps {party}s portable.",
+    ]
+    offset, text = _numbered_subsection(doc, parent, RATIONALE_TITLE, body, eol)
+    return offset, text, f'added "{RATIONALE_TITLE}" under "{_title(doc, parent)}"'
+
+
+def _extensibility_insertion(doc: Document, party: str, eol: str) -> tuple[int, str, str] | None:
+    """Where Extensibility lists state persistence as future work: a bullet
+    saying what this specification now covers (the future-work bullet is
+    left as it is: the step only inserts)."""
+    section = _section_titled(doc, "Extensibility")
+    if section is None or not _FUTURE_STATE.search(doc.text(section)) or STATE_METHOD in doc.text(section):
+        return None
+    blocks = doc.blocks(section)
+    included = next(
+        (i for i, b in enumerate(blocks) if b.type == "paragraph" and "included" in doc.text(b).lower()), None
+    )
+    bullet = (
+        f"**{party} navigation state:** {party}s report it with `{STATE_METHOD}` and Hosts MAY hand it back in"
+        f" `hostContext.{APP_STATE}` (the `{CAPABILITY}` capability); keeping other {party} state remains future work"
+    )
+    if included is not None and included + 1 < len(blocks) and blocks[included + 1].type == "list":
+        listing = blocks[included + 1]
+        items = [c for c in listing.named_children if c.type == "list_item"]
+        marker = next((c for c in items[0].named_children if c.type.startswith("list_marker")), None) if items else None
+        prefix = doc.text(marker).strip() if marker is not None else "-"
+        end = items[-1].end_byte if items else listing.end_byte
+        while end > 0 and doc.data[end - 1:end] in (b"\n", b"\r"):
+            end -= 1
+        return end, eol + f"{prefix} {bullet}", "added the navigation state to what Extensibility includes"
+    offset, text = _append_at(doc, section.end_byte, [bullet], eol)
+    return offset, text, "added a note on navigation state to Extensibility"
 
 
 # ----------------------------------------------------------------------
@@ -226,26 +430,59 @@ def _entry_lines(party: str, separator: str, form: _ExampleForm | None) -> list[
 
 
 def _field_doc(party: str) -> str:
-    return f"What the {party} last sent in `{STATE_METHOD}`, to restore its view"
+    return (
+        f"A state for the {party} to restore: what it last reported in `{STATE_METHOD}`, or one that came"
+        " from a link (validate before use). Absent when there is none"
+    )
 
 
-def _host_context(doc: Document, path: str, ctx: Context) -> tuple[Fence, FileEditor, Node] | None:
-    """The fenced typescript block that declares the host context interface,
-    an editor over its content, and the interface. Other typescript blocks
-    (message examples that are not TypeScript) are only looked at, never
-    required to parse."""
+def _capability_doc(party: str) -> str:
+    return f"Host keeps the {party}'s navigation state ({STATE_METHOD}) and hands it back in hostContext.{APP_STATE}."
+
+
+def _ensure_capability(editor: FileEditor, node: Node, party: str) -> bool:
+    """`appState?: {}` after `downloadFile` (the capability documented like
+    it), else after the last member; False when it is there already."""
+    body = node.child_by_field_name("body")
+    members = editor.entries(body)
+    if any(editor.item_key(m) == CAPABILITY for m in members):
+        return False
+    doc = f"/** {_capability_doc(party)} */"
+    twin = next((m for m in members if editor.item_key(m) == "downloadFile"), None)
+    if twin is None:
+        editor.ensure_entry_lines(body, CAPABILITY, lambda indent: [f"{indent}{doc}", f"{indent}{CAPABILITY}?: {{}}"], separator=";")
+    else:
+        indent = editor.source.indent_of(twin)
+        editor.insert_after(twin, f"{doc}\n{indent}{CAPABILITY}?: {{}};", blank_line=False)
+    return True
+
+
+def _splice(editor: FileEditor, fence: Fence, edits: EditSet) -> None:
+    """The block editor's edits, as edits of the document."""
+    editor.result()  # re-parses the block: refuses a member that breaks it
+    for edit in editor.edits:
+        edits.replace(fence.start + edit.start, fence.start + edit.end, edit.text)
+
+
+def _interface_block(
+    doc: Document, path: str, ctx: Context, names: tuple[str, ...]
+) -> tuple[Fence, FileEditor, Node] | None:
+    """The fenced typescript block that declares one of the interfaces
+    ``names`` (the first such block), an editor over its content, and the
+    interface. Other typescript blocks (message examples that are not
+    TypeScript) are only looked at, never required to parse."""
     for fence in doc.fences():
         if not _TS_INFO.match(fence.info):
             continue
         content = doc.data[fence.start:fence.end]
-        if not any(name.encode() in content for name in HOST_CONTEXT_NAMES):
+        if not any(name.encode() in content for name in names):
             continue
         root = parse(content, TYPESCRIPT).root_node
-        if not any(_declares(root, content, name) for name in HOST_CONTEXT_NAMES):
+        if not any(_declares(root, content, name) for name in names):
             continue
         block = f"{path} (typescript block at line {fence.node.start_point[0] + 1})"
         editor = FileEditor(parsed_or_refused(block, content, ctx.formatter))
-        for name in HOST_CONTEXT_NAMES:
+        for name in names:
             found = editor.interfaces(name)
             if found:
                 return fence, editor, found[0]
