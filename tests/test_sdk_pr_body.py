@@ -93,7 +93,8 @@ def test_the_repository_template_is_filled_when_the_checkout_has_one(tmp_path: P
     body = _body(tmp_path, "shape-b", add_template)
     titles = [line for line in body.splitlines() if line.startswith("## ")]
     assert titles == ["## Summary", "## How was it tested?", "## Type of change", "## Release notes"]
-    assert "<!--" not in body
+    assert "<!-- What does this change" not in body and "<!-- Commands you ran" not in body
+    assert body.count("<!-- mesh-codemod-fingerprint: sha256:") == 1  # the closed-PR check reads it
     summary = body[body.index("## Summary"):body.index("## How was it tested?")]
     assert "### The SEP text" in summary and "### The API (this revision's shape B)" in summary
     assert "were not run with this PR" in body[body.index("## How was it tested?"):body.index("## Type of change")]
