@@ -256,8 +256,9 @@ def test_explicit_bridge_overrides_detection(host_tree) -> None:
 @pytest.mark.parametrize(
     ("version", "legacy", "manifest", "form"),
     [
-        ("2.0.4", True, None, "2.x"),  # the declarations say so
-        ("3.1.0", False, None, "2.x"),  # a later major: the method-name form
+        ("2.0.4", True, "^2.0.4", "2.x"),  # the declarations say so
+        ("3.1.0", False, "^3.0.0", "2.x"),  # a later major: the method-name form
+        ("1.7.1", False, "^2.0.4", "2.x"),  # a stale install: the range asked for
         ("1.7.1", False, None, "1.x"),
         (None, False, "^2.0.4", "2.x"),  # nothing installed: the range asked for
         (None, False, "~1.7.1", "1.x"),

@@ -187,3 +187,65 @@ def test_a_bad_configuration_exits_2_naming_the_file_and_key(
     assert f".mesh-codemod.toml: {named}" in result.output
     assert snapshot(repo) == before
     assert not (tmp_path / "out").exists() or not any((tmp_path / "out").iterdir())
+
+
+# --------------------------------------- no downgrade without evidence
+
+
+def _fake_sdk(repo: Path, version: str, setter: bool = False) -> None:
+    package = repo / "apps/mesh/node_modules/@modelcontextprotocol/ext-apps"
+    (package / "dist/src").mkdir(parents=True)
+    (package / "package.json").write_text(json.dumps({"name": "@modelcontextprotocol/ext-apps", "version": version}))
+    members = "set onsizechange(cb: unknown);\n" + ("set onappstatechange(cb: unknown);\n" if setter else "")
+    (package / "dist/src/app-bridge.d.ts").write_text(f"export declare class AppBridge {{\n{members}}}\n")
+
+
+def _ask_for(repo: Path, wanted: str) -> None:
+    path = repo / "apps/mesh/package.json"
+    data = json.loads(path.read_text())
+    data["dependencies"]["@modelcontextprotocol/ext-apps"] = wanted
+    path.write_text(json.dumps(data, indent=2) + "\n")
+
+
+def test_a_laptop_without_node_modules_keeps_the_sdk_wiring(tmp_path: Path) -> None:
+    repo = fixture_repo(tmp_path / "repo")
+    assert invoke("apply", "--repo", repo, "--bridge", "sdk").exit_code == 0
+    commit_all(repo, "feat: appState in sdk mode (the CI machine had the SDK installed)")
+    before = snapshot(repo)
+    result = invoke("apply", "--repo", repo, "--json")  # auto, no node_modules here
+    report = _json(result)
+    assert result.exit_code == 0 and not report["pending"] and not report["written"]
+    assert report["bridge"]["mode"] == "sdk"
+    assert "no installed @modelcontextprotocol/ext-apps found" in report["bridge"]["reason"]
+    assert "wired in sdk mode and stays so" in report["bridge"]["reason"]
+    assert snapshot(repo) == before
+    out = tmp_path / "patches"
+    patch = invoke("patch", "--repo", repo, "--out", out, "--author", BOT, "--json")
+    assert patch.exit_code == 0 and _json(patch)["commits"] == []
+
+
+def test_a_stale_sdk_install_does_not_move_the_2x_form_back(tmp_path: Path) -> None:
+    repo = fixture_repo(tmp_path / "repo")
+    _ask_for(repo, "^2.0.4")
+    assert invoke("apply", "--repo", repo, "--bridge", "compat").exit_code == 0
+    assert "StateChangedParamsSchema" in (repo / MODULE_FILE).read_text()
+    _fake_sdk(repo, "1.7.1")  # node_modules from before the upgrade
+    before = snapshot(repo)
+    result = invoke("apply", "--repo", repo)
+    assert result.exit_code == 0, result.output
+    assert snapshot(repo) == before
+    assert (
+        "installed @modelcontextprotocol/ext-apps 1.7.1 does not satisfy ^2.0.4 (apps/mesh/package.json): "
+        "run `bun install`" in result.stderr
+    )
+    assert "nothing to do" in result.stderr
+
+
+def test_positive_evidence_still_migrates(tmp_path: Path) -> None:
+    """An installed SDK that satisfies the range and lacks the setter: sdk -> compat."""
+    repo = fixture_repo(tmp_path / "repo")
+    assert invoke("apply", "--repo", repo, "--bridge", "sdk").exit_code == 0
+    _fake_sdk(repo, "1.7.1")
+    report = _json(invoke("apply", "--repo", repo, "--json", "--dry-run"))
+    assert report["bridge"]["mode"] == "compat" and report["pending"]
+    assert [c["kind"] for c in report["changes_of_form"]] == ["migrate", "migrate"]

@@ -27,22 +27,122 @@ FORM_1X, FORM_2X = "1.x", "2.x"
 def choose_bridge(repo: Path, requested: Bridge) -> ModeChoice:
     """``auto`` picks ``sdk`` when the installed SDK declares the
     ``onappstatechange`` setter, else ``compat``; the reason says why. The
-    form is the one of the SDK's major version (see :func:`sdk_form`)."""
+    form is the one of the SDK's major version (see :func:`sdk_form`).
+
+    No migration without evidence (SPEC 5a): without an installed SDK, or
+    with one that does not satisfy the range the checkout's package.json
+    asks for (a stale install), a checkout that is wired already keeps its
+    mode, and its form unless the range says otherwise."""
     installed = _installed(repo)
+    wanted = wanted_range(repo)
+    stale = ""
+    if installed is not None and wanted is not None and not satisfies(installed[0], wanted[1]):
+        stale = (
+            f"installed {SDK_NAME} {installed[0]} does not satisfy {wanted[1]} ({wanted[0]}): "
+            "run `bun install`"
+        )
+        installed = None
     form, form_reason = sdk_form(repo, installed)
+    if stale:
+        form_reason = f"{form_reason}; {stale}"
     if requested is not Bridge.AUTO:
         return ModeChoice(requested, f"--bridge {requested.value} was given", form, form_reason)
     if installed is None:
-        return ModeChoice(
-            Bridge.COMPAT,
-            f"no installed {SDK_NAME} found (run `bun install` to detect it)",
-            form,
-            form_reason,
-        )
+        missing = stale or f"no installed {SDK_NAME} found (run `bun install` to detect it)"
+        current = current_wiring(repo)
+        if current is not None:
+            mode, current_form = current
+            if wanted is None:  # nothing says which form: the checkout's stays too
+                form, form_reason = current_form or form, f"{missing}; the checkout's form is kept"
+            return ModeChoice(
+                mode,
+                f"{missing}; the checkout is wired in {mode.value} mode and stays so (no migration without evidence)",
+                form,
+                form_reason,
+            )
+        return ModeChoice(Bridge.COMPAT, missing, form, form_reason)
     version, declarations = installed
     if SDK_SETTER in declarations:
         return ModeChoice(Bridge.SDK, f"installed {SDK_NAME} {version} declares {SDK_SETTER}", form, form_reason)
     return ModeChoice(Bridge.COMPAT, f"installed {SDK_NAME} {version} has no {SDK_SETTER}", form, form_reason)
+
+
+# What each wiring's registration looks like, without spaces and with one
+# kind of quote (a probe only: the recipe finds the statement by its role).
+_WIRINGS = (
+    ("bridge.onappstatechange=", Bridge.SDK, ""),
+    ("setNotificationHandler(StateChangedNotificationSchema", Bridge.COMPAT, FORM_1X),
+    ('setNotificationHandler("ui/notifications/state-changed"', Bridge.COMPAT, FORM_2X),
+)
+BRIDGE_STORE = Path("apps/mesh/src/mcp-apps/use-app-bridge.ts")
+
+
+def current_wiring(repo: Path) -> tuple[Bridge, str] | None:
+    """The mode (and, in compat mode, the form) the checkout's bridge store
+    registers state-changed in; None when it has no such registration."""
+    try:
+        text = (repo / BRIDGE_STORE).read_text(encoding="utf-8", errors="replace")
+    except OSError:
+        return None
+    flat = re.sub(r"\s+", "", text).replace("'", '"').replace("`", '"')
+    found = [(mode, form) for marker, mode, form in _WIRINGS if marker in flat]
+    return found[0] if len(found) == 1 else None
+
+
+def wanted_range(repo: Path) -> tuple[str, str] | None:
+    """(package.json, range) of the first manifest that asks for the SDK."""
+    for folder in MANIFESTS:
+        manifest = read_manifest(repo / folder)
+        for field in ("dependencies", "devDependencies", "peerDependencies"):
+            deps = manifest.get(field)
+            wanted = deps.get(SDK_NAME) if isinstance(deps, dict) else None
+            if isinstance(wanted, str):
+                return (folder / "package.json").as_posix(), wanted
+    return None
+
+
+def _version_tuple(text: str) -> tuple[int, ...] | None:
+    match = re.match(r"^\s*v?(\d+)(?:\.(\d+|[xX*]))?(?:\.(\d+|[xX*]))?", text)
+    if not match:
+        return None
+    return tuple(int(part) if part and part.isdigit() else -1 for part in match.groups())
+
+
+def satisfies(version: str, wanted: str) -> bool:
+    """Whether ``version`` is in the npm range ``wanted`` (^, ~, exact,
+    comparisons, x-ranges, ``||``); a range this does not read (a tag, a
+    path, a URL) counts as satisfied: it is no evidence either way."""
+    have = _version_tuple(version)
+    if have is None or -1 in have:
+        return True
+    wanted = wanted.strip().split("@")[-1] if wanted.startswith("npm:") else wanted.strip()
+    if wanted.startswith(("workspace:", "file:", "link:", "git", "http")) or wanted in ("", "*", "latest", "next"):
+        return True
+    for alternative in wanted.split("||"):
+        parts = alternative.split()
+        if parts and all(_one(have, part) for part in parts):
+            return True
+    return not any(_version_tuple(re.sub(r"^[~^<>=]+", "", a.strip())) for a in wanted.split("||"))
+
+
+def _one(have: tuple[int, ...], comparator: str) -> bool:
+    operator = re.match(r"^(\^|~|>=|<=|>|<|=)?", comparator)[0]
+    bound = _version_tuple(comparator[len(operator):])
+    if bound is None:
+        return True
+    major, minor, patch = bound
+    floor = (major, max(minor, 0), max(patch, 0))
+    if operator == "^":
+        if major > 0:
+            return floor <= have < (major + 1, 0, 0)
+        return floor <= have < ((0, minor + 1, 0) if minor > 0 else (0, 0, patch + 1))
+    if operator == "~" or (not operator or operator == "=") and (minor == -1 or patch == -1):
+        if minor == -1:
+            return floor <= have < (major + 1, 0, 0)
+        return floor <= have < (major, minor + 1, 0)
+    if operator in ("", "="):
+        return have == floor
+    return {">=": have >= floor, ">": have > floor, "<=": have <= floor, "<": have < floor}[operator]
 
 
 def sdk_form(repo: Path, installed: tuple[str, str] | None = None) -> tuple[str, str]:
