@@ -31,6 +31,8 @@ CREDENTIAL_VARIABLES = frozenset({
     "GIT_CONFIG_COUNT",
     "GIT_CONFIG_PARAMETERS",
     "GIT_ASKPASS",
+    "GIT_SSH",
+    "GIT_SSH_COMMAND",
     "SSH_ASKPASS",
     "SSH_AUTH_SOCK",
     "GH_TOKEN",
@@ -58,12 +60,20 @@ FIXED_CONFIG = (
 )
 
 _held: dict[str, str] | None = None  # what `sealed` took out of os.environ
+# git's own variables (GIT_DIR, GIT_DIFF_OPTS, GIT_EXTERNAL_DIFF, ...) change
+# what git reads and prints: none reaches a git call but those the tool sets
+GIT_PREFIX = "GIT_"
 
 
 def _is_credential(name: str, value: str, token: str) -> bool:
     if name in CREDENTIAL_VARIABLES or name.startswith(_CREDENTIAL_PREFIXES):
         return True
     return bool(token) and token in value  # a copy under another name (INPUT_TOKEN, say)
+
+
+def is_credential(name: str, value: str) -> bool:
+    """Whether the variable carries a credential (or the token's value)."""
+    return _is_credential(name, value, _token())
 
 
 def _token() -> str:
@@ -73,16 +83,19 @@ def _token() -> str:
 
 @contextmanager
 def sealed() -> Iterator[None]:
-    """Take every credential out of this process's environment for the
-    duration (GitPython and subprocess inherit it), so that only
-    ``network_env`` gives them back. Re-entrant; restored on exit."""
+    """Take every credential and every ``GIT_*`` variable out of this
+    process's environment for the duration (GitPython and subprocess
+    inherit it), so that only ``network_env`` gives the credentials back and
+    git runs with the variables the tool sets alone. Re-entrant; restored
+    on exit."""
     global _held
     if _held is not None:
         yield
         return
     token = os.environ.get(TOKEN_VARIABLE, "")
     taken = {
-        name: value for name, value in os.environ.items() if _is_credential(name, value, token)
+        name: value for name, value in os.environ.items()
+        if _is_credential(name, value, token) or name.startswith(GIT_PREFIX)
     }
     for name in taken:
         del os.environ[name]
@@ -134,10 +147,11 @@ def _held_config(held: dict[str, str]) -> list[tuple[str, str]]:
 def network_env() -> dict[str, str]:
     """Overrides for git's network calls: the credentials this process was
     given (the token as an authorization header for its server, the
-    ``GIT_CONFIG_COUNT`` configuration, askpass and agent variables), then
-    the fixed configuration, which wins."""
-    held = dict(_held) if _held is not None else {
-        name: value for name, value in os.environ.items() if _is_credential(name, value, _token())
+    ``GIT_CONFIG_COUNT`` configuration, askpass, ssh and agent variables),
+    then the fixed configuration, which wins."""
+    held = {
+        name: value for name, value in (_held if _held is not None else os.environ).items()
+        if _is_credential(name, value, _token())
     }
     entries = _held_config(held)
     token = held.get(TOKEN_VARIABLE, "")

@@ -266,16 +266,12 @@ def _format_both(
     folder = Path(tempfile.mkdtemp(prefix="mesh-codemod-format-", dir=_scratch()))
     try:
         _write_tree(config_root, folder, files)
-        from .environment import scrubbed
+        from . import sandbox
 
-        process = subprocess.run(
+        # the checkout's Biome: an allow-listed environment, its own process group
+        process = sandbox.run(
             [str(biome.program), "format", "--write", "--no-errors-on-unmatched", *files],
-            cwd=folder,
-            stdin=subprocess.DEVNULL,
-            stdout=subprocess.PIPE,
-            stderr=subprocess.STDOUT,
-            timeout=_TIMEOUT,
-            env=scrubbed(),  # the checkout's Biome never sees a credential
+            folder, timeout=_TIMEOUT, merge_stderr=True, text=False,
         )
         if process.returncode != 0:
             return {}, {}, _first_lines(process.stdout)

@@ -374,12 +374,14 @@ def write_patches(series: Series, out: Path) -> list[Path]:
                 )
         if not series.commits:
             return []
-        for stale in out.iterdir():
-            if _SERIES_FILE.match(stale.name) and is_our_patch(stale):
-                stale.unlink()
-        clashes = [m.name for m in staging.iterdir() if os.path.lexists(out / m.name)]
+        # checked before anything is removed: a refusal leaves the folder as it was
+        stale = [p for p in out.iterdir() if _SERIES_FILE.match(p.name) and is_our_patch(p)]
+        ours = {p.name for p in stale}
+        clashes = sorted(m.name for m in staging.iterdir() if os.path.lexists(out / m.name) and m.name not in ours)
         if clashes:
             raise GitProblem(f"{out / clashes[0]} is in the way and mesh-codemod did not write it; nothing written")
+        for path in stale:
+            path.unlink()
         written = []
         for made in sorted(staging.iterdir()):
             target = out / made.name
@@ -538,8 +540,24 @@ def _rebuild(series: Series, base: str) -> set[str]:
 
 
 def checked_out_branches(repo: git.Repo) -> set[str]:
+    """The branches a worktree holds: checked out, or being rebased or
+    bisected there (HEAD is detached meanwhile, and the branch is moved
+    or checked out again when that ends)."""
     out = repo.git.worktree("list", "--porcelain")
-    return {line.split(" ", 1)[1] for line in out.splitlines() if line.startswith("branch ")}
+    held = {line.split(" ", 1)[1] for line in out.splitlines() if line.startswith("branch ")}
+    common = Path(repo.git.rev_parse("--git-common-dir"))
+    if not common.is_absolute():
+        common = Path(repo.working_tree_dir or repo.git_dir) / common
+    git_dirs = [common, *sorted((common / "worktrees").glob("*"))]
+    for git_dir in git_dirs:
+        for name in ("rebase-merge/head-name", "rebase-apply/head-name", "BISECT_START"):
+            try:
+                value = (git_dir / name).read_text(encoding="utf-8").strip()
+            except (OSError, UnicodeDecodeError):
+                continue
+            if value and value != "detached HEAD":
+                held.add(value if value.startswith("refs/") else f"refs/heads/{value}")
+    return held
 
 
 def local_branch(repo: git.Repo, branch: str) -> str | None:
@@ -608,7 +626,9 @@ def check_branch(
     repo = series.repo
     check_branch_name(branch)
     if f"refs/heads/{branch}" in checked_out_branches(repo):
-        raise GitProblem(f"branch {branch} is checked out; pr never moves a checked-out branch")
+        raise GitProblem(
+            f"branch {branch} is checked out, or being rebased or bisected, in a worktree; pr never moves it"
+        )
     conflict = _conflicting_ref(repo, branch)
     if conflict:
         raise GitProblem(f"branch {branch} cannot exist beside {conflict} (a ref cannot be both a name and a folder)")

@@ -208,6 +208,10 @@ def run(
             if require and result.outcome is Outcome.NOT_AVAILABLE:
                 result = result._replace(outcome=Outcome.FAILED, summary=f"could not run ({REQUIRED}): {result.summary}")
             checks.append(result._replace(name=name, seconds=time.monotonic() - started))
+    from . import sandbox
+
+    # each check's process group is gone; what left its group goes now
+    sandbox.sweep()
     return Report(files, checks)
 
 
@@ -225,24 +229,12 @@ def _strip_ansi(text: str) -> str:
 def _exec(
     command: Sequence[str], cwd: Path, timeout: float = 1800, started: Callable[[subprocess.Popen], None] | None = None
 ) -> subprocess.CompletedProcess:
-    """Run ``command``; ``started`` is handed the process, so that another
-    thread can stop it."""
-    from .environment import scrubbed
+    """Run ``command`` of the checkout (`sandbox`: an allow-listed
+    environment, its own process group killed when it ends); ``started`` is
+    handed the process, so that another thread can stop it."""
+    from . import sandbox
 
-    # the repository's tools and scripts never see a credential
-    env = scrubbed({"NO_COLOR": "1", "FORCE_COLOR": "0"})
-    with subprocess.Popen(
-        list(command), cwd=cwd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, errors="replace", env=env
-    ) as process:
-        if started is not None:
-            started(process)
-        try:
-            stdout, stderr = process.communicate(timeout=timeout)
-        except subprocess.TimeoutExpired:
-            process.kill()
-            process.communicate()
-            raise
-    return subprocess.CompletedProcess(process.args, process.returncode, stdout, stderr)
+    return sandbox.run(command, cwd, timeout, started, env={"NO_COLOR": "1", "FORCE_COLOR": "0"})
 
 
 def _shown(command: Sequence[str], root: Path) -> str:
@@ -451,16 +443,19 @@ class BaselineRun:
     def close(self) -> None:
         """Stop a check still running, then remove the base tree."""
         self._stopped = True
+        from . import sandbox
+
         for process in self._processes:
-            if process.poll() is None:
-                process.kill()
+            sandbox.stop(process)
         self._pool.shutdown(wait=True)
         self._trees.close()
 
     def _started(self, process: subprocess.Popen) -> None:
+        from . import sandbox
+
         self._processes.append(process)
         if self._stopped:
-            process.kill()
+            sandbox.stop(process)
 
     def _run_all(self, runs: list[TypeRun]) -> dict[str, Counter]:
         found = {}
@@ -644,20 +639,60 @@ def _tests(root: Path, files: list[str], per_package: bool = True) -> Check:
     for test in tests:
         folder = (_package_dir(root, test) or root) if per_package else root
         groups.setdefault(folder, []).append("./" + (root / test).relative_to(folder).as_posix())
-    commands, failures, passed = [], [], 0
+    commands, failures, passed, empty = [], [], 0, []
     for folder, paths in groups.items():
         where = f"cd {folder.relative_to(root).as_posix()} && " if per_package else ""
         commands.append(f"{where}bun test {' '.join(paths)}")
         result = _exec([bun, "test", *paths], folder)
         output = _strip_ansi(result.stdout + result.stderr)
-        count = re.search(r"^\s*(\d+) pass", output, re.M)
-        passed += int(count.group(1)) if count else 0
+        ran = tests_run(output)
+        passed += sum(counts.get("pass", 0) for counts in ran.values())
+        # a file that ran no test proves nothing (a preload that exits 0,
+        # a test file emptied): the check fails, it does not pass
+        empty.extend(
+            (folder / path).relative_to(root).as_posix() for path in paths
+            if not sum(ran.get(path.removeprefix("./"), {}).values()) and _declares_tests(folder / path)
+        )
         if result.returncode != 0:
             failures.append(output)
     command = "; ".join(commands)
     if failures:
         return Check("tests", Outcome.FAILED, f"bun test failed ({len(tests)} file(s))", command, _first_lines(_failing_lines(failures)))
+    if empty:
+        return Check(
+            "tests", Outcome.FAILED, f"bun test ran no test in {len(empty)} of {len(tests)} file(s)", command,
+            "\n".join(f"{path}: no test ran" for path in empty),
+        )
     return Check("tests", Outcome.PASSED, f"bun test: {passed} passed in {len(tests)} file(s)", command)
+
+
+_TEST_FILE = re.compile(r"^(?P<file>\S.*\.(?:test|spec)\.[cm]?[jt]sx?):$")
+_TEST_RESULT = re.compile(r"^\((?P<result>pass|fail)\) ")
+
+
+_TEST_CALL = re.compile(rb"(?<![\w.$])(?:test|it|describe)(?:\.\w+)*\s*\(")
+
+
+def _declares_tests(path: Path) -> bool:
+    """Whether a test file calls test/it/describe: a type-only one (the
+    SDK's generated schema.test.ts, which tsc checks) runs none."""
+    try:
+        return bool(_TEST_CALL.search(path.read_bytes()))
+    except OSError:
+        return True
+
+
+def tests_run(output: str) -> dict[str, Counter]:
+    """Per test file that `bun test` names (relative to where it ran): how
+    many tests passed and failed, from its per-file sections."""
+    found: dict[str, Counter] = {}
+    current = None
+    for line in output.splitlines():
+        if match := _TEST_FILE.match(line.strip()):
+            current = found.setdefault(match["file"].removeprefix("./"), Counter())
+        elif current is not None and (match := _TEST_RESULT.match(line.strip())):
+            current[match["result"]] += 1
+    return found
 
 
 def _tests_for(root: Path, path: str) -> list[str]:

@@ -49,6 +49,9 @@ def checkout(tmp_path: Path, monkeypatch) -> Path:
     (repo / "node_modules" / "private" / "index.d.ts").write_text("export const = ;\n")
     monkeypatch.setenv("MESH_CODEMOD_CACHE", str(tmp_path / "cache"))
     monkeypatch.setenv("FAKE_LOG", str(tmp_path / "calls.log"))
+    # the checks' environment is an allow-list (codemods/sandbox.py): the
+    # stand-ins' own variables are named to pass
+    monkeypatch.setenv("MESH_CODEMOD_CHECK_ENV", "FAKE_LOG FAKE_RENDEZVOUS")
     return repo
 
 

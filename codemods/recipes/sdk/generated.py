@@ -155,7 +155,6 @@ def _regenerate(repo: str, spec: Planned) -> dict[str, bytes]:
     # imported here: only a checkout with node_modules needs them
     import os
     import shutil
-    import subprocess
     import tempfile
 
     root = Path(repo)
@@ -174,13 +173,10 @@ def _regenerate(repo: str, spec: Planned) -> dict[str, bytes]:
         npm = shutil.which("npm")
         if npm is None:  # gone since generator_unavailable() looked
             raise Refused(SCHEMA_PATH, f"`npm run {GENERATOR}`: npm not found on PATH")
-        result = subprocess.run(
-            [npm, "run", "--silent", GENERATOR],
-            cwd=work,
-            capture_output=True,
-            text=True,
-            timeout=600,
-        )
+        from ...sandbox import run
+
+        # the SDK's own script: an allow-listed environment, its own process group
+        result = run([npm, "run", "--silent", GENERATOR], work, timeout=600)
         if result.returncode != 0:
             tail = (result.stderr or result.stdout).strip().splitlines()[-3:]
             raise Refused(SCHEMA_PATH, f"`npm run {GENERATOR}` failed: {' / '.join(tail)}")
