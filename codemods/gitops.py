@@ -506,6 +506,7 @@ def foreign_commits(series: Series, tip: str | None, rebuilt: dict[str, set[str]
     rebuilt.setdefault(series.base, {c.sha for c in series.commits})
     commits = list(repo.iter_commits([tip, f"^{series.base}"]))
     metadata = {c.hexsha: made_by_tool(c, series.identity) for c in commits}
+    runs: dict[str, str] = {}  # base of a run of the tool's commits -> why not an earlier release's ("": it is)
     foreign = []
     for commit in commits:
         reason = metadata[commit.hexsha]
@@ -514,10 +515,63 @@ def foreign_commits(series: Series, tip: str | None, rebuilt: dict[str, set[str]
             if base not in rebuilt:
                 rebuilt[base] = _rebuild(series, base)
             if commit.hexsha not in rebuilt[base]:
-                reason = f"not the commit mesh-codemod makes on {base[:12]}: edited, or made by another version"
+                if base not in runs:
+                    # the newest commit of the run comes first
+                    runs[base] = _not_an_earlier_release(series, base, commit)
+                if runs[base]:
+                    reason = f"not the commit mesh-codemod makes on {base[:12]}: {runs[base]}"
         if reason:
             foreign.append(Foreign(commit, reason))
     return foreign
+
+
+def _not_an_earlier_release(series: Series, base: str, run_tip: git.Commit) -> str:
+    """Why the run of commits from ``base`` to ``run_tip`` (the tool's
+    identity and trailer) is not an earlier release's series; empty when
+    it is. An earlier release (0.2.0 wrote no content trailer) is
+    recognised by its content: its commits touch only the files this
+    release writes, and this release's upgrade of its tip is exactly what
+    this release makes on ``base`` (an earlier release's output upgrades
+    to the current one, SPEC 5a; a reviewer's edit survives the upgrade,
+    so an amend is still refused)."""
+    repo = series.repo
+    try:
+        fresh = series if base == series.base else _build_again(series, base)
+        upgraded = _build_again(series, run_tip.hexsha)
+    except (GitProblem, git.GitError, OSError) as err:
+        return f"edited, or made by another version ({err})"
+    ours = {c.path for c in fresh.plan.changes}
+    changed = repo.git.diff("--name-only", "-z", "--no-renames", base, run_tip.hexsha, "--").split("\0")
+    others = sorted(path for path in changed if path and path not in ours)
+    if others:
+        return f"it changes {others[0]}, which mesh-codemod does not write"
+    wanted = repo.commit(fresh.tip).tree.hexsha
+    got = repo.commit(upgraded.tip).tree.hexsha
+    if wanted == got or _same_modulo_layout(repo, wanted, got):
+        return ""
+    return "edited, or made by another version (its upgrade differs from what this release makes)"
+
+
+def _build_again(series: Series, base: str) -> Series:
+    return build_series(series.repo, base, series.bridge.mode, series.identity, series.formatter)
+
+
+def _same_modulo_layout(repo: git.Repo, tree_a: str, tree_b: str) -> bool:
+    """Whether two trees differ in the layout of TypeScript files only."""
+    from .engine.equivalence import grammar_for, same_modulo_layout
+
+    paths = [p for p in repo.git.diff("--name-only", "-z", "--no-renames", tree_a, tree_b, "--").split("\0") if p]
+    for path in paths:
+        if not path.endswith((".ts", ".tsx")):
+            return False
+        try:
+            a = repo.git.show(f"{tree_a}:{path}")
+            b = repo.git.show(f"{tree_b}:{path}")
+        except git.GitCommandError:
+            return False
+        if not same_modulo_layout(a, b, grammar_for(path)):
+            return False
+    return True
 
 
 def _series_base(commit: git.Commit, metadata: dict[str, str]) -> str:

@@ -249,3 +249,85 @@ def test_positive_evidence_still_migrates(tmp_path: Path) -> None:
     report = _json(invoke("apply", "--repo", repo, "--json", "--dry-run"))
     assert report["bridge"]["mode"] == "compat" and report["pending"]
     assert [c["kind"] for c in report["changes_of_form"]] == ["migrate", "migrate"]
+
+
+# ------------------------------------ an earlier release's branch (0.2.0)
+
+RELEASE_0_2_0 = "b7ac437"  # this repository's commit that was release 0.2.0
+
+
+@pytest.fixture(scope="module")
+def release_0_2_0(tmp_path_factory) -> Path:
+    """Release 0.2.0's code, from this repository's own history."""
+    import subprocess
+
+    from .support import ROOT
+
+    found = subprocess.run(["git", "-C", str(ROOT), "cat-file", "-e", f"{RELEASE_0_2_0}^{{commit}}"], check=False)
+    if found.returncode != 0:
+        pytest.skip(f"{RELEASE_0_2_0} is not in this clone's history (a shallow clone?)")
+    folder = tmp_path_factory.mktemp("release-0.2.0")
+    archive = subprocess.run(
+        ["git", "-C", str(ROOT), "archive", RELEASE_0_2_0, "codemods"], capture_output=True, check=True
+    )
+    subprocess.run(["tar", "-x", "-C", str(folder)], input=archive.stdout, check=True)
+    return folder
+
+
+def _old_pr(code: Path, work: Path, *extra: str) -> None:
+    import os
+    import subprocess
+    import sys
+
+    result = subprocess.run(
+        [sys.executable, "-m", "codemods", "pr", "--repo", str(work), "--branch", "codemod/app-state",
+         "--push", "origin", "--author", BOT, "--no-verify", *extra],
+        cwd=code, env={**os.environ, "PYTHONPATH": str(code)}, capture_output=True, text=True,
+    )
+    assert result.returncode == 0, result.stderr
+
+
+def test_a_branch_release_0_2_0_made_is_replaced(tmp_path: Path, release_0_2_0: Path) -> None:
+    from .gitrepo import with_remote
+
+    remote, work = with_remote(tmp_path)
+    _old_pr(release_0_2_0, work)
+    old = git(remote, "rev-list", "main..codemod/app-state").split()
+    assert len(old) == 4
+    assert all("Generated-content" not in git(remote, "log", "-1", "--format=%B", sha) for sha in old)
+
+    args = ("pr", "--repo", work, "--branch", "codemod/app-state", "--push", "origin", "--author", BOT,
+            "--no-verify", "--json")
+    result = invoke(*args)
+    assert result.exit_code == 0, result.output
+    report = _json(result)
+    assert "blocked" not in report and report["push"]["pushed"] is True
+    tip = git(remote, "rev-parse", "codemod/app-state").strip()
+    assert tip == report["tip"] and tip not in old
+    # what this release makes on the base, exactly
+    fresh = fixture_repo(tmp_path / "fresh")
+    assert invoke("apply", "--repo", fresh, "--bridge", "compat").exit_code == 0
+    for path in (MODULE_FILE, TESTS_FILE, BRIDGE_FILE):
+        assert git(remote, "show", f"{tip}:{path}") == (fresh / path).read_text()
+
+
+def test_a_reviewers_amend_of_a_0_2_0_branch_is_still_refused(tmp_path: Path, release_0_2_0: Path) -> None:
+    from .gitrepo import with_remote
+
+    remote, work = with_remote(tmp_path)
+    _old_pr(release_0_2_0, work)
+    reviewer = tmp_path / "reviewer"
+    git(tmp_path, "clone", "-q", "-b", "codemod/app-state", str(remote), str(reviewer))
+    target = reviewer / "apps/mesh/src/web/index.tsx"
+    target.write_text(target.read_text() + "// reviewed: keep this\n")
+    bot = {"GIT_COMMITTER_NAME": "Codemod Bot", "GIT_COMMITTER_EMAIL": "bot@example.com"}
+    git(reviewer, "commit", "-q", "-a", "--amend", "--no-edit", "--no-gpg-sign", env=bot)
+    git(reviewer, "push", "-q", "--force", "origin", "codemod/app-state")
+    amended = git(reviewer, "rev-parse", "HEAD").strip()
+
+    args = ("pr", "--repo", work, "--branch", "codemod/app-state", "--push", "origin", "--author", BOT, "--no-verify")
+    blocked = invoke(*args, "--json")
+    assert blocked.exit_code == 0
+    assert amended in [c["sha"] for c in _json(blocked)["blocked"]["commits"]]
+    assert invoke(*args, "--fail-on-blocked").exit_code == 3
+    assert git(remote, "rev-parse", "codemod/app-state").strip() == amended
