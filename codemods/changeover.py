@@ -1,12 +1,117 @@
 """The commit of a change over time: a checkout that has the feature in an
 earlier form (another bridge mode or SDK form, an earlier release's output)
-gets one commit of its own that brings it to the current form (SPEC 5a)."""
+gets one commit of its own that brings it to the current form (SPEC 5a);
+one that has part of it gets one commit that completes it. `kind` names
+which change a plan is, for the commit and the PR's title and body."""
 
 from __future__ import annotations
 
+import re
+from pathlib import Path
+
 from . import __version__
+from .engine.outcome import Status
 from .recipes.base import CommitGroup
 from .runner import Plan
+
+FIRST, MIGRATION, UPGRADE, BOTH, COMPLETION = (
+    "first change", "migration", "upgrade", "migration and upgrade", "completion",
+)
+
+
+def kind(plan: Plan) -> str:
+    """What the change does to the checkout: brings the feature for the
+    first time, migrates its wiring, upgrades an earlier release's output
+    (or both), or completes a tree that has most of it."""
+    kinds = {c.kind for _, c in plan.form_changes}
+    if kinds >= {"migrate", "upgrade"}:
+        return BOTH
+    if "migrate" in kinds:
+        return MIGRATION
+    if "upgrade" in kinds:
+        return UPGRADE
+    # Mostly there already: the change completes it (one commit). With
+    # less there (a piece mesh wrote by itself, say) it is the first change.
+    already = sum(r.status is Status.ALREADY for r in plan.results)
+    if plan.changes and already > sum(r.status is Status.APPLIED for r in plan.results):
+        return COMPLETION
+    return FIRST
+
+
+def migration(plan: Plan) -> tuple[str, str, str] | None:
+    """(from, to, why) of the plan's first migration."""
+    found = [(r, c) for r, c in plan.form_changes if c.kind == "migrate"]
+    if not found:
+        return None
+    result, change = found[0]
+    return _short(change.was), _short(change.now).removeprefix(__version__ + ", "), result.why
+
+
+def upgraded_from(plan: Plan) -> list[str]:
+    """The earlier releases whose output the plan upgrades, oldest first."""
+    found = {c.was.split(",", 1)[0].split(" ", 1)[0] for _, c in plan.form_changes if c.kind == "upgrade"}
+    return sorted(found, key=_version_key)
+
+
+def _version_key(version: str) -> tuple[int, ...]:
+    return tuple(int(part) for part in re.findall(r"\d+", version)[:3])
+
+
+def completion_group(plan: Plan) -> CommitGroup:
+    """One commit that adds what a checkout with part of the feature lacks."""
+    present = [r for r in plan.results if r.status is Status.ALREADY]
+    steps = tuple(dict.fromkeys(s for c in plan.changes for s in c.steps))
+    body = [
+        f"The checkout has part of the appState feature ({len(present)} of the tool's",
+        f"steps are there); this adds what is missing, as release {__version__} writes it:",
+        "",
+    ]
+    body += [f"- {c.path} ({c.kind}): {', '.join(c.steps)}" for c in plan.changes]
+    return CommitGroup(
+        id="completion", subject="feat(mcp-apps): complete the appState feature", body="\n".join(body), steps=steps
+    )
+
+
+def changelog_entries(since: str, until: str = __version__) -> dict[str, list[str]]:
+    """The CHANGELOG.md entries (the first line of each item) of the
+    releases after ``since`` up to ``until``, newest first; an unreleased
+    version reads the "Unreleased" section. Empty when the file is not
+    there (it ships beside the package, codemods/CHANGELOG.md)."""
+    path = Path(__file__).with_name("CHANGELOG.md")
+    try:
+        text = path.read_text(encoding="utf-8")
+    except OSError:
+        return {}
+    sections: dict[str, list[str]] = {}
+    current = None
+    for line in text.splitlines():
+        heading = re.match(r"^## \[([^\]]+)\]", line)
+        if heading:
+            current = heading[1]
+            sections[current] = []
+        elif current and line.startswith("- "):
+            sections[current].append(line[2:].strip())
+        elif current and line.startswith("  ") and sections[current] and not sections[current][-1].endswith("."):
+            # the item's first sentence may wrap
+            sections[current][-1] += " " + line.strip()
+    released = [v for v in sections if v != "Unreleased"]
+    wanted = {}
+    for version, items in sections.items():
+        label = until if version == "Unreleased" and until not in released else version
+        if version == "Unreleased" and until in released:
+            continue
+        if version != "Unreleased" and not (_version_key(since) < _version_key(version) <= _version_key(until)):
+            continue
+        wanted[label] = [_first_sentence(item) for item in items]
+    return wanted
+
+
+def _first_sentence(item: str) -> str:
+    match = re.match(r"^(.+?\.)(\s|$)", item)
+    sentence = match[1] if match else item
+    if len(sentence) > 240:
+        sentence = sentence[:239].rstrip() + ("`" if sentence[:239].count("`") % 2 else "") + "…"
+    return sentence
 
 
 def _short(label: str) -> str:

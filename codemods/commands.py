@@ -363,9 +363,16 @@ def series_fingerprint(series) -> str:
     return fingerprint([(c.path, c.old, c.new) for c in series.plan.changes])
 
 
+def _kind(series) -> str:
+    from .changeover import kind
+
+    return kind(series.plan)
+
+
 def _series_json(series) -> dict:
     return {
         "fingerprint": series_fingerprint(series),
+        "kind": _kind(series),
         "left_alone": series.plan.left_alone(),
         "target": series.plan.target,
         "bridge": series.bridge.to_json(),

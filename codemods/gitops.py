@@ -268,6 +268,11 @@ def build_series(
             from .changeover import commit_group
 
             groups, plans = (commit_group(full),), [full]
+        elif full.changes:
+            from .changeover import COMPLETION, completion_group, kind
+
+            if kind(full) == COMPLETION:  # part of the feature is there: one commit completes it
+                groups, plans = (completion_group(full),), [full]
         modes = _modes(repo, base.hexsha, [c.path for c in full.changes])
         parent, parent_tree = base.hexsha, base.tree.hexsha
         index_env = {**env, "GIT_INDEX_FILE": str(index)}

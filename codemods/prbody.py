@@ -27,9 +27,70 @@ PROBLEMS = {
 }
 
 
+TITLE = "Deep-link app state for MCP apps (appState)"
+
+
 def title(series) -> str:
-    """The PR's title."""
-    return "Deep-link app state for MCP apps (appState)"
+    """The PR's title, by the kind of change (`changeover.kind`)."""
+    from . import changeover
+
+    plan = series.plan
+    kind = changeover.kind(plan)
+    if kind in (changeover.MIGRATION, changeover.BOTH):
+        _, to, _ = changeover.migration(plan)
+        upgrade = f"upgrade to mesh-codemod {__version__} and " if kind == changeover.BOTH else ""
+        return f"appState: {upgrade}migrate the state-changed wiring to {to}"
+    if kind == changeover.UPGRADE:
+        return f"appState: upgrade to mesh-codemod {__version__} (from {changeover.upgraded_from(plan)[0]})"
+    if kind == changeover.COMPLETION:
+        return "appState: complete the deep-link app state feature"
+    return TITLE
+
+
+def introduction(series) -> list[str]:
+    """The body's first section: what this change does, by its kind."""
+    from . import changeover
+
+    plan = series.plan
+    kind = changeover.kind(plan)
+    problem = PROBLEMS.get(plan.target, PROBLEMS["host"])
+    if kind == changeover.FIRST:
+        return ["## Deep-link app state for MCP apps", "", problem, ""]
+    lines = [f"## {title(series).removeprefix('appState: ').capitalize()}", ""]
+    if kind in (changeover.MIGRATION, changeover.BOTH):
+        was, to, why = changeover.migration(plan)
+        lines += [
+            f"The checkout has the appState feature wired in {was}; this migrates it to {to}.",
+            f"Why: {why}.",
+            "",
+            "The state-changed handler is replaced, and what only the earlier wiring used (its schema"
+            " and imports) is removed; every other line stays.",
+            "",
+        ]
+    if kind in (changeover.UPGRADE, changeover.BOTH):
+        releases = changeover.upgraded_from(plan)
+        lines += [
+            f"The checkout holds what mesh-codemod {' and '.join(releases)} wrote; release {__version__}"
+            " writes it differently. Only what is still exactly an earlier release's output is replaced.",
+            "",
+        ]
+        entries = changeover.changelog_entries(releases[0]) if releases else {}
+        if entries:
+            lines += [f"What changed since {releases[0]} (mesh-codemod's CHANGELOG.md):", ""]
+            for version, items in entries.items():
+                lines += [f"- **{version}**"] + [f"  - {item}" for item in items]
+            lines.append("")
+    if kind == changeover.COMPLETION:
+        present = [r for r in plan.results if r.status.value == "already"]
+        lines += [
+            f"The checkout has part of the appState feature ({len(present)} of the tool's steps are there);"
+            " this adds what is missing:",
+            "",
+        ]
+        lines += [f"- `{c.path}` ({c.kind})" for c in plan.changes]
+        lines.append("")
+    lines += ["What the feature is: " + problem[0].lower() + problem[1:], ""]
+    return lines
 
 
 def render(series, report, command: Sequence[str]) -> str:
@@ -37,8 +98,7 @@ def render(series, report, command: Sequence[str]) -> str:
     target = series.plan.target
     if target == "sdk":  # written for the SDK's maintainers (SPEC section 7)
         return render_sdk(series, report, command)
-    problem = PROBLEMS.get(target, PROBLEMS["host"])
-    lines = ["## Deep-link app state for MCP apps", "", problem, ""]
+    lines = introduction(series)
     lines += ["## Commits", ""]
     for commit in series.commits:
         lines.append(f"- `{commit.sha[:12]}` {commit.group.subject}")

@@ -331,3 +331,74 @@ def test_a_reviewers_amend_of_a_0_2_0_branch_is_still_refused(tmp_path: Path, re
     assert amended in [c["sha"] for c in _json(blocked)["blocked"]["commits"]]
     assert invoke(*args, "--fail-on-blocked").exit_code == 3
     assert git(remote, "rev-parse", "codemod/app-state").strip() == amended
+
+
+# ------------------------------------------------ a PR says what it does
+
+PR_ARGS = ("--branch", "codemod/app-state", "--author", BOT, "--no-verify", "--json")
+
+
+def _pr_report(repo: Path, *extra: str) -> dict:
+    result = invoke("pr", "--repo", repo, *PR_ARGS, *extra)
+    assert result.exit_code == 0, result.output
+    return _json(result)
+
+
+def test_a_first_change_reads_like_one(tmp_path: Path) -> None:
+    report = _pr_report(fixture_repo(tmp_path / "repo"), "--bridge", "compat")
+    assert report["kind"] == "first change"
+    assert report["title"] == "Deep-link app state for MCP apps (appState)"
+    assert [c["group"] for c in report["commits"]] == ["app-state-format", "bridge-plumbing", "render-sites", "search-schema"]
+
+
+def test_a_migration_says_from_to_and_why(tmp_path: Path) -> None:
+    repo = _applied(tmp_path)  # compat mode, merged
+    report = _pr_report(repo, "--bridge", "sdk")
+    assert report["kind"] == "migration"
+    assert report["title"] == "appState: migrate the state-changed wiring to sdk mode"
+    body = report["body"]
+    assert body.startswith("## Migrate the state-changed wiring to sdk mode\n")
+    assert "wired in compat mode, 1.x form; this migrates it to sdk mode" in body
+    assert "Why: sdk (--bridge sdk was given)." in body
+    assert [c["subject"] for c in report["commits"]] == ["refactor(mcp-apps): migrate the state-changed wiring to sdk mode"]
+
+
+def test_an_upgrade_names_the_release_and_its_changelog_entries(tmp_path: Path) -> None:
+    import shutil
+
+    from codemods import __version__
+
+    from .support import FIXTURES
+
+    repo = tmp_path / "repo"
+    shutil.copytree(FIXTURES / "release-0.1.0-compat" / "input", repo)
+    git(repo, "init", "-q", "-b", "main")
+    commit_all(repo, "mesh with 0.1.0's appState merged")
+    report = _pr_report(repo, "--bridge", "compat")
+    assert report["kind"] == "upgrade"
+    assert report["title"] == f"appState: upgrade to mesh-codemod {__version__} (from 0.1.0)"
+    body = report["body"]
+    assert "The checkout holds what mesh-codemod 0.1.0" in body
+    assert "What changed since 0.1.0 (mesh-codemod's CHANGELOG.md):" in body
+    for version in (__version__, "0.3.0", "0.2.0"):
+        assert f"- **{version}**" in body
+    assert "- **0.1.0**" not in body
+    assert "  - Upgrades: what 0.1.0 and 0.2.0 wrote is recognised" in body  # an entry of 0.3.0
+
+
+def test_a_completion_is_one_commit_that_says_so_and_lists_edited_files(tmp_path: Path) -> None:
+    repo = _applied(tmp_path)
+    tests = repo / TESTS_FILE
+    tests.write_text(tests.read_text() + "// our own extra case\n")
+    git(repo, "checkout", "HEAD~1", "--", "apps/mesh/src/web/index.tsx")  # the route lost its param
+    commit_all(repo, "a partial tree")
+    report = _pr_report(repo, "--bridge", "compat")
+    assert report["kind"] == "completion"
+    assert report["title"] == "appState: complete the deep-link app state feature"
+    [commit] = report["commits"]
+    assert commit["subject"] == "feat(mcp-apps): complete the appState feature"
+    assert [f["path"] for f in commit["files"]] == ["apps/mesh/src/web/index.tsx"]
+    body = report["body"]
+    assert body.startswith("## Complete the deep-link app state feature\n")
+    assert "- `apps/mesh/src/web/index.tsx` (modified)" in body
+    assert f"- `{TESTS_FILE}` (app-state-tests): edited since mesh-codemod wrote it" in body
