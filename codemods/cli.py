@@ -130,15 +130,51 @@ def pr_command(
     author: AuthorOption = None,
     as_json: JsonOption = False,
     formatter: FormatterOption = FormatterMode.AUTO,
+    artifact: Annotated[
+        Optional[Path],
+        typer.Option(
+            "--artifact",
+            help="Also write the build job's artifact here (bundle, body, report, manifest) for `mesh-codemod publish`.",
+        ),
+    ] = None,
 ) -> None:
     """Create or update a branch holding the series, built from git objects
     (the working tree, index and HEAD are not touched), and print the PR body."""
     if require_checks and not verify:
         raise typer.BadParameter("--require-checks needs the checks: drop --no-verify", param_hint="--require-checks")
     series = commands.SeriesRequest(repo, base, bridge, author, as_json, formatter)
-    raise typer.Exit(
-        commands.pr(commands.PrRequest(series, branch, push, body_out, force, verify, require_checks, fail_on_blocked))
+    request = commands.PrRequest(series, branch, push, body_out, force, verify, require_checks, fail_on_blocked, artifact)
+    raise typer.Exit(commands.pr(request))
+
+
+@app.command("publish")
+def publish_command(
+    artifact: Annotated[Path, typer.Option("--artifact", help="The folder `pr --artifact` wrote (the build job's).")],
+    branch: Annotated[str, typer.Option("--branch", help="The branch to publish.")],
+    target: Annotated[
+        str, typer.Option("--target", help="The trusted branch the recorded base must be a commit of (e.g. origin/main).")
+    ],
+    repo: RepoOption = Path("."),
+    push: Annotated[Optional[str], typer.Option("--push", help="Push the branch to this remote, with a lease.")] = None,
+    author: AuthorOption = None,
+    force: Annotated[bool, typer.Option("--force", help="Replace commits on the branch that the tool did not make.")] = False,
+    fail_on_blocked: Annotated[
+        bool, typer.Option("--fail-on-blocked", help="Exit 3 when the branch holds commits the tool did not make.")
+    ] = False,
+    report_out: Annotated[
+        Optional[Path], typer.Option("--report-out", help="Write the report `open-pr --report` reads here.")
+    ] = None,
+    as_json: JsonOption = False,
+) -> None:
+    """Check the build job's artifact and push its branch: the commits must
+    be the tool's own work on a base of --target (author, committer,
+    trailers, files, and each file, modulo layout, what the tool makes of
+    that base with its built-in layout, from git objects). Runs no code of
+    the checkout: no install, formatter or checks. Exit 3 when refused."""
+    request = commands.PublishRequest(
+        repo, artifact, branch, target, push, author, force, fail_on_blocked, report_out, as_json
     )
+    raise typer.Exit(commands.publish(request))
 
 
 @app.command("open-pr")
@@ -189,12 +225,16 @@ def verify_command(
         typer.Option(
             "--base",
             help="The unpatched commit to compare type errors with.",
-            show_default="below the tool's commits at HEAD, else HEAD",
+            show_default="below the tool's commits in HEAD's history, else the merge base with --target, else HEAD",
         ),
+    ] = None,
+    target: Annotated[
+        Optional[str],
+        typer.Option("--target", help="The branch the change is for: without the tool's commits, the baseline is the merge base with it."),
     ] = None,
 ) -> None:
     """Run the repo's own checks (format, lint, type check against the unpatched tree, tests) on the files the tool edits; exit 4 when one fails."""
-    raise typer.Exit(commands.verify_checkout(repo, as_json, require_checks, base))
+    raise typer.Exit(commands.verify_checkout(repo, as_json, require_checks, base, target))
 
 
 def _version(value: bool) -> None:

@@ -270,6 +270,8 @@ class PrRequest(NamedTuple):
     # a branch holding commits that are not the tool's: exit 3 instead of
     # leaving it alone with exit 0
     fail_on_blocked: bool = False
+    # the build job's artifact (codemods/publish.py) goes to this folder
+    artifact: Path | None = None
 
 
 def _author(value: str | None) -> tuple[str | None, str | None]:
@@ -450,6 +452,11 @@ def _pr(request: PrRequest) -> int:
             _report_pr(series, request, untouched, report, body, as_json, message)
             return int(Exit.VERIFY_FAILED)
         update = gitops.update_branch(series, request.branch, request.push, local, seen, foreign)
+        if request.artifact is not None:
+            from . import publish
+
+            built = {**_series_json(series), "branch": request.branch, "verify": report.to_json() if report else None}
+            publish.write_artifact(series, request.branch, request.artifact, body, built)
     except ValueError as err:
         return _fail(str(err), Exit.USAGE, as_json)
     except (*_git_failures(), OSError) as err:
@@ -541,25 +548,27 @@ def _verify_commit(series, require: bool = False):
         )
 
 
-def verify_checkout(repo: Path, as_json: bool, require: bool = False, base: str | None = None) -> int:
+def verify_checkout(
+    repo: Path, as_json: bool, require: bool = False, base: str | None = None, target: str | None = None
+) -> int:
     """`mesh-codemod verify`: the checks on the files the tool targets, in
-    place. The type check's baseline is ``base`` when given; else the commit
-    below the tool's own commits at HEAD (after `git am` of the series, or on
-    the PR branch); else HEAD (when a git checkout)."""
+    place. The type check's baseline is the commit the change was made on
+    (`_checkout_baseline`), never a HEAD that holds others' commits above
+    the tool's."""
     from . import environment
 
     with environment.sealed():
-        return _verify_checkout(repo, as_json, require, base)
+        return _verify_checkout(repo, as_json, require, base, target)
 
 
-def _verify_checkout(repo: Path, as_json: bool, require: bool, base: str | None) -> int:
+def _verify_checkout(repo: Path, as_json: bool, require: bool, base: str | None, target: str | None = None) -> int:
     from . import verify
     from .runner import TargetError
 
     try:
         # only whether edits are pending matters here, not their layout
         current = _plan(repo, Bridge.AUTO, [], FormatterMode.NONE)
-        baseline = _checkout_baseline(repo, base)
+        baseline = _checkout_baseline(repo, base, target)
     except (TargetError, _BaselineProblem) as err:
         return _fail(str(err), Exit.REFUSED, as_json)
     files = [r.path for r in current.results if (repo / r.path).is_file()]  # verify.run sorts them, once each
@@ -584,10 +593,13 @@ class _BaselineProblem(Exception):
     """--base cannot be used (exit 3)."""
 
 
-def _checkout_baseline(repo: Path, base: str | None):
-    """The unpatched tree to compare type errors with: ``--base``; else the
-    commit below the run of the tool's commits (by their trailer) that
-    HEAD ends with; else HEAD. None outside a git checkout."""
+def _checkout_baseline(repo: Path, base: str | None, target: str | None = None):
+    """The unpatched tree to compare type errors with, the commit the change
+    was made on: ``--base``; else the commit below the tool's own commits
+    (by their trailer) on HEAD's first-parent history, with a reviewer's
+    commits or a merge on top of them; else the merge base of HEAD with
+    ``--target``; else HEAD, which then holds no commit of the tool's (the
+    change, if any, is in the working tree). None outside a git checkout."""
     import git
 
     from . import gitops
@@ -598,17 +610,63 @@ def _checkout_baseline(repo: Path, base: str | None):
             rev = gitops.resolve(git_repo, base).hexsha
             return _baseline(git_repo, repo, rev, "--base", f"--base {base} ({rev[:12]})")
         head = git_repo.head.commit
+        stop = None
+        if target is not None:
+            target_rev = gitops.resolve(git_repo, target).hexsha
+            stop = git_repo.git.merge_base(head.hexsha, target_rev).strip()
     except (gitops.GitProblem, git.GitError, ValueError) as err:
-        if base is not None:
-            raise _BaselineProblem(f"--base {base}: {err}") from None
+        if base is not None or target is not None:
+            option = f"--base {base}" if base is not None else f"--target {target}"
+            raise _BaselineProblem(f"{option}: {err}") from None
         return None
-    below, count = head, 0
-    while gitops.TRAILER in below.message.splitlines() and len(below.parents) == 1:
-        below, count = below.parents[0], count + 1
-    if count:
-        describe = f"{below.hexsha[:12]}, the base of the {count} mesh-codemod commit(s) at HEAD"
+    try:
+        found = _below_tool_commits(head, stop)
+    except _ShallowHistory:
+        raise _BaselineProblem(
+            f"{repo} is a shallow clone and verify looks for the commit the change was made on "
+            f"in HEAD's history: {gitops.SHALLOW_HINT}; or give --base"
+        ) from None
+    if found is not None:
+        below, count, above = found
+        on_top = f", {above} other commit(s) above them" if above else ""
+        describe = f"{below.hexsha[:12]}, the base of the {count} mesh-codemod commit(s) below HEAD{on_top}"
         return _baseline(git_repo, repo, below.hexsha, "base", describe)
+    if stop is not None:
+        return _baseline(git_repo, repo, stop, "merge base", f"{stop[:12]}, the merge base of HEAD with {target}")
     return _baseline(git_repo, repo, head.hexsha, "HEAD")
+
+
+_HISTORY_LIMIT = 1000  # first-parent commits looked at for the tool's own
+
+
+def _below_tool_commits(head, stop: str | None):
+    """(the commit below the newest run of the tool's commits, how many
+    there are, how many other commits sit above them) on HEAD's
+    first-parent history down to ``stop``; None when there is none."""
+    from . import gitops
+
+    cuts = gitops.shallow_cuts(head.repo)
+
+    def cut(commit) -> bool:  # the history ends here only because the clone is shallow
+        if commit.hexsha in cuts:
+            raise _ShallowHistory()
+        return False
+
+    commit, above = head, 0
+    while gitops.TRAILER not in commit.message.splitlines():
+        if commit.hexsha == stop or above >= _HISTORY_LIMIT or cut(commit) or not commit.parents:
+            return None
+        commit, above = commit.parents[0], above + 1
+    count = 0
+    while gitops.TRAILER in commit.message.splitlines() and commit.hexsha != stop and not cut(commit):
+        if len(commit.parents) != 1:
+            break
+        commit, count = commit.parents[0], count + 1
+    return (commit, count, above) if count else None
+
+
+class _ShallowHistory(Exception):
+    """HEAD's history ends at a shallow clone's cut."""
 
 
 def _baseline(git_repo, checkout: Path, rev: str, label: str, describe: str = "", against: str | None = None):
@@ -710,4 +768,86 @@ def open_pr(request: OpenPrRequest) -> int:
     else:
         number = f" #{decision.number}" if decision.number else ""
         _err(f"{'would ' if request.dry_run else ''}{decision.action}{number}: {decision.reason}")
+    return int(Exit.OK)
+
+
+class PublishRequest(NamedTuple):
+    repo: Path
+    artifact: Path
+    branch: str
+    target: str
+    push: str | None = None
+    author: str | None = None
+    force: bool = False
+    fail_on_blocked: bool = False
+    report_out: Path | None = None
+    as_json: bool = False
+
+
+def publish(request: PublishRequest) -> int:
+    """`mesh-codemod publish`: the publish job's side. Check the build
+    job's artifact (`publish.check_artifact`: only the tool's own work, on
+    a base that the target holds), then push its branch with the lease.
+    Starts no process of the checkout; credentials reach git's network
+    calls only."""
+    from . import environment
+
+    with environment.sealed():
+        return _publish(request)
+
+
+def _publish(request: PublishRequest) -> int:
+    import json
+
+    from . import gitops, publish
+
+    as_json = request.as_json
+    try:
+        gitops.check_branch_name(request.branch)
+        if request.push is not None:
+            gitops.check_remote_name(request.push)
+        repo = gitops.open_repo(request.repo)
+        gitops.refuse_shallow(repo, "publish checks the artifact's base against the target's history")
+        name, email = _author(request.author)
+        identity = gitops.identity(repo, name, email)
+        checked = publish.check_artifact(repo, request.artifact, request.branch, request.target, identity)
+        data = publish.report(checked, repo)
+        data["push"] = {"remote": request.push, "pushed": False}
+        if request.push is not None:
+            try:
+                _, seen, foreign = gitops.check_branch(checked.own, request.branch, request.push, request.force)
+            except gitops.ForeignCommits as err:
+                if request.fail_on_blocked:
+                    raise
+                data["blocked"] = {
+                    "reason": f"branch {request.branch} holds {len(err.found)} commit(s) that mesh-codemod did not make: "
+                    "left alone, nothing pushed",
+                    "commits": [
+                        {"sha": f.commit.hexsha, "author": f"{f.commit.author.name} <{f.commit.author.email}>",
+                         "subject": f.commit.summary, "why": f.reason}
+                        for f in err.found
+                    ],
+                }
+            else:
+                if seen != checked.tip:
+                    gitops.push_branch(repo, request.push, request.branch, checked.tip, seen)
+                    data["push"] = {"remote": request.push, "lease": seen, "pushed": True}
+                data["replaced"] = [c.hexsha for c in foreign]
+    except ValueError as err:
+        return _fail(str(err), Exit.USAGE, as_json)
+    except publish.ArtifactProblem as err:
+        return _fail(f"the artifact is refused: {err}", Exit.REFUSED, as_json)
+    except (*_git_failures(), OSError) as err:
+        return _fail(_refusal(err), Exit.REFUSED, as_json)
+    if request.report_out is not None:
+        request.report_out.write_text(json.dumps(data, indent=2) + "\n", encoding="utf-8")
+    if as_json:
+        _print_json(data)
+    else:
+        _err(f"artifact {data['digest']}: the tool's own work on {data['base'][:12]} ({len(data['commits'])} commit(s))")
+        if "blocked" in data:
+            _err(f"blocked: {data['blocked']['reason']}")
+        elif request.push:
+            pushed = data["push"]["pushed"]
+            _err(f"push to {request.push}: " + ("pushed" if pushed else "nothing to push (already up to date)"))
     return int(Exit.OK)

@@ -61,7 +61,6 @@ _SUFFIXES = (".ts", ".tsx", ".mts", ".cts", ".js", ".jsx", ".mjs", ".cjs", ".jso
 _CONFIG_FILES = ("biome.json", "biome.jsonc", ".editorconfig", ".gitignore", ".ignore")
 _LAUNCHER = Path("node_modules", ".bin", "biome")
 _BEFORE = "mesh-codemod-before--"
-_TIMEOUT = 120
 
 
 class Biome(NamedTuple):
@@ -162,37 +161,27 @@ class Candidate(NamedTuple):
     new: bytes
 
 
-def format_pass(
-    config_root: Path, files: list[Candidate], choice: FormatterChoice
-) -> list[tuple[bytes, Layout]]:
-    """For each file, the bytes to write and the layout they have."""
-    if choice.biome is None:
-        return [(f.new, Layout(BUILT_IN, f"no formatter: {choice.reason}")) for f in files]
-    if not has_config(config_root):  # e.g. the base commit of a series predates it
-        return [(f.new, Layout(BUILT_IN, "no biome.json in the tree")) for f in files]
-    eligible = [f for f in files if f.path.endswith(_SUFFIXES)]
-    if not eligible:
-        return [(f.new, Layout(BUILT_IN, "not a file the formatter handles")) for f in files]
-    before = {f.path: f.old for f in eligible if f.old is not None}
-    after = {f.path: f.new for f in eligible}
-    formatted_before, formatted_after, failure = _format_both(choice.biome, config_root, before, after)
-    name = choice.biome.name
-    results = []
-    for file in files:
-        if file not in eligible:
-            results.append((file.new, Layout(BUILT_IN, "not a file the formatter handles")))
-        elif failure:
-            results.append((file.new, Layout(BUILT_IN, f"{name} failed: {failure}")))
-        elif file.old is not None and formatted_before.get(file.path) != file.old:
-            results.append((file.new, Layout(BUILT_IN, f"{name} would change the file as it was before the edit")))
-        else:
-            results.append(_judge(file, formatted_after[file.path], name))
-    return results
+def same_code(path: str, ours: bytes, theirs: bytes) -> bool:
+    """Whether ``theirs`` is ``ours`` in another layout: the same syntax
+    tree once whitespace, quotes, optional semicolons, trailing commas and
+    optional parentheses are set aside (engine/equivalence.py); a JSON file
+    is compared as the value it holds."""
+    from .engine.equivalence import same_modulo_layout
+
+    if path.endswith((".json", ".jsonc")):
+        # a JSON document read as the expression it is
+        return same_modulo_layout(b"export default " + ours, b"export default " + theirs, "x.ts")
+    return same_modulo_layout(ours, theirs, path)
 
 
 def _judge(file: Candidate, formatted: bytes, name: str) -> tuple[bytes, Layout]:
     if formatted == file.new:
         return file.new, Layout(FORMATTER, f"{name} agrees with the built-in layout")
+    # the formatter may change layout only, in every mode and for a new file
+    # too: anything else (a line added, a call changed) is not the tool's
+    # output, and the built-in layout is used instead
+    if not same_code(file.path, file.new, formatted):
+        return file.new, Layout(BUILT_IN, f"{name} changed more than the layout of the tool's output")
     new_lines = split_lines(file.new)
     edited = edited_ranges(file.old, new_lines)
     outside, adjoining = lines_changed_outside(new_lines, split_lines(formatted), edited)
@@ -235,79 +224,3 @@ def lines_changed_outside(
             continue
         adjoining += sum(1 for i in range(i1, i2) if not any(start <= i < end for start, end in edited))
     return outside, adjoining
-
-
-def _scratch() -> str | None:
-    """Where the temporary folder goes: a RAM-backed /dev/shm unless TMPDIR
-    says otherwise (writing and removing the files on a disk under load cost
-    more than Biome itself)."""
-    if os.environ.get("TMPDIR") or not os.access("/dev/shm", os.W_OK):
-        return None
-    return "/dev/shm"
-
-
-def _format_both(
-    biome: Biome, config_root: Path, before: dict[str, bytes], after: dict[str, bytes]
-) -> tuple[dict[str, bytes], dict[str, bytes], str]:
-    """Both sets formatted by one Biome process; a non-empty third value
-    says why that failed. A file's "before" goes beside its "after", under a
-    prefixed name that keeps its extensions (``foo.test.ts`` ->
-    ``mesh-codemod-before--foo.test.ts``), so the same configuration and the
-    same overrides by folder or extension apply to both."""
-    import shutil
-    import subprocess
-    import tempfile
-
-    def beside(path: str) -> str:
-        folder, _, name = path.rpartition("/")
-        return f"{folder}/{_BEFORE}{name}" if folder else f"{_BEFORE}{name}"
-
-    files = {**after, **{beside(path): data for path, data in before.items()}}
-    folder = Path(tempfile.mkdtemp(prefix="mesh-codemod-format-", dir=_scratch()))
-    try:
-        _write_tree(config_root, folder, files)
-        from . import sandbox
-
-        # the checkout's Biome: an allow-listed environment, its own process group
-        process = sandbox.run(
-            [str(biome.program), "format", "--write", "--no-errors-on-unmatched", *files],
-            folder, timeout=_TIMEOUT, merge_stderr=True, text=False,
-        )
-        if process.returncode != 0:
-            return {}, {}, _first_lines(process.stdout)
-        return (
-            {path: (folder / beside(path)).read_bytes() for path in before},
-            {path: (folder / path).read_bytes() for path in after},
-            "",
-        )
-    except subprocess.TimeoutExpired:
-        return {}, {}, f"no answer within {_TIMEOUT} s"
-    except OSError as err:
-        return {}, {}, str(err)
-    finally:
-        shutil.rmtree(folder, ignore_errors=True)
-
-
-def _write_tree(config_root: Path, folder: Path, files: dict[str, bytes]) -> None:
-    """The files to format in ``folder``, beside copies of the checkout's
-    formatter configuration files of every folder on their way."""
-    import shutil
-
-    folders = {Path(".")}
-    for path, data in files.items():
-        target = folder / path
-        target.parent.mkdir(parents=True, exist_ok=True)
-        target.write_bytes(data)
-        folders.update(Path(path).parents)
-    for relative in folders:
-        for name in _CONFIG_FILES:
-            source = config_root / relative / name
-            if source.is_file():
-                shutil.copyfile(source, folder / relative / name)
-    # With `vcs.useIgnoreFile`, Biome refuses a root without an ignore file.
-    (folder / ".gitignore").touch()
-
-
-def _first_lines(err: bytes, count: int = 3) -> str:
-    lines = [line.strip() for line in err.decode("utf-8", "replace").splitlines() if line.strip()]
-    return " / ".join(lines[:count]) or "exit status non-zero"

@@ -218,7 +218,7 @@ def _make_folders(root: Path, relative: str, made: set[str], rev: str) -> None:
 def build_series(
     repo: git.Repo,
     base_rev: str,
-    bridge: Bridge,
+    bridge: Bridge | ModeChoice,
     author: Identity,
     formatter: FormatterMode = FormatterMode.AUTO,
 ) -> Series:
@@ -247,7 +247,10 @@ def build_series(
             from . import config as configuration
 
             settings = configuration.load(tree, [s.id for s in target.steps])
-            choice = configuration.pinned(target.choose_mode(checkout, bridge), settings, bridge)
+            if isinstance(bridge, ModeChoice):  # decided already (the build's, for the publishing side)
+                choice = bridge
+            else:
+                choice = configuration.pinned(target.choose_mode(checkout, bridge), settings, bridge)
             layout = choose_formatter(checkout, formatter)
             # One plan per commit, each with the steps of the groups so far;
             # the groups cover every step once, so the last plan is the full one.
@@ -598,6 +601,36 @@ def _rebuild(series: Series, base: str) -> set[str]:
     return {c.sha for c in again.commits}
 
 
+SHALLOW_HINT = (
+    "fetch the whole history (`git fetch --unshallow`), or check out with `fetch-depth: 0` (actions/checkout)"
+)
+
+
+def is_shallow(repo: git.Repo) -> bool:
+    return repo.git.rev_parse("--is-shallow-repository").strip() == "true"
+
+
+def shallow_cuts(repo: git.Repo) -> set[str]:
+    """The commits whose parents a shallow clone does not have."""
+    if not is_shallow(repo):
+        return set()
+    path = Path(repo.git.rev_parse("--git-path", "shallow"))
+    if not path.is_absolute():
+        path = Path(repo.working_tree_dir or repo.git_dir) / path
+    try:
+        return set(path.read_text().split())
+    except OSError:
+        return set()
+
+
+def refuse_shallow(repo: git.Repo, why: str) -> None:
+    """A shallow clone (actions/checkout's default, depth 1) lacks the
+    commits that tell the tool's work from others': refuse, saying what is
+    needed, rather than take the base's own history for someone's commits."""
+    if is_shallow(repo):
+        raise GitProblem(f"{repo.working_tree_dir} is a shallow clone and {why}: {SHALLOW_HINT}")
+
+
 def checked_out_branches(repo: git.Repo) -> set[str]:
     """The branches a worktree holds: checked out, or being rebased or
     bisected there (HEAD is detached meanwhile, and the branch is moved
@@ -684,6 +717,7 @@ def check_branch(
     are not the tool's (unless ``force``). Returns (local, remote_seen, foreign)."""
     repo = series.repo
     check_branch_name(branch)
+    refuse_shallow(repo, "pr compares the branch's history with its base")
     if f"refs/heads/{branch}" in checked_out_branches(repo):
         raise GitProblem(
             f"branch {branch} is checked out, or being rebased or bisected, in a worktree; pr never moves it"
@@ -726,6 +760,11 @@ def update_branch(
             raise GitProblem(f"{done}the local branch {branch} could not be moved: {_git_error(err)}") from None
         action = "created" if local is None else "updated"
     return BranchUpdate(action, pushed, local, seen, tuple(replaced))
+
+
+def push_branch(repo: git.Repo, remote: str, branch: str, tip: str, seen: str | None) -> None:
+    """Push ``tip`` to the remote's ``branch`` with the lease ``seen``."""
+    _push(repo, remote, branch, tip, seen)
 
 
 def _push(repo: git.Repo, remote: str, branch: str, tip: str, seen: str | None) -> None:

