@@ -70,6 +70,7 @@ STEP_FILES = {
     "types": "src/types.ts",
     "app-bridge": "src/app-bridge.ts",
     "app": "src/app.ts",
+    "bridge-test": "src/app-bridge.test.ts",
 }
 
 
@@ -185,4 +186,20 @@ def missing_pieces(before: Path, after: Path) -> list[str]:
         )
         if had(STEP_FILES["app"], "private _assertInitialized("):
             need(STEP_FILES["app"], 'this._assertInitialized("sendStateChanged");')
+    if (after / STEP_FILES["bridge-test"]).is_file() and (before / STEP_FILES["bridge-test"]).is_file():
+        test = STEP_FILES["bridge-test"]
+        need(
+            test,
+            "app.sendStateChanged: an initial appState shows in getHostContext()",
+            "setHostContext({ appState }) reaches the app, null clears it",
+            "expect(app.getHostContext()?.appState).toBeNull();",
+        )
+        bridge = (before / STEP_FILES["app-bridge"]).read_text(encoding="utf-8") if (before / STEP_FILES["app-bridge"]).is_file() else ""
+        if "eventSchemas" in bridge:
+            need(test, 'bridge.addEventListener("statechange"', "[{ tab: \"invoices\" }, null]")
+        if "private readonly eventSchemas" in bridge:
+            if "onstatechange" in (after / test).read_text(encoding="utf-8"):
+                missing.append(f"{test}: no onstatechange case on 2.x")
+        elif bridge:
+            need(test, "bridge.onstatechange = ({ state }) =>")
     return missing

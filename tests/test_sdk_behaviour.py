@@ -102,3 +102,30 @@ def test_the_recipes_output_works_on_the_released_sdk(shape: str, tmp_path: Path
     # the accessor case runs on 1.x only, the guard case where the revision guards
     expected = {"shape-b": 6, "shape-c": 6}[shape]
     assert passed == expected, output
+
+
+@pytest.mark.parametrize("shape", sorted(RELEASES))
+def test_the_test_cases_the_recipe_adds_pass_with_bun(shape: str, tmp_path: Path) -> None:
+    """The fixture's src/app-bridge.test.ts, as the `bridge-test` step
+    leaves it, run with `bun test` against the same double: the size-changed
+    case it had and every case the step added pass."""
+    require(BUN, "Bun")
+    package, _ = RELEASES[shape]
+    require(NODE_MODULES / package, package)
+    tree = recipe_output(tmp_path, shape)
+    work = tmp_path / "run"
+    work.mkdir()
+    os.symlink(NODE_MODULES, work / "node_modules")
+    (work / "double.ts").write_text(double_module(tree, package))
+    (work / "app.ts").write_text('export { App } from "./double";\n')
+    (work / "app-bridge.ts").write_text('export { AppBridge } from "./double";\n')
+    test = (tree / "src/app-bridge.test.ts").read_text()
+    added = test.count(f"it(\"app.{NAMES.sender}")
+    assert added == {"shape-b": 4, "shape-c": 4}[shape]  # accessor on 1.x, guard where App has it
+    (work / "app-bridge.test.ts").write_text(test)
+    result = subprocess.run(
+        [str(BUN), "test", "./app-bridge.test.ts"], cwd=work, capture_output=True, text=True, timeout=300
+    )
+    output = result.stdout + result.stderr
+    assert result.returncode == 0, output
+    assert f" {added + 1} pass" in output and " 0 fail" in output, output

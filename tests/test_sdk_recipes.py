@@ -38,7 +38,7 @@ def test_dry_run_shows_the_diff_and_check_goes_from_pending_to_done(tmp_path: Pa
     dry = invoke("apply", "--repo", repo, "--dry-run")
     assert dry.exit_code == 0, dry.output
     assert snapshot(repo) == before
-    assert dry.stdout.count("diff --git") == 8
+    assert dry.stdout.count("diff --git") == 9
     assert "+export interface McpUiStateChangedNotification {" in dry.stdout
     assert "+  get onstatechange():" in dry.stdout
     assert "target: sdk" in dry.stderr

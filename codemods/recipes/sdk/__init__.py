@@ -10,7 +10,7 @@ from pathlib import Path
 
 from ...manifest import read_manifest
 from ..base import Bridge, CommitGroup, ModeChoice, Step
-from . import app, app_bridge, generated, spec_text, spec_types, types_exports
+from . import app, app_bridge, bridge_test, generated, spec_text, spec_types, types_exports
 from ..names import NAMES
 from .common import STATE
 
@@ -55,12 +55,14 @@ STEPS: tuple[Step, ...] = (
         path=generated.TEST_PATH,
         description="generated/schema.test.ts: the inferred-type check of the new schema",
         rewrite=generated.rewrite_test,
+        absent=f"no {generated.TEST_PATH} in this revision: no inferred-type checks to extend",
     ),
     Step(
         id="schema-json",
         path=generated.JSON_PATH,
         description="generated/schema.json: the new $defs entry and appState in the host context",
         rewrite=generated.rewrite_json,
+        absent=f"no {generated.JSON_PATH} in this revision: no JSON Schema to extend",
     ),
     Step(
         id="types",
@@ -82,6 +84,13 @@ STEPS: tuple[Step, ...] = (
         description=f"app.ts: App.{NAMES.sender}(params), like sendSizeChanged",
         transform=app.transform,
         defines="export class App ",
+    ),
+    Step(
+        id="bridge-test",
+        path=bridge_test.PATH,
+        description="app-bridge.test.ts: test cases for the notification, appState and null, after the size-changed test",
+        transform=bridge_test.transform,
+        absent=bridge_test.ABSENT,
     ),
 )
 
@@ -141,8 +150,9 @@ COMMITS: tuple[CommitGroup, ...] = (
             f"hears the app's state (addEventListener(\"{NAMES.event}\"), and the\n"
             f"{NAMES.accessor} accessor on 1.x; 2.x deprecates event-backed on*\n"
             "accessors, so none is added there), the app sends it, guarded like\n"
-            "its other host calls where the revision guards them."
+            "its other host calls where the revision guards them. The bridge tests\n"
+            "cover the notification, an initial appState, setHostContext and null."
         ),
-        steps=("app-bridge", "app"),
+        steps=("app-bridge", "app", "bridge-test"),
     ),
 )
