@@ -60,11 +60,22 @@ _SUFFIXES = (".ts", ".tsx", ".mts", ".cts", ".js", ".jsx", ".mjs", ".cjs", ".jso
 # Read by Biome from the project root or a file's folders; copied with the files.
 _CONFIG_FILES = ("biome.json", "biome.jsonc", ".editorconfig", ".gitignore", ".ignore")
 _LAUNCHER = Path("node_modules", ".bin", "biome")
+PRETTIER = "prettier"
+_PRETTIER = Path("node_modules", ".bin", PRETTIER)
+# Read by Prettier from a file's folders (`package.json` may hold a
+# "prettier" key); copied with the files.
+PRETTIER_CONFIG_FILES = (
+    ".prettierrc", ".prettierrc.json", ".prettierrc.yaml", ".prettierrc.yml", ".prettierrc.json5",
+    ".prettierrc.js", ".prettierrc.cjs", ".prettierrc.mjs", ".prettierrc.toml",
+    "prettier.config.js", "prettier.config.cjs", "prettier.config.mjs",
+    ".prettierignore", ".editorconfig", "package.json",
+)
 _BEFORE = "mesh-codemod-before--"
 
 
 class Biome(NamedTuple):
-    """An installed Biome: the program to run and what to call it."""
+    """An installed formatter (Biome, or for the SDK target Prettier): the
+    program to run and what to call it."""
 
     program: Path
     name: str  # e.g. "biome 2.2.5"
@@ -85,11 +96,15 @@ class FormatterChoice(NamedTuple):
         return {"name": self.name, "reason": self.reason}
 
 
-def choose(checkout: Path, mode: FormatterMode | str) -> FormatterChoice:
-    """The formatter for ``mode`` in ``checkout`` (its ``node_modules/.bin/biome``)."""
+def choose(checkout: Path, mode: FormatterMode | str, target: str = "host") -> FormatterChoice:
+    """The formatter for ``mode`` in ``checkout``: its ``node_modules/.bin/biome``,
+    or for the SDK target (ext-apps formats with Prettier) its
+    ``node_modules/.bin/prettier``."""
     mode = FormatterMode(mode)
     if mode is FormatterMode.NONE:
         return FormatterChoice(None, "--formatter none")
+    if target == "sdk":
+        return _choose_prettier(checkout, mode)
     biome = find_biome(checkout)
     if biome is not None and not has_config(checkout):
         # Installed as some dependency's dependency, perhaps; not the repo's formatter.
@@ -104,6 +119,23 @@ def choose(checkout: Path, mode: FormatterMode | str) -> FormatterChoice:
             )
         return FormatterChoice(None, f"no {_LAUNCHER.as_posix()} in the checkout")
     return FormatterChoice(biome, f"the checkout's {_LAUNCHER.as_posix()}, under its configuration")
+
+
+def _choose_prettier(checkout: Path, mode: FormatterMode) -> FormatterChoice:
+    if mode is FormatterMode.BIOME:
+        raise FormatterMissing("--formatter biome: the SDK target is formatted with Prettier, not Biome")
+    launcher = checkout / _PRETTIER
+    if not launcher.is_file():
+        return FormatterChoice(
+            None, f"no {_PRETTIER.as_posix()} in the checkout: the built-in layout of Prettier's defaults"
+        )
+    version = _version(launcher.resolve().parent.parent / "package.json")
+    name = f"{PRETTIER} {version}" if version else PRETTIER
+    return FormatterChoice(Biome(launcher, name), f"the checkout's {_PRETTIER.as_posix()}, under its configuration")
+
+
+def is_prettier(tool: "Biome") -> bool:
+    return tool.name.split()[0] == PRETTIER
 
 
 def has_config(root: Path) -> bool:

@@ -11,7 +11,8 @@ import os
 from pathlib import Path
 
 from .formatter import (
-    _BEFORE, _CONFIG_FILES, _SUFFIXES, BUILT_IN, Biome, Candidate, FormatterChoice, Layout, _judge, has_config,
+    _BEFORE, _CONFIG_FILES, _SUFFIXES, BUILT_IN, PRETTIER_CONFIG_FILES, Biome, Candidate, FormatterChoice, Layout,
+    _judge, has_config, is_prettier,
 )
 
 _TIMEOUT = 120
@@ -23,7 +24,8 @@ def format_pass(
     """For each file, the bytes to write and the layout they have."""
     if choice.biome is None:
         return [(f.new, Layout(BUILT_IN, f"no formatter: {choice.reason}")) for f in files]
-    if not has_config(config_root):  # e.g. the base commit of a series predates it
+    prettier = is_prettier(choice.biome)
+    if not prettier and not has_config(config_root):  # e.g. the base commit of a series predates it
         return [(f.new, Layout(BUILT_IN, "no biome.json in the tree")) for f in files]
     eligible = [f for f in files if f.path.endswith(_SUFFIXES)]
     if not eligible:
@@ -73,14 +75,17 @@ def _format_both(
     files = {**after, **{beside(path): data for path, data in before.items()}}
     folder = Path(tempfile.mkdtemp(prefix="mesh-codemod-format-", dir=_scratch()))
     try:
-        _write_tree(config_root, folder, files)
+        prettier = is_prettier(biome)
+        _write_tree(config_root, folder, files, PRETTIER_CONFIG_FILES if prettier else _CONFIG_FILES)
         from . import sandbox
 
-        # the checkout's Biome: an allow-listed environment, its own process group
-        process = sandbox.run(
-            [str(biome.program), "format", "--write", "--no-errors-on-unmatched", *files],
-            folder, timeout=_TIMEOUT, merge_stderr=True, text=False,
+        # the checkout's formatter: an allow-listed environment, its own process group
+        command = (
+            [str(biome.program), "--write", "--log-level", "warn", *files]
+            if prettier
+            else [str(biome.program), "format", "--write", "--no-errors-on-unmatched", *files]
         )
+        process = sandbox.run(command, folder, timeout=_TIMEOUT, merge_stderr=True, text=False)
         if process.returncode != 0:
             return {}, {}, _first_lines(process.stdout)
         return (
@@ -96,7 +101,9 @@ def _format_both(
         shutil.rmtree(folder, ignore_errors=True)
 
 
-def _write_tree(config_root: Path, folder: Path, files: dict[str, bytes]) -> None:
+def _write_tree(
+    config_root: Path, folder: Path, files: dict[str, bytes], config_files: tuple[str, ...] = _CONFIG_FILES
+) -> None:
     """The files to format in ``folder``, beside copies of the checkout's
     formatter configuration files of every folder on their way."""
     import shutil
@@ -108,7 +115,7 @@ def _write_tree(config_root: Path, folder: Path, files: dict[str, bytes]) -> Non
         target.write_bytes(data)
         folders.update(Path(path).parents)
     for relative in folders:
-        for name in _CONFIG_FILES:
+        for name in config_files:
             source = config_root / relative / name
             if source.is_file():
                 shutil.copyfile(source, folder / relative / name)

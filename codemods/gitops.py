@@ -251,7 +251,7 @@ def build_series(
                 choice = bridge
             else:
                 choice = configuration.pinned(target.choose_mode(checkout, bridge), settings, bridge)
-            layout = choose_formatter(checkout, formatter)
+            layout = choose_formatter(checkout, formatter, target.name)
             # One plan per commit, each with the steps of the groups so far;
             # the groups cover every step once, so the last plan is the full one.
             plans: list[Plan] = []

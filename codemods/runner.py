@@ -164,7 +164,7 @@ def plan(
         raise ValueError(f"unknown step(s): {', '.join(unknown)} (see `mesh-codemod list`)")
     config = configuration.load(repo, ids)
     if not isinstance(formatter, FormatterChoice):
-        formatter = choose(repo, formatter)
+        formatter = choose(repo, formatter, target.name)
     # A choice made already (on the checkout whose node_modules decide, for
     # a plan on an exported commit) is taken as it is.
     if isinstance(bridge, ModeChoice):

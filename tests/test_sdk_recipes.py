@@ -374,3 +374,44 @@ def test_doc_text_is_the_doc_comment_above_a_node_or_nothing() -> None:
     a, b, c = (editor.interface(name) for name in "ABC")
     assert editor.doc_text(a) == "/** Documented. */"
     assert editor.doc_text(b) == editor.doc_text(c) == ""
+
+
+def test_the_sdk_target_is_laid_out_by_prettier_or_its_defaults(tmp_path: Path) -> None:
+    """Without Prettier installed, the built-in layout of Prettier's
+    defaults; with the checkout's node_modules/.bin/prettier, Prettier runs
+    and agrees with it, so the output is the same bytes either way."""
+    from .node_tools import BIN, NODE_MODULES
+
+    require(BIN / "prettier", "Prettier")
+    only = [f"--only={s}" for s in ("spec", "spec-types", "types", "app-bridge", "app", "bridge-test")]
+    bare = sdk_tree(tmp_path / "bare", "shape-c")
+    result = invoke("apply", "--repo", bare, *only)
+    assert result.exit_code == 0, result.output
+    assert "formatter: none (no node_modules/.bin/prettier in the checkout: the built-in layout of Prettier's defaults)" in result.stderr
+    assert "biome" not in result.stderr
+
+    installed = sdk_tree(tmp_path / "installed", "shape-c")
+    (installed / "node_modules").symlink_to(NODE_MODULES)
+    result = invoke("apply", "--repo", installed, *only)
+    assert result.exit_code == 0, result.output
+    assert "formatter: prettier 3." in result.stderr
+    assert "layout: formatter (prettier 3." in result.stderr and "agrees with the built-in layout" in result.stderr
+    (installed / "node_modules").unlink()
+    assert snapshot(installed) == snapshot(bare)
+
+
+def test_the_expected_sdk_trees_are_prettier_clean() -> None:
+    """Every TypeScript and JSON file of the expected trees is as the SDK's
+    formatter (Prettier, default options) prints it."""
+    import subprocess
+
+    from .node_tools import BIN
+
+    prettier = require(BIN / "prettier", "Prettier")
+    files = sorted(
+        str(p) for shape in SHAPES for p in (SDK_FIXTURES / shape / "expected-auto" / "src").rglob("*")
+        if p.suffix in {".ts", ".json"}
+    )
+    assert len(files) > 20
+    result = subprocess.run([str(prettier), "--check", *files], capture_output=True, text=True)
+    assert result.returncode == 0, result.stdout + result.stderr
