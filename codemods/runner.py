@@ -179,6 +179,7 @@ def plan(
         earlier=MappingProxyType(earlier),
         form=choice.form or "1.x",
         why=choice.describe(),
+        sdk_api=choice.sdk_api,
     )
     root = repo.resolve()
     selected = [s for s in steps if not only or s.id in only]

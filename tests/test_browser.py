@@ -17,9 +17,12 @@ Every mode's output runs against its SDK (one browser run each):
   the 2.x form (method name and params schema), on the pinned 2.0.4 with its
   2.x peers (tools/package.json: ``ext-apps-2``);
 - ``sdk-double``: sdk mode on a TEST DOUBLE of the bridge, since no release
-  has ``onappstatechange`` yet: the released 1.7.1 AppBridge plus exactly
-  what this tool's SDK recipe adds for that shape (shape B), taken from the
-  recipe's output on fixtures/sdk/shape-b when the test runs.
+  has state-changed yet: the released 1.7.1 AppBridge plus exactly the
+  event this tool's SDK recipe adds for that shape (shape B), taken from
+  the recipe's output on fixtures/sdk/shape-b when the test runs. The
+  codemod runs with the 1.7.1 declarations plus what the recipe declares
+  installed in the tree, so sdk mode wires what it reads there
+  (``addEventListener`` with the recipe's key).
 
 MESH_CODEMOD_BROWSER_SRC=<tree>/apps/mesh/src runs the compat-1.7.1
 scenarios against another tree (e.g. an older output, to show what they
@@ -62,6 +65,7 @@ SCENARIOS = [
     "empty_params_report_removes_param",
     "null_report_removes_param",
     "param_removed_pushes_null",
+    "host_capabilities_include_app_state",
     "stale_bridge_ignored",
     "render_count",
     "panel_app_reports_and_restores",
@@ -88,62 +92,112 @@ VARIANTS = {
 WIRED = {
     "compat-1.7.1": "bridge.setNotificationHandler(\n      StateChangedNotificationSchema,",
     "compat-2.0.4": '"ui/notifications/state-changed",\n      { params: StateChangedParamsSchema },',
-    "sdk-double": "bridge.onappstatechange = (params) =>",
 }
 
 
-def _codemod_output(tmp: Path, variant: str) -> Path:
-    bridge, wanted, _ = VARIANTS[variant]
+def _codemod_output(tmp: Path, variant: str) -> tuple[Path, str]:
+    """The codemod's output for ``variant`` (its apps/mesh/src) and the SDK
+    the host bundle is built with (see build.mjs)."""
+    bridge, wanted, sdk = VARIANTS[variant]
     tree = tmp / "mesh"
     shutil.copytree(FIXTURES / "newest" / "input", tree)
     manifest = tree / "apps/mesh/package.json"
     data = json.loads(manifest.read_text())
     data["dependencies"]["@modelcontextprotocol/ext-apps"] = wanted
     manifest.write_text(json.dumps(data, indent=2) + "\n")
+    wired = WIRED.get(variant, "")
+    installed = None
+    if sdk == "double":
+        sdk, key = sdk_double(tmp)
+        # sdk mode reads the API from the installed SDK's declarations: the
+        # double's, installed for the run (and removed before the build,
+        # which bundles the double itself).
+        installed = _install_double_declarations(tmp, tree, key)
+        wired = f'bridge.addEventListener("{key}", (params) =>'
     result = invoke("apply", "--repo", tree, "--bridge", bridge)
     assert result.exit_code == 0, result.output
-    assert WIRED[variant] in (tree / "apps/mesh/src/mcp-apps/use-app-bridge.ts").read_text()
-    return tree / "apps" / "mesh" / "src"
+    if installed is not None:
+        assert f'AppBridgeEventMap.{key}' in result.stderr, result.stderr
+        shutil.rmtree(installed)
+    assert wired in (tree / "apps/mesh/src/mcp-apps/use-app-bridge.ts").read_text()
+    return tree / "apps" / "mesh" / "src", sdk
 
 
-def sdk_double(tmp: Path) -> Path:
-    """The test double of ``@modelcontextprotocol/ext-apps/app-bridge`` for
-    sdk mode (see the module docstring), written into ``tmp``."""
+def _recipe_output(tmp: Path) -> Path:
+    """The SDK recipe's output on fixtures/sdk/shape-b (made once)."""
+    tree = tmp / "sdk"
+    if not tree.exists():
+        shutil.copytree(ROOT / "fixtures" / "sdk" / "shape-b" / "input", tree)
+        result = invoke("apply", "--repo", tree)
+        assert result.exit_code == 0, result.output
+    return tree
+
+
+def _finder(tree: Path, path: str):
     from codemods.engine.find import Finder
     from codemods.engine.source import SourceFile
-    from codemods.recipes.names import NAMES
 
-    tree = tmp / "sdk"
-    shutil.copytree(ROOT / "fixtures" / "sdk" / "shape-b" / "input", tree)
-    result = invoke("apply", "--repo", tree)
-    assert result.exit_code == 0, result.output
+    return Finder(SourceFile.from_bytes(path, (tree / path).read_bytes()))
 
-    def finder(path: str) -> Finder:
-        return Finder(SourceFile.from_bytes(path, (tree / path).read_bytes()))
 
-    bridge = finder("src/app-bridge.ts")
+def sdk_double(tmp: Path) -> tuple[str, str]:
+    """The test double of ``@modelcontextprotocol/ext-apps/app-bridge`` for
+    sdk mode (see the module docstring), written into ``tmp``, and the
+    event key it adds."""
+    from codemods.recipes.host.sdk_api import EVENT_KEYS
+
+    tree = _recipe_output(tmp)
+    bridge = _finder(tree, "src/app-bridge.ts")
     cls = bridge.class_("AppBridge")
-    accessors = bridge.class_members(cls, NAMES.accessor, "method_definition")
     schemas = bridge.class_member(cls, "eventSchemas").child_by_field_name("value")
-    [entry] = [e for e in bridge.entries(schemas) if bridge.text(e).startswith(f"{NAMES.event}:")]
-    generated = finder("src/generated/schema.ts")
+    [entry] = [e for e in bridge.entries(schemas) if bridge.text(e).split(":", 1)[0].strip() in EVENT_KEYS]
+    key = bridge.text(entry).split(":", 1)[0].strip()
+    generated = _finder(tree, "src/generated/schema.ts")
     schema = generated.enclosing_statement(generated.variable("McpUiStateChangedNotificationSchema"))
     double = tmp / "app-bridge-double.ts"
     double.write_text(
         "// TEST DOUBLE, not a release of @modelcontextprotocol/ext-apps: the released\n"
-        "// AppBridge (1.7.1, shape B) plus what mesh-codemod's SDK recipe adds for\n"
-        "// that shape, copied from its output on fixtures/sdk/shape-b.\n"
+        "// AppBridge (1.7.1, shape B) plus the event that mesh-codemod's SDK recipe\n"
+        "// adds for that shape, copied from its output on fixtures/sdk/shape-b.\n"
         'import { AppBridge as ReleasedAppBridge } from "@modelcontextprotocol/ext-apps/app-bridge";\n'
         'import { z } from "zod";\n'
         'export * from "@modelcontextprotocol/ext-apps/app-bridge";\n\n'
         "type McpUiStateChangedNotification = { params: { state: unknown } };\n"
         f"{generated.text(schema).removeprefix('export ')}\n\n"
         "export class AppBridge extends ReleasedAppBridge {\n"
-        f"  eventSchemas = {{ ...this.eventSchemas, {bridge.text(entry)} }};\n\n"
-        f"  {bridge.span(accessors[0], accessors[-1])}\n"
+        f"  eventSchemas = {{ ...this.eventSchemas, {bridge.text(entry)} }};\n"
         "}\n"
     )
-    return double
+    return str(double), key
+
+
+def _install_double_declarations(tmp: Path, tree: Path, key: str) -> Path:
+    """The released 1.7.1 package's declarations, with what the SDK recipe
+    declares for state-changed on shape B (its AppBridgeEventMap member and
+    the notification interface), installed in ``tree`` as the SDK."""
+    recipe = _recipe_output(tmp)
+    bridge = _finder(recipe, "src/app-bridge.ts")
+    [event_map] = bridge.type_aliases("AppBridgeEventMap")
+    [member] = [
+        m for m in bridge.entries(event_map.child_by_field_name("value"))
+        if bridge.text(m).split(":", 1)[0].strip() == key
+    ]
+    spec = _finder(recipe, "src/spec.types.ts")
+    notification = spec.interface("McpUiStateChangedNotification")
+    package = tree / "node_modules" / "@modelcontextprotocol" / "ext-apps"
+    released = NODE_MODULES / "@modelcontextprotocol" / "ext-apps"
+    (package / "dist" / "src").mkdir(parents=True)
+    shutil.copy(released / "package.json", package / "package.json")
+    for declaration in (released / "dist" / "src").glob("*.d.ts"):
+        shutil.copy(declaration, package / "dist" / "src" / declaration.name)
+    app_bridge = package / "dist" / "src" / "app-bridge.d.ts"
+    anchor = '    sizechange: McpUiSizeChangedNotification["params"];\n'
+    text = app_bridge.read_text()
+    assert anchor in text
+    app_bridge.write_text(text.replace(anchor, f"{anchor}    {bridge.text(member).rstrip(';')};\n", 1))
+    spec_types = package / "dist" / "src" / "spec.types.d.ts"
+    spec_types.write_text(spec_types.read_text() + f"\nexport {spec.text(notification)}\n")
+    return tree / "node_modules"
 
 
 @pytest.fixture(scope="session", params=list(VARIANTS))
@@ -153,12 +207,13 @@ def browser_results(request, tmp_path_factory: pytest.TempPathFactory) -> dict[s
     _tools()
     tmp = tmp_path_factory.mktemp(f"browser-{variant}")
     override = os.environ.get("MESH_CODEMOD_BROWSER_SRC")
-    src = Path(override) if override and variant == "compat-1.7.1" else _codemod_output(tmp, variant)
     sdk = VARIANTS[variant][2]
     if sdk == "2":
         require(NODE_MODULES / "ext-apps-2", "ext-apps 2.0.4 (tools/package.json: ext-apps-2)")
-    elif sdk == "double":
-        sdk = str(sdk_double(tmp))
+    if override and variant == "compat-1.7.1":
+        src = Path(override)
+    else:
+        src, sdk = _codemod_output(tmp, variant)
     result = subprocess.run(
         [str(node), str(HARNESS / "run.mjs"), str(src)],
         capture_output=True, text=True, timeout=600,

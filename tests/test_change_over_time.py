@@ -26,7 +26,7 @@ WIRINGS = {"compat-1x": ("compat", "^1.2.2"), "compat-2x": ("compat", "^2.0.4"),
 MARKS = {
     "compat-1x": "bridge.setNotificationHandler(\n      StateChangedNotificationSchema,",
     "compat-2x": 'bridge.setNotificationHandler(\n      "ui/notifications/state-changed",\n      { params: StateChangedParamsSchema },',
-    "sdk": "bridge.onappstatechange = (params) => {",
+    "sdk": 'bridge.addEventListener("statechange", (params) => {',
 }
 
 
@@ -208,7 +208,8 @@ def _install_sdk_with_setter(checkout: Path) -> None:
     (package / "dist/src").mkdir(parents=True)
     (package / "package.json").write_text(json.dumps({"name": "@modelcontextprotocol/ext-apps", "version": "1.8.0-double"}))
     (package / "dist/src/app-bridge.d.ts").write_text(
-        "export declare class AppBridge {\nset onsizechange(cb: unknown);\nset onappstatechange(cb: unknown);\n}\n"
+        "export declare class AppBridge {\nset onsizechange(cb: unknown);\n"
+        "set onappstatechange(cb: ((params: { state: unknown }) => void) | undefined);\n}\n"
     )
     (checkout / ".git/info/exclude").write_text("node_modules\n")
 
@@ -246,9 +247,10 @@ def test_pr_after_the_sdk_upgrade_is_one_migration_commit(tmp_path: Path) -> Non
     assert commit["subject"] == "refactor(mcp-apps): migrate the state-changed wiring to sdk mode"
     assert sorted(f["path"] for f in commit["files"]) == [MODULE, BRIDGE]
     message = git(work, "log", "-1", "--format=%B", commit["sha"])
-    assert "installed @modelcontextprotocol/ext-apps 1.8.0-double declares onappstatechange" in message
+    assert "installed @modelcontextprotocol/ext-apps 1.8.0-double declares bridge.onappstatechange" in message
     tip = commit["sha"]
-    assert MARKS["sdk"] in git(remote, "show", f"{tip}:{BRIDGE}")
+    # what that SDK declares, not the API proposed upstream
+    assert "bridge.onappstatechange = (params) => {" in git(remote, "show", f"{tip}:{BRIDGE}")
     assert "StateChangedNotificationSchema" not in git(remote, "show", f"{tip}:{MODULE}")
 
 

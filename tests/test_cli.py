@@ -22,7 +22,9 @@ def _install_fake_sdk(repo: Path, version: str, setter: bool, legacy: bool = Fal
     package = repo / "apps/mesh/node_modules/@modelcontextprotocol/ext-apps"
     (package / "dist/src").mkdir(parents=True)
     (package / "package.json").write_text(json.dumps({"name": "@modelcontextprotocol/ext-apps", "version": version}))
-    members = "set onsizechange(cb: unknown);\n" + ("set onappstatechange(cb: unknown);\n" if setter else "")
+    members = "set onsizechange(cb: unknown);\n" + (
+        "set onappstatechange(cb: ((params: { state: unknown }) => void) | undefined);\n" if setter else ""
+    )
     if legacy:
         members += "setNotificationHandler: LegacyNotificationHandlerSetter<unknown>;\n"
     (package / "dist/src/app-bridge.d.ts").write_text(f"export declare class AppBridge {{\n{members}}}\n")
@@ -241,7 +243,8 @@ def test_auto_bridge_follows_the_installed_sdk(host_tree, setter: bool, mode: st
     report = json.loads(result.stdout)
     assert report["bridge"]["mode"] == mode
     assert "1.9.9" in report["bridge"]["reason"]
-    wired = "onappstatechange" if setter else "setNotificationHandler("
+    # exactly what it declares: the accessor, not this project's proposed names
+    wired = "bridge.onappstatechange = (params) =>" if setter else "setNotificationHandler("
     assert wired in report["diff"]
 
 
@@ -294,11 +297,13 @@ def test_switching_modes_on_an_applied_tree_migrates(host_tree, tmp_path: Path) 
     assert invoke("apply", "--repo", clean, "--bridge", "sdk").exit_code == 0
     check = invoke("apply", "--repo", repo, "--bridge", "sdk", "--check")
     assert check.exit_code == 1
-    assert "migrate lines" in check.stderr and "sdk mode (bridge.onappstatechange)" in check.stderr
+    assert "migrate lines" in check.stderr
+    assert 'sdk mode (bridge.addEventListener("statechange"), params.state)' in check.stderr
     report = json.loads(invoke("apply", "--repo", repo, "--bridge", "sdk", "--json").stdout)
     kinds = {(c["path"].rsplit("/", 1)[-1], c["kind"]) for c in report["changes_of_form"]}
     assert kinds == {("app-state.ts", "migrate"), ("use-app-bridge.ts", "migrate")}
-    assert all(c["why"] == "sdk (--bridge sdk was given)" for c in report["changes_of_form"])
+    assert all(c["why"].startswith("sdk: bridge.addEventListener(\"statechange\"), params.state (--bridge sdk was given;")
+               for c in report["changes_of_form"])
     assert sorted(f["path"].rsplit("/", 1)[-1] for f in report["files"]) == ["app-state.ts", "use-app-bridge.ts"]
     assert snapshot(repo) == snapshot(clean)
 

@@ -37,4 +37,5 @@ def test_bridge_mode_names_an_unknown_installed_version_with_a_question_mark(tmp
     (package / "package.json").write_text('{"name": "@modelcontextprotocol/ext-apps"}')
     choice = choose_bridge(tmp_path, Bridge.AUTO)
     assert choice.mode is Bridge.COMPAT
-    assert choice.reason == "installed @modelcontextprotocol/ext-apps ? has no onappstatechange"
+    assert choice.reason.startswith("installed @modelcontextprotocol/ext-apps ? (")
+    assert "declares no state-changed API" in choice.reason

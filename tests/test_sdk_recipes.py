@@ -110,9 +110,15 @@ def test_a_third_target_needs_only_a_registry_entry(tmp_path: Path, monkeypatch)
 
 def _declarations(source: bytes) -> str:
     """A declaration file for AppBridge's members, as `tsc --declaration`
-    writes one: each accessor and method signature without its body."""
+    writes one: the event map (shapes B, C) and each accessor and method
+    signature without its body."""
     root = parse(source, TYPESCRIPT).root_node
-    lines = ["export declare class AppBridge {"]
+    lines = [
+        source[n.start_byte:n.end_byte].decode()
+        for n in root.named_children
+        if n.type == "export_statement" and b"type AppBridgeEventMap" in source[n.start_byte:n.end_byte]
+    ]
+    lines.append("export declare class AppBridge {")
     stack = [root]
     while stack:
         node = stack.pop()
@@ -127,24 +133,7 @@ def _declarations(source: bytes) -> str:
     return "\n".join(lines + ["}", ""])
 
 
-def _host_reads_the_sdk_names() -> bool:
-    """The host half recognises the accessor the SDK recipe writes (it may
-    lag behind a rename until its own change lands)."""
-    from codemods.recipes.host import bridge_mode
-
-    return NAMES.accessor in (getattr(bridge_mode, "SDK_SETTER", ""), *getattr(bridge_mode, "SDK_ACCESSORS", ()))
-
-
-_HOST_LAGS = pytest.mark.xfail(
-    not _host_reads_the_sdk_names(),
-    reason="the host half does not recognise the renamed accessor yet (issue 21, host helper)",
-    strict=True,
-)
-
-
-@pytest.mark.parametrize(
-    ("sdk_tree_kind", "mode"), [pytest.param("expected-auto", "sdk", marks=_HOST_LAGS), ("input", "compat")]
-)
+@pytest.mark.parametrize(("sdk_tree_kind", "mode"), [("expected-auto", "sdk"), ("input", "compat")])
 def test_bridge_auto_picks_sdk_when_the_installed_sdk_is_the_recipe_output(
     sdk_tree_kind: str, mode: str, tmp_path: Path
 ) -> None:
@@ -158,13 +147,21 @@ def test_bridge_auto_picks_sdk_when_the_installed_sdk_is_the_recipe_output(
     (package / "dist/src").mkdir(parents=True)
     (package / "package.json").write_text(json.dumps({"name": "@modelcontextprotocol/ext-apps", "version": "1.5.0-fixture"}))
     (package / "dist/src/app-bridge.d.ts").write_text(_declarations(sdk_source))
-    assert (NAMES.accessor in (package / "dist/src/app-bridge.d.ts").read_text()) == (mode == "sdk")
-    result = invoke("apply", "--repo", host, "--dry-run")
+    # its interfaces are declarations as they are
+    spec = (SDK_FIXTURES / "shape-b" / sdk_tree_kind / "src/spec.types.ts").read_text()
+    (package / "dist/src/spec.types.d.ts").write_text(spec)
+    result = invoke("apply", "--repo", host, "--dry-run", "--json")
     assert result.exit_code == 0, result.output
-    assert f"bridge: {mode}" in result.stderr
-    assert "(installed @modelcontextprotocol/ext-apps 1.5.0-fixture" in result.stderr
+    bridge = json.loads(result.stdout)["bridge"]
+    assert bridge["mode"] == mode
+    assert "@modelcontextprotocol/ext-apps 1.5.0-fixture" in bridge["reason"]
     if mode == "sdk":
-        assert f"bridge.{NAMES.accessor}" in result.stdout
+        wires = bridge["sdk_api"]["wires"]
+        assert bridge["sdk_api"]["declared_in"].startswith("apps/mesh/node_modules/")
+        name = wires.split(",")[0].removeprefix("bridge.")
+        assert name.startswith(("addEventListener(", "on")), wires
+        diff = json.loads(result.stdout)["diff"]
+        assert f"bridge.{name.split('(')[0]}" in diff
 
 
 _FAKE_GENERATOR = """

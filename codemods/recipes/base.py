@@ -31,15 +31,22 @@ class ModeChoice(NamedTuple):
     reason: str
     form: str = ""
     form_reason: str = ""
+    # The host's sdk mode: the state-changed API it wires
+    # (recipes/host/sdk_api.py SdkApi), read from the installed SDK.
+    sdk_api: object = None
 
     def to_json(self) -> dict:
         out = {"mode": self.mode.value, "reason": self.reason}
         if self.form:
             out.update(form=self.form, form_reason=self.form_reason)
+        if self.mode is Bridge.SDK and self.sdk_api is not None and not self.sdk_api.problem:
+            out.update(sdk_api={"wires": self.sdk_api.describe(), "declared_in": self.sdk_api.source})
         return out
 
     def describe(self) -> str:
         """One line for the report: the mode, the form and why."""
+        if self.mode is Bridge.SDK and self.sdk_api is not None and not self.sdk_api.problem:
+            return f"{self.mode.value}: {self.sdk_api.describe()} ({self.reason}; {self.sdk_api.source})"
         if not self.form or self.mode is not Bridge.COMPAT:
             return f"{self.mode.value} ({self.reason})"
         return f"{self.mode.value}, {self.form} form ({self.reason}; {self.form_reason})"
@@ -68,6 +75,8 @@ class Context(NamedTuple):
     # run chose the mode and form, for the report of a migration.
     form: str = "1.x"
     why: str = ""
+    # sdk mode's API (ModeChoice.sdk_api)
+    sdk_api: object = None
 
 
 class NewFile(NamedTuple):

@@ -43,7 +43,10 @@ type Message = {
   id?: number;
   method?: string;
   params?: Record<string, unknown>;
-  result?: { hostContext: Record<string, unknown> };
+  result?: {
+    hostContext: Record<string, unknown>;
+    hostCapabilities: Record<string, unknown>;
+  };
 };
 
 const settle = async () => {
@@ -60,6 +63,7 @@ class FakeApp {
   readonly window = { postMessage: (m: Message) => this.received.push(m) };
   readonly iframe = { contentWindow: this.window } as unknown as HTMLIFrameElement;
   private nextId = 1;
+  hostCapabilities: Record<string, unknown> = {};
 
   send(data: Record<string, unknown>) {
     for (const listener of [...messageListeners]) {
@@ -82,6 +86,7 @@ class FakeApp {
     await settle();
     const answer = this.received.find((m) => m.id === id);
     if (!answer?.result) throw new Error("no ui/initialize answer");
+    this.hostCapabilities = answer.result.hostCapabilities;
     this.send({ method: "ui/notifications/initialized", params: {} });
     await settle();
     return answer.result.hostContext;
@@ -247,6 +252,15 @@ describe("bridge store with the released AppBridge", () => {
     await render({ url: undefined });
     await render();
     expect(app.statePushes()).toEqual([null]);
+    store.teardown();
+  });
+
+  it("advertises the appState capability", async () => {
+    setTheme(false);
+    const { app, store } = mount(undefined);
+    await app.initialize();
+    expect(app.hostCapabilities.appState).toEqual({});
+    expect(app.hostCapabilities.openLinks).toEqual({});
     store.teardown();
   });
 });

@@ -116,7 +116,7 @@ export async function build(src, out, sdk = "released") {
   const marker = {
     released: "onsizechange",
     2: "setNotificationHandler: handler is required", // @modelcontextprotocol/client 2.x
-  }[sdk] ?? 'getEventHandler("appstatechange")'; // the double's accessor
+  }[sdk] ?? "McpUiStateChangedNotificationSchema"; // the double's event schema
   if (!host.includes(marker)) {
     throw new Error(`the host bundle does not hold the ${sdk} SDK (no ${marker})`);
   }

@@ -127,7 +127,8 @@ const originalSetNotificationHandler = handlerOwner.setNotificationHandler!;
 // Every form reaches the base Protocol's method: 1.x `(schema, handler)`,
 // whose handler takes the notification; 2.x `(method, { params }, handler)`,
 // whose handler takes the params (the 1.x form is turned into it); and the
-// accessors of a bridge with `onappstatechange`, which register like 1.x.
+// events of a bridge that declares state-changed (addEventListener or an
+// on* accessor), which register like 1.x.
 handlerOwner.setNotificationHandler = function (this: object, ...args: unknown[]) {
   const [first] = args;
   const method =

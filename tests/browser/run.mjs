@@ -620,6 +620,20 @@ const scenarios = {
     assert.deepEqual(pushedStates(s, NOTES), [b, null, b, null]);
   },
 
+  // rule 8: the host advertises the appState capability to every app
+  async host_capabilities_include_app_state(page) {
+    const s = await load(page);
+    for (const uri of APPS) {
+      const event = s.apps[uri].log.find((e) => e.type === "capabilities");
+      assert.ok(event, `${uri} saw no ui/initialize result`);
+      assert.deepEqual(
+        event.hostCapabilities.appState,
+        {},
+        `${uri}: no appState capability in ${JSON.stringify(event.hostCapabilities)}`,
+      );
+    }
+  },
+
   // rule 4: a notification for a bridge that was torn down is ignored
   async stale_bridge_ignored(page) {
     const kept = { kept: true };

@@ -6,6 +6,7 @@ from pathlib import Path
 
 from ..base import Bridge, CommitGroup, Context, NewFile, Step
 from ... import __version__
+from ..names import NAMES
 from . import bridge_store, iframe_renderer, panel_app_view, releases, search_schema, tool_call_part
 
 MODULE_PATH = "apps/mesh/src/mcp-apps/app-state.ts"
@@ -34,6 +35,7 @@ def _render_module_for(wiring: str) -> str:
         _template("app-state.ts")
         .replace("{{compat_import}}", 'import { z } from "zod";\n\n' if schema else "")
         .replace("{{compat_schema}}", _template(schema) if schema else "")
+        .replace("{{method}}", NAMES.method)
     )
 
 

@@ -9,6 +9,7 @@ from pathlib import Path
 
 from ...manifest import read_manifest
 from ..base import Bridge, ModeChoice
+from . import sdk_api
 
 SDK_NAME = "@modelcontextprotocol/ext-apps"
 SDK_PACKAGE = Path("node_modules") / SDK_NAME
@@ -17,7 +18,6 @@ SDK_PACKAGE = Path("node_modules") / SDK_NAME
 SDK_LOCATIONS = (Path("apps/mesh") / SDK_PACKAGE, SDK_PACKAGE)
 # The package.json files that may ask for the SDK, the app's first.
 MANIFESTS = (Path("apps/mesh"), Path("."))
-SDK_SETTER = "onappstatechange"
 # 2.x keeps the 1.x `(schema, handler)` registration as a deprecated
 # overload of this type ("1.x form ... removed in 3.0").
 LEGACY_SETTER = "LegacyNotificationHandlerSetter"
@@ -25,9 +25,12 @@ FORM_1X, FORM_2X = "1.x", "2.x"
 
 
 def choose_bridge(repo: Path, requested: Bridge) -> ModeChoice:
-    """``auto`` picks ``sdk`` when the installed SDK declares the
-    ``onappstatechange`` setter, else ``compat``; the reason says why. The
-    form is the one of the SDK's major version (see :func:`sdk_form`).
+    """``auto`` picks ``sdk`` when the installed SDK declares a
+    state-changed API whose types fit (read from its declarations, see
+    sdk_api.py), else ``compat``; the reason says why. The form is the one
+    of the SDK's major version (see :func:`sdk_form`). The API sdk mode
+    wires goes with the choice: what the installed SDK declares, else the
+    API proposed upstream (no SDK to read).
 
     No migration without evidence (SPEC 5a): without an installed SDK, or
     with one that does not satisfy the range the checkout's package.json
@@ -45,8 +48,17 @@ def choose_bridge(repo: Path, requested: Bridge) -> ModeChoice:
     form, form_reason = sdk_form(repo, installed)
     if stale:
         form_reason = f"{form_reason}; {stale}"
+    # Without an installed SDK, a checkout wired in sdk mode keeps its API.
+    api = (current_sdk_api(repo) if installed is None else None) or sdk_api.PROPOSED
+    if installed is not None:
+        version, _declarations, package = installed
+        api = sdk_api.read(package, form, repo) or sdk_api.SdkApi(
+            sdk_api.EVENT, "", "", "",
+            problem=f"installed {SDK_NAME} {version} ({_label(package, repo)}) declares no state-changed API "
+            f"(no {', '.join(sdk_api.EVENT_KEYS)} in AppBridgeEventMap, no {', '.join(sdk_api.ACCESSORS)} on AppBridge)",
+        )
     if requested is not Bridge.AUTO:
-        return ModeChoice(requested, f"--bridge {requested.value} was given", form, form_reason)
+        return ModeChoice(requested, f"--bridge {requested.value} was given", form, form_reason, api)
     if installed is None:
         missing = stale or f"no installed {SDK_NAME} found (run `bun install` to detect it)"
         current = current_wiring(repo)
@@ -59,18 +71,29 @@ def choose_bridge(repo: Path, requested: Bridge) -> ModeChoice:
                 f"{missing}; the checkout is wired in {mode.value} mode and stays so (no migration without evidence)",
                 form,
                 form_reason,
+                api,
             )
-        return ModeChoice(Bridge.COMPAT, missing, form, form_reason)
-    version, declarations = installed
-    if SDK_SETTER in declarations:
-        return ModeChoice(Bridge.SDK, f"installed {SDK_NAME} {version} declares {SDK_SETTER}", form, form_reason)
-    return ModeChoice(Bridge.COMPAT, f"installed {SDK_NAME} {version} has no {SDK_SETTER}", form, form_reason)
+        return ModeChoice(Bridge.COMPAT, missing, form, form_reason, api)
+    version = installed[0]
+    if api.problem:
+        return ModeChoice(Bridge.COMPAT, f"{api.problem}; compat mode", form, form_reason, api)
+    return ModeChoice(
+        Bridge.SDK, f"installed {SDK_NAME} {version} declares {api.describe()} in {api.source}", form, form_reason, api
+    )
+
+
+def _label(path: Path, repo: Path) -> str:
+    try:
+        return path.relative_to(repo).as_posix()
+    except ValueError:
+        return path.as_posix()
 
 
 # What each wiring's registration looks like, without spaces and with one
 # kind of quote (a probe only: the recipe finds the statement by its role).
 _WIRINGS = (
-    ("bridge.onappstatechange=", Bridge.SDK, ""),
+    *((sdk_api.probe(sdk_api.EVENT, key), Bridge.SDK, "") for key in sdk_api.EVENT_KEYS),
+    *((sdk_api.probe(sdk_api.ACCESSOR, name), Bridge.SDK, "") for name in sdk_api.ACCESSORS),
     ("setNotificationHandler(StateChangedNotificationSchema", Bridge.COMPAT, FORM_1X),
     ('setNotificationHandler("ui/notifications/state-changed"', Bridge.COMPAT, FORM_2X),
 )
@@ -87,6 +110,28 @@ def current_wiring(repo: Path) -> tuple[Bridge, str] | None:
     flat = re.sub(r"\s+", "", text).replace("'", '"').replace("`", '"')
     found = [(mode, form) for marker, mode, form in _WIRINGS if marker in flat]
     return found[0] if len(found) == 1 else None
+
+
+def current_sdk_api(repo: Path) -> sdk_api.SdkApi | None:
+    """The state-changed API the checkout's sdk-mode handler uses, if it is
+    wired in sdk mode: without an installed SDK to read, that is the
+    evidence of what the SDK it was written for declares."""
+    try:
+        text = (repo / BRIDGE_STORE).read_text(encoding="utf-8", errors="replace")
+    except OSError:
+        return None
+    flat = re.sub(r"\s+", "", text).replace("'", '"').replace("`", '"')
+    found = [
+        (kind, name)
+        for kind, names in ((sdk_api.EVENT, sdk_api.EVENT_KEYS), (sdk_api.ACCESSOR, sdk_api.ACCESSORS))
+        for name in names
+        if sdk_api.probe(kind, name) in flat
+    ]
+    if len(found) != 1:
+        return None
+    kind, name = found[0]
+    field = next((f for f in reversed(sdk_api.FIELDS) if f"params.{f}??undefined" in flat), "state")
+    return sdk_api.SdkApi(kind, name, field, f"the checkout's own wiring ({BRIDGE_STORE.as_posix()})")
 
 
 def wanted_range(repo: Path) -> tuple[str, str] | None:
@@ -145,12 +190,12 @@ def _one(have: tuple[int, ...], comparator: str) -> bool:
     return {">=": have >= floor, ">": have > floor, "<=": have <= floor, "<": have < floor}[operator]
 
 
-def sdk_form(repo: Path, installed: tuple[str, str] | None = None) -> tuple[str, str]:
+def sdk_form(repo: Path, installed: tuple[str, str, Path] | None = None) -> tuple[str, str]:
     """"1.x" or "2.x", and why: the installed SDK's declarations (2.x
     declares the 1.x registration a legacy overload) and version, else the
     major version of the range the checkout's package.json asks for."""
     if installed is not None:
-        version, declarations = installed
+        version, declarations, _package = installed
         if LEGACY_SETTER in declarations:
             return FORM_2X, f"{version} declares the 1.x registration legacy ({LEGACY_SETTER})"
         major = _major(version)
@@ -179,8 +224,9 @@ def _major(version: str) -> int | None:
     return int(match.group(1)) if match else None
 
 
-def _installed(repo: Path) -> tuple[str, str] | None:
-    """The installed SDK's version and the text of its bridge declarations."""
+def _installed(repo: Path) -> tuple[str, str, Path] | None:
+    """The installed SDK's version, the text of its bridge declarations and
+    its folder."""
     for location in SDK_LOCATIONS:
         package = repo / location
         if not (package / "package.json").is_file():
@@ -196,5 +242,5 @@ def _installed(repo: Path) -> tuple[str, str] | None:
                 texts.append(declaration.read_text(encoding="utf-8", errors="replace"))
             except OSError:
                 continue
-        return version, "\n".join(texts)
+        return version, "\n".join(texts), package
     return None

@@ -7,10 +7,15 @@ changed in the URL from outside to the mounted app (SPEC section 3, rule 3).
 
 from __future__ import annotations
 
+from tree_sitter import Node
+
 from ...engine.editor import FileEditor, Item, Statement, as_form, form, statement
-from ...engine.outcome import Conflict
+from ...engine.outcome import AnchorMissing, Conflict
 from ..base import Bridge, Context
+from ..names import NAMES
+from . import sdk_api
 from .common import PROP_MEMBERS, module_like
+from .sdk_api import SdkApi
 
 PATH = "apps/mesh/src/mcp-apps/use-app-bridge.ts"
 
@@ -56,26 +61,46 @@ private pushAppState(appState: unknown) {
 # The wiring of state-changed, one form per mode and SDK major version. A
 # handler for a bridge that has since been replaced or torn down must not
 # touch the store (rule 4).
-SDK = "sdk mode (bridge.onappstatechange)"
+SDK = "sdk mode (the API the installed SDK declares)"
 COMPAT_1X = "compat mode, 1.x form (setNotificationHandler(StateChangedNotificationSchema, handler))"
-COMPAT_2X = 'compat mode, 2.x form (setNotificationHandler("ui/notifications/state-changed", { params }, handler))'
+COMPAT_2X = f'compat mode, 2.x form (setNotificationHandler("{NAMES.method}", {{ params }}, handler))'
+
+_HANDLER_BODY = """
+  if (this.disposed || this.bridge !== bridge) return;
+  // null, or no state at all (an older app's `params: {{}}`), is no state.
+  const state = params.{field} ?? undefined;
+  this.appStateJson = JSON.stringify(state);
+  this.config.onAppStateChange?.(state);
+"""
+
+
+def sdk_handler(api: SdkApi) -> Statement:
+    """sdk mode's handler, with exactly the API the SDK declares (SPEC 5):
+    ``bridge.addEventListener(key, ...)`` or ``bridge.<accessor> = ...``,
+    the state read from the params member it declares."""
+    body = _HANDLER_BODY.format(field=api.field)
+    if api.kind == sdk_api.EVENT:
+        text = f'bridge.addEventListener("{api.name}", (params) => {{{body}}});'
+        marker = f'bridge.addEventListener("{api.name}"'
+    else:
+        text = f"bridge.{api.name} = (params) => {{{body}}};"
+        marker = f"bridge.{api.name} ="
+    return statement(text, marker=marker, label=f"{SDK.split(' (', 1)[0]} ({api.describe()})")
+
+
+def _sdk_variants() -> list[Statement]:
+    """sdk mode's handler for every API an SDK may declare."""
+    return [
+        sdk_handler(SdkApi(kind, name, field, ""))
+        for kind, names in ((sdk_api.EVENT, sdk_api.EVENT_KEYS), (sdk_api.ACCESSOR, sdk_api.ACCESSORS))
+        for name in names
+        for field in sdk_api.FIELDS
+    ]
+
 
 # null, or a report without `state` (an older app's `{ state: undefined }`
 # arrives as `params: {}`), is no state: the param goes (SPEC section 2).
 HANDLERS = {
-    SDK: statement(
-        """
-        bridge.onappstatechange = (params) => {
-          if (this.disposed || this.bridge !== bridge) return;
-          // null, or no state at all (an older app), is no state.
-          const state = params.state ?? undefined;
-          this.appStateJson = JSON.stringify(state);
-          this.config.onAppStateChange?.(state);
-        };
-        """,
-        marker="bridge.onappstatechange =",
-        label=SDK,
-    ),
     COMPAT_1X: statement(
         """
         bridge.setNotificationHandler(StateChangedNotificationSchema, ({ params }) => {
@@ -92,20 +117,20 @@ HANDLERS = {
     # 2.x validates the params with the schema and hands the handler the
     # params themselves.
     COMPAT_2X: statement(
-        """
+        f"""
         bridge.setNotificationHandler(
-          "ui/notifications/state-changed",
-          { params: StateChangedParamsSchema },
-          (params) => {
+          "{NAMES.method}",
+          {{ params: StateChangedParamsSchema }},
+          (params) => {{
             if (this.disposed || this.bridge !== bridge) return;
-            // null, or no state at all (an older app's `params: {}`), is no state.
+            // null, or no state at all (an older app's `params: {{}}`), is no state.
             const state = params.state ?? undefined;
             this.appStateJson = JSON.stringify(state);
             this.config.onAppStateChange?.(state);
-          },
+          }},
         );
         """,
-        marker='bridge.setNotificationHandler("ui/notifications/state-changed"',
+        marker=f'bridge.setNotificationHandler("{NAMES.method}"',
         label=COMPAT_2X,
     ),
 }
@@ -113,7 +138,7 @@ HANDLERS = {
 # 0.3.0 took a null state for a state, and ignored a report without one.
 HANDLERS_0_3_0 = {
     SDK: form(
-        f"0.3.0, {SDK}",
+        "0.3.0, sdk mode (bridge.onappstatechange)",
         """
         bridge.onappstatechange = ({ state }) => {
           if (this.disposed || this.bridge !== bridge) return;
@@ -164,13 +189,21 @@ def wiring(ctx: Context) -> str:
 def handler(ctx: Context) -> Statement:
     """The run's handler; every other form becomes it (a migration)."""
     current = wiring(ctx)
+    if current == SDK:
+        api = ctx.sdk_api if ctx.sdk_api is not None else sdk_api.PROPOSED
+        if api.problem:
+            raise Conflict(PATH, f"sdk mode cannot wire state-changed: {api.problem}")
+        wanted = sdk_handler(api)
+    else:
+        wanted = HANDLERS[current]
     others = [as_form(other) for label, other in HANDLERS.items() if label != current]
+    others += [as_form(other) for other in _sdk_variants() if other.marker != wanted.marker or other.snippet != wanted.snippet]
     # 0.3.0's own form of this wiring is an upgrade; of another, a migration.
     releases = [
         earlier if label == current else earlier._replace(kind="migrate")
         for label, earlier in HANDLERS_0_3_0.items()
     ]
-    return HANDLERS[current]._replace(earlier=tuple(others + releases))
+    return wanted._replace(earlier=tuple(others + releases))
 
 
 # 0.1.0 pushed a state from the URL as a host-context change of its own; a
@@ -225,6 +258,39 @@ PUSH_URL_STATE = [
 ]
 
 
+# Rule 8: the host advertises that it keeps state, in every mode. An SDK
+# that does not declare the capability would reject the member in an object
+# typed McpUiHostCapabilities, so the type names it too (harmless where the
+# SDK declares it).
+CAPABILITY = Item(NAMES.capability, f"{NAMES.capability}: {{}}")
+CAPABILITY_TYPE = f"{{ {NAMES.capability}?: object }}"
+
+
+def advertise_capability(ed: FileEditor, attach: Node) -> None:
+    """``appState: {}`` in the host capabilities that ``attach()`` hands to
+    ``new AppBridge(client, hostInfo, capabilities, ...)``: an object there,
+    or the constant it names."""
+    where = "the host capabilities passed to `new AppBridge(...)` in `attach()` of `BridgeStore`"
+    news = [
+        n for n in ed.walk(attach)
+        if n.type == "new_expression" and ed.text(n.child_by_field_name("constructor")) == "AppBridge"
+    ]
+    arguments = news[0].child_by_field_name("arguments").named_children if len(news) == 1 else []
+    if len(arguments) < 3:
+        raise AnchorMissing(ed.path, where)
+    capabilities, annotation = arguments[2], None
+    if capabilities.type == "identifier":
+        declarator = ed.variable(ed.text(capabilities))
+        annotation = declarator.child_by_field_name("type")
+        capabilities = declarator.child_by_field_name("value")
+    if capabilities is None or capabilities.type != "object":
+        raise AnchorMissing(ed.path, where)
+    ed.ensure_list_items(capabilities, [CAPABILITY])
+    declared = annotation.named_children[0] if annotation is not None and annotation.named_children else None
+    if declared is not None and NAMES.capability not in ed.text(declared):
+        ed.edits.replace(declared.start_byte, declared.end_byte, f"{ed.text(declared)} & {CAPABILITY_TYPE}")
+
+
 def transform(ed: FileEditor, ctx: Context) -> None:
     build = ed.function("buildHostContext")
     ed.ensure_list_items(ed.parameters(build), [Item("appState", "appState?: unknown")])
@@ -249,6 +315,7 @@ def transform(ed: FileEditor, ctx: Context) -> None:
     )
 
     attach = ed.method(store, "attach")
+    advertise_capability(ed, attach)
     config_pattern = ed.destructuring_of(attach, "this.config", "client")
     ed.ensure_list_items(config_pattern, [Item("appState", "appState")])
     build_call = ed.call(attach, "buildHostContext", "`attach()` of `BridgeStore`")
