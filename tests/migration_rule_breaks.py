@@ -13,7 +13,7 @@ from pathlib import Path
 W = Path(__file__).resolve().parent.parent
 BREAKS = {
  "R1 a handler's other forms become it (migration)": ("codemods/recipes/host/bridge_store.py",
-    "return HANDLERS[current]._replace(earlier=tuple(others))", "return HANDLERS[current]"),
+    "return wanted._replace(earlier=tuple(others + releases))", "return wanted"),
  "R2 only an unchanged earlier form is replaced (edited -> refuse)": ("codemods/engine/editor.py",
     "            if code_key(self.text(node)) == code_key(earlier.snippet):\n                self._replace_statement(node, earlier, wanted)",
     "            if True:\n                self._replace_statement(node, earlier, wanted)"),
@@ -33,7 +33,11 @@ BREAKS = {
  "R9 0.1.0's render-site search becomes the current one": ("codemods/recipes/host/common.py",
     "        earlier=[SEARCH_0_1_0],", "        earlier=[],"),
  "R10 0.1.0's URL push becomes pushAppState": ("codemods/recipes/host/bridge_store.py",
-    "        earlier=[PUSH_URL_STATE_0_1_0],", "        earlier=[],"),
+    "        earlier=[PUSH_URL_STATE_0_1_0, PUSH_URL_STATE_0_3_0],", "        earlier=[PUSH_URL_STATE_0_3_0],"),
+ "R14 0.3.0's URL push becomes the one that pushes null": ("codemods/recipes/host/bridge_store.py",
+    "        earlier=[PUSH_URL_STATE_0_1_0, PUSH_URL_STATE_0_3_0],", "        earlier=[PUSH_URL_STATE_0_1_0],"),
+ "R15 0.3.0's handlers are earlier forms": ("codemods/recipes/host/bridge_store.py",
+    "        for label, earlier in HANDLERS_0_3_0.items()\n    ]", "        for label, earlier in HANDLERS_0_3_0.items() if False\n    ]"),
  "R11 the compat form follows the SDK major version": ("codemods/recipes/host/bridge_mode.py",
     "            if major is not None and major >= 2:\n                return FORM_2X, f\"{where} asks for", "            if False:\n                return FORM_2X, f\"{where} asks for"),
  "R12 a change over time is one commit of its own": ("codemods/gitops.py",

@@ -48,6 +48,23 @@ def _wired(into: Path, wiring: str, source: Path = FIXTURES / "newest" / "input"
     return into
 
 
+def _wired_keeping_the_accessor(into: Path) -> Path:
+    """What this release writes in sdk mode for a checkout wired with
+    ``bridge.onappstatechange`` and no installed SDK: it keeps that API (no
+    migration without evidence). Made as a clean run on an SDK that declares
+    that accessor, installed for the run only."""
+    shutil.copytree(FIXTURES / "newest" / "input", into)
+    _ask_for_sdk(into, WIRINGS["sdk"][1])
+    (into / ".git/info").mkdir(parents=True)
+    _install_sdk_with_setter(into)
+    result = invoke("apply", "--repo", into)
+    assert result.exit_code == 0, result.output
+    shutil.rmtree(into / "apps/mesh/node_modules")
+    shutil.rmtree(into / ".git")
+    assert "bridge.onappstatechange = (params) => {" in (into / BRIDGE).read_text()
+    return into
+
+
 def _run(repo: Path, wiring: str, *extra: str):
     bridge, wanted = WIRINGS[wiring]
     _ask_for_sdk(repo, wanted)
@@ -92,7 +109,10 @@ def test_release_0_1_0_output_upgrades_to_what_this_release_writes(release: str,
     becomes exactly the clean-tree output of this release."""
     repo = tmp_path / "repo"
     shutil.copytree(FIXTURES / release / "input", repo)
-    clean = _wired(tmp_path / "clean", now)
+    if release.endswith("-sdk") and now == "sdk":
+        clean = _wired_keeping_the_accessor(tmp_path / "clean")
+    else:
+        clean = _wired(tmp_path / "clean", now)
     result = _run(repo, now, "--json")
     assert result.exit_code == 0, result.output
     report = json.loads(result.stdout)
@@ -124,7 +144,10 @@ def test_release_0_3_0_output_upgrades_to_what_this_release_writes(was: str, now
     went away (SPEC 2, 3)."""
     repo = tmp_path / "repo"
     shutil.copytree(FIXTURES / RELEASE_0_3_0[was] / "input", repo)
-    clean = _wired(tmp_path / "clean", now)
+    if was == now == "sdk":
+        clean = _wired_keeping_the_accessor(tmp_path / "clean")
+    else:
+        clean = _wired(tmp_path / "clean", now)
     assert _run(repo, now, "--check").exit_code == 1
     result = _run(repo, now, "--json")
     assert result.exit_code == 0, result.output
