@@ -70,6 +70,8 @@ STEP_FILES = {
     "types": "src/types.ts",
     "app-bridge": "src/app-bridge.ts",
     "app": "src/app.ts",
+    "bridge-examples": "src/app-bridge.examples.ts",
+    "app-examples": "src/app.examples.ts",
     "bridge-test": "src/app-bridge.test.ts",
 }
 

@@ -4,6 +4,7 @@ path, and the host's `--bridge auto` seeing the SDK recipe's own output."""
 from __future__ import annotations
 
 import json
+import re
 import shutil
 from pathlib import Path
 
@@ -38,7 +39,7 @@ def test_dry_run_shows_the_diff_and_check_goes_from_pending_to_done(tmp_path: Pa
     dry = invoke("apply", "--repo", repo, "--dry-run")
     assert dry.exit_code == 0, dry.output
     assert snapshot(repo) == before
-    assert dry.stdout.count("diff --git") == 9
+    assert dry.stdout.count("diff --git") == 11
     assert "+export interface McpUiStateChangedNotification {" in dry.stdout
     assert "+  get onstatechange():" in dry.stdout
     assert "target: sdk" in dry.stderr
@@ -412,3 +413,39 @@ def test_the_expected_sdk_trees_are_prettier_clean() -> None:
     assert len(files) > 20
     result = subprocess.run([str(prettier), "--check", *files], capture_output=True, text=True)
     assert result.returncode == 0, result.stdout + result.stderr
+
+
+def _region(text: str, name: str) -> list[str]:
+    body = text[text.index(f"//#region {name}\n") + len(f"//#region {name}\n"):text.index(f"//#endregion {name}")]
+    lines = [line for line in body.splitlines() if line.strip()]
+    indent = min(len(line) - len(line.lstrip()) for line in lines)
+    return [line[indent:] for line in lines]
+
+
+def _synced_example(text: str, source: str) -> list[str]:
+    start = text.index(f'```ts source="{source}"')
+    block = text[start:text.index("```", start + 5)].splitlines()[1:]
+    return [re.sub(r"^\s*\* ?", "", line) for line in block if re.sub(r"^\s*\* ?", "", line).strip()]
+
+
+@pytest.mark.parametrize(("shape", "regions"), [
+    ("shape-b", {"app": "reportViewState", "app-bridge": "keepStateInUrl"}),
+    ("shape-c", {"app": "reportViewState"}),  # 2.x: no accessor, so no example of it
+])
+def test_new_doc_examples_are_synced_from_companion_regions(shape: str, regions: dict) -> None:
+    """Where the revision keeps its examples in `.examples.ts` files, each
+    new example names a region there holding exactly its lines (so `npm run
+    sync:snippets` changes nothing), and the examples keep the URL cap and
+    the null rule."""
+    tree = SDK_FIXTURES / shape / "expected-auto" / "src"
+    for module in ("app", "app-bridge"):
+        source = (tree / f"{module}.ts").read_text()
+        companion_file = (tree / f"{module}.examples.ts").read_text()
+        region = regions.get(module)
+        if region is None:
+            assert "onstatechange" not in companion_file and "#keepStateInUrl" not in source
+            continue
+        lines = _region(companion_file, region)
+        assert _synced_example(source, f"./{module}.examples.ts#{region}") == lines
+        joined = "\n".join(lines)
+        assert "state: null" in joined or ("state == null" in joined and "length <= 2048" in joined)

@@ -10,7 +10,7 @@ from pathlib import Path
 
 from ...manifest import read_manifest
 from ..base import Bridge, CommitGroup, ModeChoice, Step
-from . import app, app_bridge, bridge_test, generated, spec_text, spec_types, types_exports
+from . import app, app_bridge, bridge_test, examples, generated, spec_text, spec_types, types_exports
 from ..names import NAMES
 from .common import STATE
 
@@ -86,6 +86,20 @@ STEPS: tuple[Step, ...] = (
         defines="export class App ",
     ),
     Step(
+        id="bridge-examples",
+        path=app_bridge.EXAMPLES_PATH,
+        description="app-bridge.examples.ts: the region the onstatechange example is synced from (1.x)",
+        transform=examples.transform_bridge,
+        absent=examples.BRIDGE_ABSENT,
+    ),
+    Step(
+        id="app-examples",
+        path=app.EXAMPLES_PATH,
+        description="app.examples.ts: the region the sendStateChanged example is synced from",
+        transform=examples.transform_app,
+        absent=examples.APP_ABSENT,
+    ),
+    Step(
         id="bridge-test",
         path=bridge_test.PATH,
         description="app-bridge.test.ts: test cases for the notification, appState and null, after the size-changed test",
@@ -153,6 +167,6 @@ COMMITS: tuple[CommitGroup, ...] = (
             "its other host calls where the revision guards them. The bridge tests\n"
             "cover the notification, an initial appState, setHostContext and null."
         ),
-        steps=("app-bridge", "app", "bridge-test"),
+        steps=("app-bridge", "app", "bridge-examples", "app-examples", "bridge-test"),
     ),
 )

@@ -5,12 +5,26 @@ has that guard (as `sendMessage`, `openLink` and `updateModelContext` are)."""
 
 from __future__ import annotations
 
+from pathlib import Path
+
 from tree_sitter import Node
 
 from ...engine.editor import FileEditor
 from ...engine.outcome import AnchorMissing
 from ..base import Context
-from .common import APP_STATE, CAPABILITY, SIZE_SENDER, STATE, STATE_SENDER, DocStyle, insert_documented, rename, tag_paragraph
+from .common import (
+    APP_STATE,
+    CAPABILITY,
+    SIZE_SENDER,
+    STATE,
+    STATE_SENDER,
+    DocStyle,
+    companion,
+    insert_documented,
+    region_name,
+    rename,
+    tag_paragraph,
+)
 from .imports import ensure_imported_beside_twins
 
 PATH = "src/app.ts"
@@ -28,7 +42,8 @@ def transform(editor: FileEditor, ctx: Context) -> None:
     if not editor.class_members(cls, STATE_SENDER):
         twin_doc = editor.doc_text(member)
         returns = tag_paragraph(twin_doc, "@returns")
-        insert_documented(editor, member, member, sender_doc(DocStyle.of(twin_doc), returns), copy)
+        fence = sender_fence(ctx, twin_doc)
+        insert_documented(editor, member, member, sender_doc(DocStyle.of(twin_doc), returns, fence), copy)
     ensure_imported_beside_twins(editor, [copy])
 
 
@@ -51,7 +66,37 @@ def guarded(editor: FileEditor, member: Node, copy: str) -> str:
     return head + line + editor.style.eol + indent + rename(data[at:].decode())
 
 
-def sender_doc(style: DocStyle, returns: str) -> list[str]:
+EXAMPLES_PATH = "src/app.examples.ts"
+
+
+def sender_example() -> list[str]:
+    """The sender's example, in the doc and in the companion region."""
+    return [
+        f'app.{STATE_SENDER}({{ state: {{ itemId: "42", tab: "details" }} }});',
+        "// back at the initial view: no state",
+        f"app.{STATE_SENDER}({{ state: null }});",
+    ]
+
+
+def sender_region(twin_region: str) -> str:
+    return region_name(twin_region, STATE_SENDER, "reportView", "reportViewState")
+
+
+def sender_fence(ctx: Context | None, twin_doc: str) -> str:
+    style = DocStyle.of(twin_doc)
+    found = companion(twin_doc)
+    if found is None or ctx is None:
+        return style.fence
+    try:
+        text = (Path(ctx.repo) / "src" / found[0]).read_text(encoding="utf-8")
+    except OSError:
+        return style.fence
+    if f"//#region {found[1]}" not in text:
+        return style.fence
+    return f'{style.fence} source="./{found[0]}#{sender_region(found[1])}"'
+
+
+def sender_doc(style: DocStyle, returns: str, fence: str = "") -> list[str]:
     """The new method's doc; its @returns is the twin's (a revision words it
     its own way), left out where the twin has none."""
     return [
@@ -69,11 +114,9 @@ def sender_doc(style: DocStyle, returns: str) -> list[str]:
         "",
         "@param params - The new view state, as `{ state }`",
         "",
-        "@example Report the item the user opened",
-        style.fence,
-        f"app.{STATE_SENDER}({{",
-        '  state: { itemId: "42", tab: "details" },',
-        "});",
+        "@example Report the item the user opened, then the initial view",
+        fence or style.fence,
+        *sender_example(),
         "```",
         "",
         *([returns, ""] if returns else []),

@@ -12,6 +12,7 @@ deprecates every event-backed `on*` accessor in favour of
 from __future__ import annotations
 
 import re
+from pathlib import Path
 
 from tree_sitter import Node
 
@@ -28,7 +29,9 @@ from .common import (
     STATE_METHOD,
     STATE_SENDER,
     DocStyle,
+    companion,
     insert_documented,
+    region_name,
     rename,
 )
 from .imports import ensure_imported_beside_twins
@@ -70,7 +73,7 @@ def transform(editor: FileEditor, ctx: Context) -> None:
     inserted.append(copy)
     if not editor.class_members(cls, STATE_ACCESSOR, "method_definition"):
         twin_doc = editor.doc_text(accessors[0])
-        doc = accessor_doc(DocStyle.of(twin_doc), _app_link_prefix(twin_doc))
+        doc = accessor_doc(DocStyle.of(twin_doc), _app_link_prefix(twin_doc), example_fence(ctx, twin_doc))
         insert_documented(editor, accessors[0], accessors[-1], doc, copy)
     ensure_imported_beside_twins(editor, inserted)
 
@@ -110,7 +113,50 @@ def _app_link_prefix(doc: str) -> str:
     return match.group(1) if match else "app!"
 
 
-def accessor_doc(style: DocStyle, app_link: str) -> list[str]:
+def bridge_example() -> list[str]:
+    """The accessor's example: the state kept in the page URL within the
+    host half's cap, and `null` (or an older view's missing state) as no
+    state. The doc shows it; the companion region holds the same lines."""
+    return [
+        f"bridge.{STATE_ACCESSOR} = ({{ state }}) => {{",
+        "  const url = new URL(window.location.href);",
+        "  // null (or no state from an older view): back to the initial view",
+        '  const value = state == null ? "" : JSON.stringify(state);',
+        f"  if (value && value.length <= {URL_CAP}) {{",
+        f'    url.searchParams.set("{APP_STATE}", value);',
+        "  } else {",
+        f'    url.searchParams.delete("{APP_STATE}");',
+        "  }",
+        '  window.history.replaceState(null, "", url);',
+        "};",
+    ]
+
+
+EXAMPLES_PATH = "src/app-bridge.examples.ts"
+
+
+def bridge_region(twin_region: str) -> str:
+    return region_name(twin_region, STATE_ACCESSOR, "keepStateInUrl", "keepStateInUrl")
+
+
+def example_fence(ctx: Context | None, twin_doc: str) -> str:
+    """The new example's opening fence: synced from a region of the
+    companion file where the twin's example is (and the file is there)."""
+    style = DocStyle.of(twin_doc)
+    found = companion(twin_doc)
+    if found is None or ctx is None or not _has_region(Path(ctx.repo) / "src" / found[0], found[1]):
+        return style.fence
+    return f'{style.fence} source="./{found[0]}#{bridge_region(found[1])}"'
+
+
+def _has_region(path: Path, region: str) -> bool:
+    try:
+        return f"//#region {region}" in path.read_text(encoding="utf-8")
+    except OSError:
+        return False
+
+
+def accessor_doc(style: DocStyle, app_link: str, fence: str = "") -> list[str]:
     party, Party = style.party, style.Party
     lines = [
         f"Register a handler for navigation state reports from the {party}.",
@@ -126,18 +172,8 @@ def accessor_doc(style: DocStyle, app_link: str) -> list[str]:
         f" {Party}, set `{APP_STATE}` in the host context with {style.link('setHostContext')}.",
         "",
         "@example",
-        style.fence,
-        f"bridge.{STATE_ACCESSOR} = ({{ state }}) => {{",
-        "  const url = new URL(window.location.href);",
-        "  // null (or no state from an older view): back to the initial view",
-        "  const value = state == null ? \"\" : JSON.stringify(state);",
-        f"  if (value && value.length <= {URL_CAP}) {{",
-        f'    url.searchParams.set("{APP_STATE}", value);',
-        "  } else {",
-        f'    url.searchParams.delete("{APP_STATE}");',
-        "  }",
-        '  window.history.replaceState(null, "", url);',
-        "};",
+        fence or style.fence,
+        *bridge_example(),
         "```",
         "",
         f"@see {style.link(STATE)} for the notification type",

@@ -148,3 +148,26 @@ def tag_paragraph(doc: str, tag: str) -> str:
         if found or content.startswith(tag):
             found.append(content)
     return " ".join(found)
+
+
+# ----------------------------------------------------------------------
+# Doc examples kept in `.examples.ts` companion files
+# ----------------------------------------------------------------------
+
+_SOURCE = re.compile(r'```(?:ts|typescript)\s+source="\./([\w.-]+\.examples\.ts)#(\w+)"')
+
+
+def companion(doc: str) -> tuple[str, str] | None:
+    """The companion file and region an `@example` of ``doc`` is synced
+    from (`source="./app.examples.ts#Region"`), or None."""
+    match = _SOURCE.search(doc)
+    return (match.group(1), match.group(2)) if match else None
+
+
+def region_name(twin: str, member: str, purpose: str, camel: str) -> str:
+    """A region name in the style of the twin's: `Class_member_purpose`
+    where the twin's is so named, else a camelCase name."""
+    parts = twin.split("_")
+    if len(parts) >= 3:
+        return f"{parts[0]}_{member}_{purpose}"
+    return camel

@@ -1,0 +1,93 @@
+"""src/app-bridge.examples.ts and src/app.examples.ts: the regions that the
+new doc examples are synced from (`source="./app.examples.ts#Region"`,
+`npm run sync:snippets`), where the revision keeps its examples there.
+
+Each region is a function of its own, after the function that holds the
+size-changed twin's region, with the same lines as the doc example (so
+the sync changes nothing). The bridge's is only for the 1.x shapes, which
+get the `onstatechange` accessor it shows."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from tree_sitter import Node
+
+from ...engine.editor import FileEditor
+from ...engine.outcome import AnchorMissing
+from ...engine.source import SourceFile
+from ..base import Context
+from . import app, app_bridge
+from .common import SIZE_ACCESSOR, SIZE_SENDER, companion
+
+BRIDGE_ABSENT = f"no {app_bridge.EXAMPLES_PATH} in this revision: its examples are inline"
+APP_ABSENT = f"no {app.EXAMPLES_PATH} in this revision: its examples are inline"
+
+
+def _twin_doc(ctx: Context, path: str, cls: str, member: str) -> str:
+    """The doc comment of ``member`` of ``cls`` in ``path`` as it is in the checkout."""
+    try:
+        data = (Path(ctx.repo) / path).read_bytes()
+    except OSError:
+        return ""
+    editor = FileEditor(SourceFile.from_bytes(path, data))
+    found = editor.class_members(editor.class_(cls), member)
+    return editor.doc_text(found[0] if found[0].type == "method_definition" else found[0].parent) if found else ""
+
+
+def transform_bridge(editor: FileEditor, ctx: Context) -> None:
+    bridge_text = _read(Path(ctx.repo) / app_bridge.PATH)
+    if "eventSchemas" in bridge_text and "ProtocolWithEvents" not in bridge_text:
+        editor.note("shape C: no onstatechange accessor, so no example of it")
+        return
+    found = companion(_twin_doc(ctx, app_bridge.PATH, app_bridge.CLASS, SIZE_ACCESSOR))
+    if found is None or Path(found[0]).name != Path(editor.path).name:
+        editor.note(f"the `{SIZE_ACCESSOR}` example is not synced from this file: nothing to add")
+        return
+    _ensure_region(
+        editor, found[1], app_bridge.bridge_region(found[1]), "bridge: AppBridge",
+        "the view's state kept in the page URL, within a size limit; null clears it.",
+        app_bridge.bridge_example(),
+    )
+
+
+def transform_app(editor: FileEditor, ctx: Context) -> None:
+    found = companion(_twin_doc(ctx, app.PATH, app.CLASS, SIZE_SENDER))
+    if found is None or Path(found[0]).name != Path(editor.path).name:
+        editor.note(f"the `{SIZE_SENDER}` example is not synced from this file: nothing to add")
+        return
+    _ensure_region(
+        editor, found[1], app.sender_region(found[1]), "app: App",
+        "the view's state reported, then the initial view (null).",
+        app.sender_example(),
+    )
+
+
+def _read(path: Path) -> str:
+    try:
+        return path.read_text(encoding="utf-8")
+    except OSError:
+        return ""
+
+
+def _ensure_region(
+    editor: FileEditor, twin: str, region: str, parameter: str, what: str, lines: list[str]
+) -> None:
+    if f"//#region {region}" in editor.text(editor.source.root):
+        return
+    marker = next(
+        (n for n in editor.walk() if n.type == "comment" and editor.text(n).strip() == f"//#region {twin}"), None
+    )
+    if marker is None:
+        raise AnchorMissing(editor.path, f"the region `{twin}` (`//#region {twin}`)")
+    function = _top_level(marker)
+    unit = editor.style.indent
+    body = [f"{unit}//#region {region}", *[f"{unit}{line}" if line else line for line in lines], f"{unit}//#endregion {region}"]
+    text = "\n".join(["/**", f" * Example: {what}", " */", f"function {region}({parameter}) {{", *body, "}"])
+    editor.insert_after(function, text)
+
+
+def _top_level(node: Node) -> Node:
+    while node.parent is not None and node.parent.type != "program":
+        node = node.parent
+    return node
