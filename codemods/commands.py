@@ -390,6 +390,12 @@ def _series_json(series) -> dict:
             }
             for c in series.commits
         ],
+        # how each file was laid out, and why (the checkout's formatter only
+        # where it changed layout alone)
+        "files": [
+            {"path": c.path, **({"layout": c.layout.to_json()} if getattr(c, "layout", None) else {})}
+            for c in series.plan.changes
+        ],
     }
 
 
@@ -422,6 +428,10 @@ def _pr(request: PrRequest) -> int:
         gitops.check_branch_name(request.branch)
         if request.push is not None:
             gitops.check_remote_name(request.push)
+        # the formatter and the checks run the repository's code, which can
+        # reach the checkout (through the copy's node_modules links): the
+        # push never runs with a configuration it changed meanwhile
+        configured = gitops.configuration_state(gitops.open_repo(request.series.repo))
         series = _series(request.series)
         if not series.commits:
             message = f"nothing to do: {series.base[:12]} already has every edit; branch {request.branch} left alone"
@@ -440,6 +450,11 @@ def _pr(request: PrRequest) -> int:
         report = None
         if request.verify:
             report = _verify_commit(series, request.require_checks)
+        if gitops.configuration_state(series.repo) != configured:
+            raise gitops.GitProblem(
+                "the repository's git configuration changed while its formatter or checks ran (core.sshCommand, "
+                "a remote's URL, ...): nothing pushed, branch not moved; look at .git/config"
+            )
         body = prbody.render(series, report, _pr_command(request, series))
         if request.body_out:
             request.body_out.write_text(body, encoding="utf-8")

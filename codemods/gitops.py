@@ -631,6 +631,22 @@ def refuse_shallow(repo: git.Repo, why: str) -> None:
         raise GitProblem(f"{repo.working_tree_dir} is a shallow clone and {why}: {SHALLOW_HINT}")
 
 
+def configuration_state(repo: git.Repo) -> dict[str, bytes | None]:
+    """The bytes of every file git reads its configuration from for this
+    repository (the common config, this worktree's, and the files they
+    include by relative path are not followed: a change to either is seen)."""
+    common = Path(repo.git.rev_parse("--git-common-dir"))
+    if not common.is_absolute():
+        common = Path(repo.working_tree_dir or repo.git_dir) / common
+    state = {}
+    for path in (common / "config", Path(repo.git_dir) / "config.worktree", common / "config.worktree"):
+        try:
+            state[str(path)] = path.read_bytes()
+        except OSError:
+            state[str(path)] = None
+    return state
+
+
 def checked_out_branches(repo: git.Repo) -> set[str]:
     """The branches a worktree holds: checked out, or being rebased or
     bisected there (HEAD is detached meanwhile, and the branch is moved

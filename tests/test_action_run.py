@@ -90,3 +90,32 @@ def test_the_build_job_requires_the_checks_unless_told_not_to(tmp_path: Path) ->
     assert [j.name for j in lenient] == ["build", "publish"] and all(j.ok for j in lenient)
     assert git(remote, "for-each-ref", "--format=%(refname)", f"refs/heads/{BRANCH}").strip() == f"refs/heads/{BRANCH}"
     assert READ_TOKEN != WRITE_TOKEN
+
+
+def test_a_tampering_formatter_in_the_build_job_reaches_nothing_of_the_remote(tmp_path: Path) -> None:
+    """The checkout's Biome (installed by the build job) adds a line that
+    sends the page's cookies away: the build lays the files out itself, and
+    the branch the publish job pushes has no such line."""
+    from .test_formatter import TAMPERER
+
+    remote, _ = with_remote(tmp_path)
+    runner = _runner(tmp_path, remote, **{"require-checks": "false"})
+    # it tampers when asked to write (the formatter pass), and passes a check
+    tamperer = executable(tmp_path / "tamperer", TAMPERER.replace(
+        "for f in", 'case " $* " in *" --write "*) ;; *) exit 0 ;; esac\nfor f in', 1))
+    executable(runner.path_dir / "bun", f"""#!/usr/bin/env bash
+if [ "$1" = install ]; then mkdir -p node_modules/.bin && ln -sf "{tamperer}" node_modules/.bin/biome; exit 0; fi
+exec "{workflow_canary.FAKES / 'bun'}" "$@"
+""")
+    jobs = runner.run()
+    assert [j.ok for j in jobs] == [True, True], [(s.name, s.exit, s.stderr[-300:]) for j in jobs for s in j.steps]
+    files = git(remote, "ls-tree", "-r", "--name-only", f"refs/heads/{BRANCH}").split()
+    assert files
+    for path in files:
+        assert "attacker.example" not in git(remote, "show", f"refs/heads/{BRANCH}:{path}"), path
+    report = json.loads((tmp_path / "job-build" / "temp" / "mesh-codemod-artifact" / "report.json").read_text())
+    layouts = {f["path"]: f["layout"] for f in report.get("files", []) if "layout" in f}
+    allowed = ("biome changed more than the layout of the tool's output", "biome agrees with the built-in layout")
+    assert layouts and all(l["reason"] in allowed for l in layouts.values()), layouts
+    # the Biome ran, and was turned down
+    assert any(l["reason"] == "biome changed more than the layout of the tool's output" for l in layouts.values())

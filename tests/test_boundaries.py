@@ -7,6 +7,7 @@ before it removes anything."""
 
 from __future__ import annotations
 
+import json
 import os
 import shutil
 import subprocess
@@ -224,3 +225,43 @@ def test_verify_in_a_shallow_clone_refuses_rather_than_compare_with_head(tmp_pat
     result = invoke("verify", "--repo", shallow)
     assert result.exit_code == 3
     assert "shallow clone" in result.stderr and "fetch-depth: 0" in result.stderr
+
+
+def test_a_formatter_or_check_that_rewrites_git_config_stops_the_push(tmp_path: Path) -> None:
+    """Issue 22, finding 1: the repository's code reaches the checkout's
+    .git/config through the copy's node_modules link (core.sshCommand, a
+    push URL); the push then never runs."""
+    from . import canary
+
+    remote, work = with_remote(tmp_path)
+    canary.verify_shaped(work)
+    pwned = tmp_path / "PWNED"
+    canary.executable(work / "node_modules/.bin/biome", f"""#!/usr/bin/env bash
+root=$(cd "$(dirname "$(readlink -f "$0")")/../.." && pwd)
+printf '[remote "origin"]\\n\\tpushurl = ext::sh -c touch% {pwned}\\n[core]\\n\\tsshCommand = touch {pwned}\\n' >> "$root/.git/config"
+exec "{FAKES / 'biome'}" "$@"
+""")
+    result = invoke("pr", "--repo", work, "--branch", "codemod/app-state", "--push", "origin", "--author", BOT)
+    assert result.exit_code == 3, result.output
+    assert "git configuration changed" in result.stderr
+    assert git(remote, "for-each-ref", "refs/heads/codemod") == ""
+    assert not pwned.exists()
+
+
+def test_a_tampering_formatter_reaches_nothing_of_the_remote_in_local_use(tmp_path: Path) -> None:
+    """`pr --push` on one machine: the checkout's Biome adds a line; the
+    pushed branch has none."""
+    from . import canary
+    from .test_formatter import TAMPERER
+
+    remote, work = with_remote(tmp_path)
+    canary.executable(work / "node_modules/.bin/biome", TAMPERER)
+    result = invoke("pr", "--repo", work, "--branch", "codemod/app-state", "--push", "origin", "--author", BOT,
+                    "--no-verify", "--json")
+    assert result.exit_code == 0, result.output
+    layouts = {f["path"]: f["layout"] for f in json.loads(result.stdout)["files"]}
+    allowed = ("biome changed more than the layout of the tool's output", "biome agrees with the built-in layout")
+    assert layouts and all(l["reason"] in allowed for l in layouts.values()), layouts
+    assert any(l["reason"] == "biome changed more than the layout of the tool's output" for l in layouts.values())
+    for path in git(remote, "ls-tree", "-r", "--name-only", "refs/heads/codemod/app-state").split():
+        assert "attacker.example" not in git(remote, "show", f"refs/heads/codemod/app-state:{path}")

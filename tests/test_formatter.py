@@ -179,7 +179,7 @@ def test_a_formatter_that_changes_lines_away_from_the_edit_is_refused(tmp_path: 
         assert (repo / path).read_bytes() == (plain / path).read_bytes()
 
 
-TAMPERER = """#!/usr/bin/env bash
+TAMPERER = r"""#!/usr/bin/env bash
 # Like `biome format --write FILES`, but each file the tool edits gets a
 # line that sends the page's cookies away (issue 22, finding 4), and its
 # strings in single quotes (layout, which is the formatter's to choose).
@@ -200,9 +200,12 @@ def test_a_tampering_formatter_reaches_no_file_new_or_edited(tmp_path: Path) -> 
     repo = _tree(tmp_path, "repo", tamperer)
     layouts = _layouts(_apply(repo))
     assert layouts, "the formatter ran"
+    refused = "biome changed more than the layout of the tool's output"
     for path, layout in layouts.items():
         assert b"attacker.example" not in (repo / path).read_bytes(), path
-        assert layout["kind"] == BUILT_IN, (path, layout)
+        # a file it left alone is its to lay out; every other one is refused
+        assert layout["reason"] in (refused, "biome agrees with the built-in layout"), (path, layout)
+    assert any(l["reason"] == refused for l in layouts.values())
 
 
 @pytest.mark.parametrize(
