@@ -355,6 +355,8 @@ def _series_header(series) -> None:
     _err(f"target: {series.plan.target} ({series.repo.working_tree_dir})")
     _err(f"bridge: {series.bridge.describe()}")
     _err(f"base: {series.base}")
+    for item in series.plan.left_alone():  # skipped, removed or edited: a person's decision
+        _err(f"left alone: {item['path']} ({item['step']}): {item['reason']}")
 
 
 def series_fingerprint(series) -> str:

@@ -128,6 +128,8 @@ def test_a_skipped_step_stays_skipped_across_apply_status_patch_and_pr(tmp_path:
     files = {f["path"] for c in _json(patch)["commits"] for f in c["files"]}
     assert MODULE_FILE in files and TESTS_FILE not in files
     assert not any(TESTS_FILE in p.read_text() for p in out.glob("*.patch"))
+    text = invoke("patch", "--repo", repo, "--out", tmp_path / "again", "--bridge", "compat", "--author", BOT)
+    assert f"left alone: {TESTS_FILE} (app-state-tests): skipped by .mesh-codemod.toml" in text.stderr
 
     pr = invoke(
         "pr", "--repo", repo, "--branch", "codemod/app-state", "--bridge", "compat", "--author", BOT,

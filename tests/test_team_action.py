@@ -186,3 +186,29 @@ def test_the_fingerprint_ignores_layout_and_unrelated_lines() -> None:
     assert forge.fingerprint([("x.ts", *moved)]) == same
     assert forge.fingerprint([("x.ts", old, new.replace(b"'x'", b"'y'"))]) != same
     assert forge.fingerprint([("y.ts", old, new)]) != same
+
+
+def test_a_closed_pr_then_a_new_releases_output_opens_a_new_pr(tmp_path: Path) -> None:
+    """Day 1 runs a release whose generated test file differs (a copy of
+    this code with one line more in its template); its PR is closed. Day 2
+    runs this release: the change differs, so a new PR is opened."""
+    import shutil
+
+    from .support import ROOT
+
+    older = tmp_path / "older-release"
+    shutil.copytree(ROOT / "codemods", older / "codemods", ignore=shutil.ignore_patterns("__pycache__"))
+    template = older / "codemods/recipes/host/templates/app-state.test.ts"
+    template.write_text("// written by an older release\n" + template.read_text())
+    remote, work = with_remote(tmp_path)
+    state = gh_state(tmp_path)
+    day1 = run_action(tmp_path, work, "1", pythonpath=str(older))
+    assert day1.outputs["pr-action"] == "open", day1.stderr
+    assert "written by an older release" in git(remote, "show", f"{BRANCH}:apps/mesh/src/mcp-apps/app-state.test.ts")
+    edit_pull(state, 1, state="closed")
+    day2 = run_action(tmp_path, work, "2")
+    assert day2.outputs["pr-action"] == "open" and day2.outputs["pr-number"] == "2", day2.stderr
+    assert "written by an older release" not in git(remote, "show", f"{BRANCH}:apps/mesh/src/mcp-apps/app-state.test.ts")
+    # and the day after, with this release again: the open PR is updated, nothing new
+    day3 = run_action(tmp_path, work, "3")
+    assert day3.outputs["pr-action"] == "update" and _creates(state) == 2
