@@ -185,7 +185,9 @@ def decide(report: dict, pulls: Sequence[PullRequest]) -> Decision:
     if report.get("error"):
         return Decision("none", open_pr and open_pr.number, f"the build failed: {report['error']}")
     if report.get("nothing_to_do") or not report.get("commits"):
-        return Decision("none", open_pr and open_pr.number, "the base already has every edit")
+        left = [f"{item.get('path', '')} ({item.get('why', '')})" for item in report.get("left_alone") or []]
+        alone = f"; left alone by the team's decision: {', '.join(left)}" if left else ""
+        return Decision("none", open_pr and open_pr.number, f"the base already has every edit{alone}")
     blocked = report.get("blocked")
     if blocked:
         return Decision("blocked", open_pr and open_pr.number, blocked.get("reason", "the branch holds other commits"))

@@ -212,3 +212,10 @@ def test_a_closed_pr_then_a_new_releases_output_opens_a_new_pr(tmp_path: Path) -
     # and the day after, with this release again: the open PR is updated, nothing new
     day3 = run_action(tmp_path, work, "3")
     assert day3.outputs["pr-action"] == "update" and _creates(state) == 2
+
+
+def test_nothing_to_do_names_what_the_team_left_alone() -> None:
+    report = {"commits": [], "left_alone": [{"path": "apps/mesh/src/mcp-apps/app-state.test.ts", "why": "decision"}]}
+    decision = forge.decide(report, [])
+    assert decision.action == "none"
+    assert decision.reason.endswith("left alone by the team's decision: apps/mesh/src/mcp-apps/app-state.test.ts (decision)")
