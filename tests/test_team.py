@@ -361,7 +361,7 @@ def test_a_migration_says_from_to_and_why(tmp_path: Path) -> None:
     body = report["body"]
     assert body.startswith("## Migrate the state-changed wiring to sdk mode\n")
     assert "wired in compat mode, 1.x form; this migrates it to sdk mode" in body
-    assert "Why: sdk (--bridge sdk was given)." in body
+    assert "Why: sdk" in body and "--bridge sdk was given" in body
     assert [c["subject"] for c in report["commits"]] == ["refactor(mcp-apps): migrate the state-changed wiring to sdk mode"]
 
 

@@ -189,11 +189,14 @@ def test_the_fingerprint_ignores_layout_and_unrelated_lines() -> None:
 
 
 def test_a_closed_pr_then_a_new_releases_output_opens_a_new_pr(tmp_path: Path) -> None:
-    """Day 1 runs a release whose generated test file differs (a copy of
-    this code with one line more in its template); its PR is closed. Day 2
-    runs this release: the change differs, so a new PR is opened."""
+    """An older release (a copy of this code with one line more in its
+    test template) pushed the branch and its PR #1 was closed. This
+    release's output differs, so the scheduled run opens a new PR."""
+    import os
     import shutil
+    import sys
 
+    from .gitrepo import BOT
     from .support import ROOT
 
     older = tmp_path / "older-release"
@@ -201,17 +204,31 @@ def test_a_closed_pr_then_a_new_releases_output_opens_a_new_pr(tmp_path: Path) -
     template = older / "codemods/recipes/host/templates/app-state.test.ts"
     template.write_text("// written by an older release\n" + template.read_text())
     remote, work = with_remote(tmp_path)
+    made = subprocess.run(
+        [sys.executable, "-m", "codemods", "pr", "--repo", str(work), "--branch", "codemod/app-state",
+         "--push", "origin", "--author", BOT, "--no-verify", "--json"],
+        cwd=older, env={**os.environ, "PYTHONPATH": str(older)}, capture_output=True, text=True,
+    )
+    assert made.returncode == 0, made.stderr
+    old = json.loads(made.stdout)
     state = gh_state(tmp_path)
-    day1 = run_action(tmp_path, work, "1", pythonpath=str(older))
-    assert day1.outputs["pr-action"] == "open", day1.stderr
+    data = read_state(state)
+    data["pulls"].append({
+        "number": 1, "state": "closed", "merged_at": None, "title": old["title"], "body": old["body"],
+        "head": {"ref": "codemod/app-state", "repo": {"full_name": "decocms/mesh", "owner": {"login": "decocms"}}},
+        "base": {"ref": "main"},
+    })
+    state.write_text(json.dumps(data))
     assert "written by an older release" in git(remote, "show", f"{BRANCH}:apps/mesh/src/mcp-apps/app-state.test.ts")
-    edit_pull(state, 1, state="closed")
+
     day2 = run_action(tmp_path, work, "2")
     assert day2.outputs["pr-action"] == "open" and day2.outputs["pr-number"] == "2", day2.stderr
     assert "written by an older release" not in git(remote, "show", f"{BRANCH}:apps/mesh/src/mcp-apps/app-state.test.ts")
-    # and the day after, with this release again: the open PR is updated, nothing new
+    pulls = {p["number"]: p for p in read_state(state)["pulls"]}
+    assert forge.fingerprint_in(pulls[1]["body"]) != forge.fingerprint_in(pulls[2]["body"])
+    # the day after, with this release again: the open PR is updated, nothing new
     day3 = run_action(tmp_path, work, "3")
-    assert day3.outputs["pr-action"] == "update" and _creates(state) == 2
+    assert day3.outputs["pr-action"] == "update" and _creates(state) == 1
 
 
 def test_nothing_to_do_names_what_the_team_left_alone() -> None:
