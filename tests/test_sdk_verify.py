@@ -208,3 +208,21 @@ def test_pr_on_an_sdk_checkout_creates_then_pushes_nothing_then_refuses_a_review
     assert refused.exit_code == 3, refused.output
     assert fixup[:12] in refused.stderr and "Rita Reviewer" in refused.stderr
     assert git(remote, "rev-parse", f"refs/heads/{branch}").strip() == fixup
+
+
+def test_the_publish_side_takes_an_sdk_branch_built_with_the_sdks_own_tools(sdk_checkout: Path, tmp_path: Path) -> None:
+    """The build job (node_modules installed: Prettier, the schema
+    generator) leaves the artifact; the publish job, with nothing
+    installed, finds it to be the tool's own work modulo layout."""
+    remote, work = _with_remote(sdk_checkout, tmp_path)
+    artifact = tmp_path / "artifact"
+    built = invoke("pr", "--repo", work, "--branch", "codemod/app-state", "--author", BOT, "--no-verify",
+                   "--artifact", artifact)
+    assert built.exit_code == 0, built.output
+    publisher = tmp_path / "publisher"
+    git(tmp_path, "clone", "-q", str(remote), str(publisher))
+    result = invoke("publish", "--repo", publisher, "--artifact", artifact, "--branch", "codemod/app-state",
+                    "--target", "origin/main", "--push", "origin", "--author", BOT)
+    assert result.exit_code == 0, result.output
+    tip = json.loads((artifact / "manifest.json").read_text())["tip"]
+    assert git(remote, "rev-parse", "refs/heads/codemod/app-state").strip() == tip
