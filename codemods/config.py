@@ -52,9 +52,10 @@ class Config(NamedTuple):
         return out
 
 
-def load(repo: Path, steps: Iterable[str]) -> Config:
+def load(repo: Path, steps: Iterable[str], target: str = "host") -> Config:
     """The configuration at the top of ``repo``; the defaults without one.
-    ``steps`` are the target's step ids, which ``skip`` may name."""
+    ``steps`` are the target's step ids, which ``skip`` may name; only the
+    host (mesh) has a bridge mode and form to pin."""
     path = repo / FILE_NAME
     if not path.is_file():
         if path.is_symlink() or path.exists():
@@ -90,6 +91,10 @@ def load(repo: Path, steps: Iterable[str]) -> Config:
         raise ConfigError(f"{FILE_NAME}: form: {form!r} is not one of {', '.join(FORMS)}")
     if not isinstance(form, str):
         raise ConfigError(f"{FILE_NAME}: form: {form!r} is not one of {', '.join(FORMS)}")
+    if target != "host":
+        for key in ("bridge", "form"):
+            if key in data:
+                raise ConfigError(f"{FILE_NAME}: {key}: only a mesh checkout has a bridge mode and form to pin")
     return Config(tuple(dict.fromkeys(skip)), bridge, form, True)
 
 

@@ -246,7 +246,7 @@ def build_series(
             # The pins come from the configuration committed in the base.
             from . import config as configuration
 
-            settings = configuration.load(tree, [s.id for s in target.steps])
+            settings = configuration.load(tree, [s.id for s in target.steps], target.name)
             if isinstance(bridge, ModeChoice):  # decided already (the build's, for the publishing side)
                 choice = bridge
             else:

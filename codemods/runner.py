@@ -162,7 +162,7 @@ def plan(
     unknown = sorted((set(only) | set(restore)) - ids)
     if unknown:
         raise ValueError(f"unknown step(s): {', '.join(unknown)} (see `mesh-codemod list`)")
-    config = configuration.load(repo, ids)
+    config = configuration.load(repo, ids, target.name)
     if not isinstance(formatter, FormatterChoice):
         formatter = choose(repo, formatter, target.name)
     # A choice made already (on the checkout whose node_modules decide, for

@@ -404,3 +404,19 @@ def test_a_completion_is_one_commit_that_says_so_and_lists_edited_files(tmp_path
     assert body.startswith("## Complete the deep-link app state feature\n")
     assert "- `apps/mesh/src/web/index.tsx` (modified)" in body
     assert f"- `{TESTS_FILE}` (app-state-tests): edited since mesh-codemod wrote it" in body
+
+
+def test_the_sdk_checkout_skips_steps_but_has_no_bridge_to_pin(tmp_path: Path) -> None:
+    import shutil
+
+    from .support import ROOT
+
+    repo = tmp_path / "sdk"
+    shutil.copytree(ROOT / "fixtures/sdk/shape-b/input", repo)
+    (repo / ".mesh-codemod.toml").write_text('skip = ["app"]\n')
+    report = _json(invoke("apply", "--repo", repo, "--json", "--dry-run"))
+    assert _steps(report)["app"]["status"] == "skipped" and "src/app.ts" not in {f["path"] for f in report["files"]}
+    (repo / ".mesh-codemod.toml").write_text('bridge = "sdk"\n')
+    result = invoke("apply", "--repo", repo, "--dry-run")
+    assert result.exit_code == 2
+    assert ".mesh-codemod.toml: bridge: only a mesh checkout has a bridge mode and form to pin" in result.output
