@@ -166,14 +166,15 @@ def apply(request: ApplyRequest) -> int:
     if request.as_json:
         report = plan.to_json()
         report["written"] = writing
-        if request.dry_run:
+        if request.dry_run and not plan.refused:
             report["diff"] = plan.diff()
         _print_json(report)
     else:
         _header(plan)
         for line in _step_lines(plan, "applied" if writing else "pending") + _layout_lines(plan):
             _err(line)
-        if request.dry_run and plan.pending:
+        if request.dry_run and plan.pending and not plan.refused:
+            # A refused run changes nothing: its partial diff is no proposal.
             diff = plan.diff()
             sys.stdout.write(_colored(diff) if sys.stdout.isatty() else diff)
         _err(_summary(plan, writing, request.check))
@@ -208,7 +209,14 @@ def status(repo: Path, as_json: bool, formatter: FormatterMode = FormatterMode.A
         return _fail(str(err), Exit.REFUSED, as_json)
     except ValueError as err:
         return _fail(str(err), Exit.USAGE, as_json)
-    states = [{**r.to_json(), "status": _STATUS_WORDS[r.status]} for r in plan.results]
+    states = [
+        {
+            **r.to_json(),
+            "status": _STATUS_WORDS[r.status],
+            **({"reason": _pending_reason(plan.repo, r)} if r.status is Status.APPLIED else {}),
+        }
+        for r in plan.results
+    ]
     if as_json:
         _print_json({**plan.to_json(), "steps": states})
     else:
@@ -223,6 +231,20 @@ def status(repo: Path, as_json: bool, formatter: FormatterMode = FormatterMode.A
         for line in _layout_lines(plan):
             print(line)
     return int(Exit.REFUSED if plan.refused else Exit.OK)
+
+
+def _pending_reason(repo: Path, result) -> str:
+    """Why a step is pending: what it would add or change."""
+    if result.form_changes:
+        return "; ".join(str(c) for c in result.form_changes)
+    added = [str(n) for n in result.notes if not n.startswith(("found ", "created beside"))]
+    if added:
+        first = " ".join(added[0].split())
+        first = first if len(first) <= 70 else first[:67] + "..."
+        return f"missing: `{first}`" + (f" and {len(added) - 1} more" if len(added) > 1 else "")
+    if not (repo / result.path).exists():
+        return "the file does not exist yet"
+    return "the file would change"
 
 
 def list_steps(as_json: bool) -> int:

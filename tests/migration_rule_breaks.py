@@ -15,7 +15,7 @@ BREAKS = {
  "R1 a handler's other forms become it (migration)": ("codemods/recipes/host/bridge_store.py",
     "return wanted._replace(earlier=tuple(others + releases))", "return wanted"),
  "R2 only an unchanged earlier form is replaced (edited -> refuse)": ("codemods/engine/editor.py",
-    "            if code_key(self.text(node)) == code_key(earlier.snippet):\n                self._replace_statement(node, earlier, wanted)",
+    "            if self.same_code(node, earlier.snippet, earlier.names):\n                self._replace_statement(node, earlier, wanted)",
     "            if True:\n                self._replace_statement(node, earlier, wanted)"),
  "R3 what only the old wiring imported is removed": ("codemods/recipes/host/bridge_store.py",
     "    still_used = ed.drop_unused_imports(app_state, unused,", "    still_used = [] and ed.drop_unused_imports(app_state, unused,"),

@@ -242,3 +242,99 @@ def reindent(data: bytes, path: str, unit: bytes) -> bytes:
             out.append(unit * (spaces // 2) + b" " * (spaces % 2) + line[spaces:])
         offset += len(line) + 1
     return assert_parses(b"\n".join(out), path, f"re-indenting with {unit!r}")
+
+
+# ----------------------------------------------------------------------
+# Semicolons, arrow parameters, renames
+# ----------------------------------------------------------------------
+
+# Statements whose final `;` Biome's `semicolons: "asNeeded"` drops.
+_TERMINATED = {
+    "expression_statement", "lexical_declaration", "variable_declaration", "return_statement",
+    "import_statement", "export_statement", "type_alias_declaration", "public_field_definition",
+    "throw_statement", "break_statement", "continue_statement",
+}
+# A line starting with one of these would continue the statement before it.
+_HAZARDS = (b"(", b"[", b"`", b"+", b"-", b"/", b"*", b"<", b",", b".")
+
+
+def drop_semicolons(data: bytes, path: str) -> bytes:
+    """Every statement-ending semicolon that ASI makes redundant removed,
+    as `semicolons: "asNeeded"` prints them."""
+    cuts = []
+    for node in walk(root(data, path)):
+        if node.type not in _TERMINATED or not node.children or node.children[-1].type != ";":
+            continue
+        semicolon = node.children[-1]
+        if node.type == "public_field_definition" or node.parent is not None and node.parent.type == "class_body":
+            follower = semicolon.next_sibling
+        else:
+            follower = node.next_sibling
+        after = data[semicolon.end_byte:next_line(data, semicolon.end_byte)].strip()
+        if after and not after.startswith(b"//"):
+            continue  # another statement on the same line
+        rest = data[next_line(data, semicolon.end_byte):].lstrip()
+        if rest.startswith(_HAZARDS) or follower is not None and follower.type in {"[", "("}:
+            continue
+        cuts.append(semicolon.start_byte)
+    out = data
+    for offset in sorted(cuts, reverse=True):
+        out = out[:offset] + out[offset + 1:]
+    return assert_parses(out, path, "dropping semicolons")
+
+
+def arrow_parameter_points(data: bytes, path: str) -> list[tuple[int, int, bool]]:
+    """Arrow functions with one plain parameter: (start, end, parenthesised)
+    of the parameter list or the bare parameter."""
+    found = []
+    for node in walk(root(data, path)):
+        if node.type != "arrow_function":
+            continue
+        bare = node.child_by_field_name("parameter")
+        if bare is not None:
+            found.append((bare.start_byte, bare.end_byte, False))
+            continue
+        params = node.child_by_field_name("parameters")
+        if params is None or node.child_by_field_name("type_parameters") is not None:
+            continue
+        named = [c for c in params.named_children if c.type != "comment"]
+        if len(named) != 1 or named[0].type != "required_parameter" or named[0].named_child_count != 1:
+            continue
+        if named[0].named_children[0].type != "identifier" or node.child_by_field_name("return_type") is not None:
+            continue
+        found.append((params.start_byte, params.end_byte, True))
+    return found
+
+
+def toggle_arrow_parentheses(data: bytes, path: str, points: Sequence[tuple[int, int, bool]]) -> bytes:
+    """`x => ...` becomes `(x) => ...` and back, at ``points``."""
+    out = data
+    for start, end, parenthesised in sorted(points, reverse=True):
+        inner = out[start:end]
+        out = out[:start] + (inner[1:-1].strip() if parenthesised else b"(" + inner + b")") + out[end:]
+    return assert_parses(out, path, "toggling arrow parameter parentheses")
+
+
+def rename(data: bytes, path: str, old: str, new: str, kinds: Sequence[str], within: Node | None = None) -> bytes:
+    """Every identifier of ``kinds`` named ``old`` (inside ``within``, a node
+    of this data's tree, when given) renamed to ``new``."""
+    top = within if within is not None else root(data, path)
+    spans = [
+        (n.start_byte, n.end_byte) for n in walk(top)
+        if n.type in kinds and data[n.start_byte:n.end_byte] == old.encode()
+    ]
+    assert spans, f"perturbation bug: no {old} in {path}"
+    out = data
+    for start, end in sorted(spans, reverse=True):
+        out = out[:start] + new.encode() + out[end:]
+    return assert_parses(out, path, f"renaming {old}")
+
+
+def function_named(data: bytes, path: str, name: str) -> Node:
+    """The method or function declaration called ``name``."""
+    for node in walk(root(data, path)):
+        if node.type in {"method_definition", "function_declaration"}:
+            label = node.child_by_field_name("name")
+            if label is not None and data[label.start_byte:label.end_byte] == name.encode():
+                return node
+    raise AssertionError(f"perturbation bug: no function {name} in {path}")

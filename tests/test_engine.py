@@ -545,7 +545,7 @@ def test_statement_in_a_blank_line_separated_list_gets_blank_lines() -> None:
     def op(ed: FileEditor) -> None:
         body = ed.body(ed.function("f"))
         anchor = ed.statement(body, lambda s: s.startswith("b.two"), "b.two")
-        ed.ensure_statements_after(anchor, [statement("b.three = 3;", marker="b.three")])
+        ed.ensure_statements_after(anchor, [statement("b.three = 3;", role="b.three = $X")])
 
     assert_transform(
         "function f() {\n  b.one = 1;\n\n  b.two = 2;\n\n  b.four = 4;\n}\n",
@@ -558,7 +558,7 @@ def test_anchor_with_a_trailing_comment_still_counts_as_set_apart() -> None:
     def op(ed: FileEditor) -> None:
         body = ed.body(ed.function("f"))
         anchor = ed.statement(body, lambda s: s.startswith("b.two"), "b.two")
-        ed.ensure_statements_after(anchor, [statement("b.three = 3;", marker="b.three")])
+        ed.ensure_statements_after(anchor, [statement("b.three = 3;", role="b.three = $X")])
 
     assert_transform(
         "function f() {\n  b.one = 1;\n\n  b.two = 2; // note\n\n  b.four = 4;\n}\n",
@@ -568,7 +568,7 @@ def test_anchor_with_a_trailing_comment_still_counts_as_set_apart() -> None:
 
 
 def test_statements_at_end_of_block_and_of_empty_block() -> None:
-    op = lambda ed: ed.ensure_statements_at_end(ed.body(ed.function("f")), [statement("done();", marker="done()")])  # noqa: E731
+    op = lambda ed: ed.ensure_statements_at_end(ed.body(ed.function("f")), [statement("done();", role="done()")])  # noqa: E731
     assert_transform("function f() {\n  go();\n}\n", "function f() {\n  go();\n  done();\n}\n", op)
     assert_transform("function f() {\n}\n", "function f() {\n  done();\n}\n", op)
 
@@ -602,7 +602,7 @@ def test_crlf_bom_and_tabs_are_kept() -> None:
 
 def test_four_space_indentation_is_followed() -> None:
     def op(ed: FileEditor) -> None:
-        ed.ensure_statements_at_end(ed.body(ed.function("f")), [statement('if (b) {\n  log("b");\n}', marker="if (b)")])
+        ed.ensure_statements_at_end(ed.body(ed.function("f")), [statement('if (b) {\n  log("b");\n}', role="if (b) $$$")])
 
     assert_transform(
         "function f() {\n    if (a) {\n        go();\n    }\n}\n",
@@ -613,7 +613,7 @@ def test_four_space_indentation_is_followed() -> None:
 
 def test_single_quote_files_get_single_quoted_snippets() -> None:
     def op(ed: FileEditor) -> None:
-        ed.ensure_statements_at_end(ed.body(ed.function("f")), [statement('go("x", "it\'s");', marker="go(")])
+        ed.ensure_statements_at_end(ed.body(ed.function("f")), [statement('go("x", "it\'s");', role="go($$$)")])
 
     assert_transform(
         "function f() {\n  log('a');\n}\n",

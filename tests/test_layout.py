@@ -193,7 +193,7 @@ def test_two_additions_to_a_list_that_must_break_merge() -> None:
 def test_ensure_operations_return_what_they_did() -> None:
     def op(ed: FileEditor) -> None:
         body = ed.body(ed.function("f"))
-        done = ed.ensure_statements_at_end(body, [statement("go();", marker="go()")])
+        done = ed.ensure_statements_at_end(body, [statement("go();", role="go()")])
         assert done.operation == "statements" and done.added == ()
         added = ed.ensure_statements_at_end(body, [statement("const b = 2;")])
         assert added.changed and added.added == ("const b = 2;",)
@@ -204,10 +204,10 @@ def test_ensure_operations_return_what_they_did() -> None:
 def test_statement_identity_is_checked_when_the_recipe_loads() -> None:
     assert statement("const handle = () => {};").name == "handle"
     assert statement("// why\nlet count = 0;").name == "count"
-    assert statement("bridge.onx = f;", marker="bridge.onx =").marker == "bridge.onx ="
-    with pytest.raises(ValueError, match="not in its own snippet"):
-        statement("bridge.onappstatechange = f;", marker="bridge.onsizechange =")
-    with pytest.raises(ValueError, match="needs a marker"):
+    assert statement("bridge.onx = f;", role="$B.onx = $H").role == "$B.onx = $H"
+    with pytest.raises(ValueError, match="does not match its own snippet"):
+        statement("bridge.onappstatechange = f;", role="$B.onsizechange = $H")
+    with pytest.raises(ValueError, match="needs a role"):
         statement("go();")
 
 
@@ -220,12 +220,12 @@ def test_a_declared_statement_is_found_by_its_name_not_its_text() -> None:
     assert _edit(source, op) == source
 
 
-def test_recipe_markers_are_in_their_snippets() -> None:
+def test_recipe_roles_match_their_snippets() -> None:
     """Every recipe module builds its statements through `statement()`, so
-    importing them checks every marker."""
+    importing them checks every role."""
     from codemods.recipes.host import bridge_store, panel_app_view, tool_call_part
 
-    assert all(h.marker for h in bridge_store.HANDLERS.values()) and panel_app_view.DECODE.name == "appState"
+    assert all(h.role for h in bridge_store.HANDLERS.values()) and panel_app_view.DECODE.name == "appState"
     assert tool_call_part.SEARCH.name == "appStateParam"
 
 

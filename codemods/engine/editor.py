@@ -21,10 +21,11 @@ from tree_sitter import Node
 
 from .edits import EditSet
 from . import layout
-from .find import Finder, module_stem, squash
+from .find import FUNCTION_TYPES, Finder, module_stem, squash
 from .layout import dedent
 from .outcome import AnchorMissing, Conflict, SyntaxProblem
-from .parsing import TSX, first_error, reparse
+from .equivalence import Group, canonical_tree, compile_pattern
+from .parsing import TSX, TYPESCRIPT, first_error, parse, reparse
 from .snippet_printer import layout_snippet
 from .source import SourceFile
 
@@ -55,73 +56,98 @@ class Form(NamedTuple):
     """An earlier form of a statement: what an earlier release of the tool,
     or another bridge mode, wrote in its place. ``kind`` is ``upgrade`` (an
     earlier release) or ``migrate`` (another mode or SDK form); ``label``
-    names it in the report. It is known by its own name or marker, and is
-    replaced only while its code is still what was written."""
+    names it in the report. It is known by its own name or role, and is
+    replaced only while its code is still what was written (modulo layout
+    and the step's ``names``)."""
 
     label: str
     snippet: str
     name: str = ""
-    marker: str = ""
+    role: str = ""
     kind: str = "upgrade"
+    names: frozenset[str] = frozenset()
 
 
 class Statement(NamedTuple):
     """A statement to ensure, and how to tell that it is already there: the
-    name it declares, or else a marker found in its own text. ``earlier``:
-    the forms that become it (see :class:`Form`); ``label`` names the
-    current form in the report."""
+    name it declares, or else its ``role``, a :class:`~.equivalence.Pattern`
+    of what it does (``$B.setNotificationHandler("...", $$$)``), matched
+    modulo layout. ``names``: the locals (``x``) and members (``this.x``)
+    the step chose, which a team may rename: the statement is still known
+    under other names, and what is inserted uses the names found.
+    ``earlier``: the forms that become it (see :class:`Form`); ``alike``:
+    roles of other forms of the same work, kept as they are (no
+    duplicate); ``label`` names the current form in the report."""
 
     snippet: str
     name: str = ""
-    marker: str = ""
+    role: str = ""
     earlier: tuple[Form, ...] = ()
     label: str = ""
+    names: frozenset[str] = frozenset()
+    alike: tuple[str, ...] = ()
 
 
-def _identity(snippet: str, marker: str) -> tuple[str, str]:
-    """(name, marker) of a snippet: the name it declares, or else the
-    marker, which its own code must contain."""
+def _code(snippet: str) -> str:
     body = dedent(snippet).strip("\n")
-    code = "\n".join(line for line in body.split("\n") if not line.lstrip().startswith("//"))
+    return "\n".join(line for line in body.split("\n") if not line.lstrip().startswith("//"))
+
+
+def _identity(snippet: str, role: str, names: frozenset[str]) -> tuple[str, str]:
+    """(name, role) of a snippet: the name it declares, or else the role,
+    which must match its own code."""
+    code = _code(snippet)
     declared = _DECLARED.match(code)
-    if marker:
-        if squash(marker) not in squash(code):
-            raise ValueError(f"statement marker {marker!r} is not in its own snippet:\n{body}")
-        return "", marker
+    if role:
+        pattern = compile_pattern(role, True, names)
+        tree = layout_tree(code, True)
+        if tree is None or next(pattern.search(tree), None) is None:
+            raise ValueError(f"statement role {role!r} does not match its own snippet:\n{code}")
+        return "", role
     if declared is None:
-        raise ValueError(f"a statement that declares no name needs a marker:\n{body}")
+        raise ValueError(f"a statement that declares no name needs a role:\n{code}")
     return declared.group(1), ""
 
 
-def statement(snippet: str, marker: str = "", *, earlier: Sequence[Form] = (), label: str = "") -> Statement:
+def layout_tree(text: str, tsx: bool = False) -> Group | None:
+    """The canonical tree of a snippet (None when it does not parse)."""
+    data = text.encode("utf-8")
+    tree = parse(data, TSX if tsx else TYPESCRIPT)
+    if tree.root_node.has_error:
+        return None
+    return canonical_tree(tree.root_node, data)
+
+
+def statement(
+    snippet: str,
+    role: str = "",
+    *,
+    earlier: Sequence[Form] = (),
+    label: str = "",
+    names: Iterable[str] = (),
+    alike: Sequence[str] = (),
+) -> Statement:
     """A :class:`Statement`, checked when the recipe is loaded: a snippet
-    that declares a name is known by it; any other needs a ``marker`` that
-    its own text contains (else editing the snippet alone would silently
+    that declares a name is known by it; any other needs a ``role`` that
+    matches its own code (else editing the snippet alone would silently
     break idempotency)."""
-    name, marker = _identity(snippet, marker)
-    return Statement(snippet, name=name, marker=marker, earlier=tuple(earlier), label=label)
+    names = frozenset(names)
+    name, role = _identity(snippet, role, names)
+    return Statement(snippet, name=name, role=role, earlier=tuple(earlier), label=label, names=names, alike=tuple(alike))
 
 
-def form(label: str, snippet: str, marker: str = "", *, kind: str = "upgrade") -> Form:
+def form(label: str, snippet: str, role: str = "", *, kind: str = "upgrade", names: Iterable[str] = ()) -> Form:
     """An earlier :class:`Form` of a statement, checked like :func:`statement`."""
     if kind not in {"upgrade", "migrate"}:
         raise ValueError(f"a form is an upgrade or a migration, not {kind!r}")
-    name, marker = _identity(snippet, marker)
-    return Form(label, snippet, name=name, marker=marker, kind=kind)
+    names = frozenset(names)
+    name, role = _identity(snippet, role, names)
+    return Form(label, snippet, name=name, role=role, kind=kind, names=names)
 
 
 def as_form(other: Statement, kind: str = "migrate") -> Form:
     """Another current statement (another mode's, say) as an earlier form."""
-    return Form(other.label, other.snippet, other.name, other.marker, kind)
-
-
-def code_key(text: str) -> str:
-    """Code compared by content: comment lines, whitespace, the quote
-    character, trailing commas and a final semicolon do not count (the
-    checkout's formatter may change them)."""
-    lines = [line for line in dedent(text).split("\n") if not line.lstrip().startswith("//")]
-    key = squash("\n".join(lines)).replace("'", '"')
-    return re.sub(r",([)\]}])", r"\1", key).rstrip(";")
+    return Form(other.label, other.snippet, other.name, other.role, kind, other.names)
 
 
 class FormChange(NamedTuple):
@@ -193,6 +219,10 @@ class FileEditor(Finder):
         # Planned but not yet laid out: merged per container, laid out once.
         self._planned: dict[tuple[str, int, int], _Planned] = {}
         self._imports: dict[str, _PlannedImport] = {}
+        # The names the steps chose, as this file has them (a team may have
+        # renamed them): `appStateJson` -> `serialized`, `this.x` -> `y`.
+        self.bindings: dict[str, str] = {}
+        self._canonical: dict[int, Group] = {}
 
     @property
     def added(self) -> list[str]:
@@ -670,67 +700,164 @@ class FileEditor(Finder):
     # Ensure: statements and class members
     # ------------------------------------------------------------------
 
-    def ensure_statements_after(self, anchor: Node, statements: Sequence[Statement]) -> Ensured:
+    def ensure_statements_after(
+        self,
+        anchor: Node | Callable[[], Node],
+        statements: Sequence[Statement],
+        *,
+        block: Node | None = None,
+        scope: Node | None = None,
+    ) -> Ensured:
         """Insert each statement after ``anchor`` unless the block already has
-        it (see :class:`Statement`). In a partly applied block a missing
-        statement goes after its present predecessor, so the sequence keeps
-        its order."""
-        # An anchor set apart by blank lines on both sides (one of a list of
-        # handlers, say): the new statements get blank lines too.
-        before, after = self._neighbours(anchor)
-        spaced = (
-            before is not None and after is not None
-            and anchor.start_point[0] - before.end_point[0] > 1
-            and after.start_point[0] - anchor.end_point[0] > 1
-        )
-        indent = self.source.indent_of(anchor)
-        cursor, pending, added = anchor, [], []
+        it (see :class:`Statement`; by role, anywhere in ``scope`` when
+        given: a handler moved into a helper method). In a partly applied
+        block a missing statement goes after its present predecessor, so the
+        sequence keeps its order. ``anchor`` may be a function that finds
+        it (``block`` given): it is looked for only when something must be
+        inserted, so a missing anchor does not matter once the work is there."""
+        if block is None:
+            if callable(anchor):
+                raise ValueError("a lazily found anchor needs its block")
+            block = anchor.parent
+        cursor, pending, added = None, [], []
+        inserts: list[tuple[Node | None, list[str]]] = []
         for wanted in statements:
-            found = self._present(anchor.parent, wanted)
+            found = self._present(block, wanted, scope)
             if found is None:
-                pending.append(wanted.snippet)
+                pending.append(self._with_names(wanted.snippet, wanted.names))
                 added.append(dedent(wanted.snippet).strip())
                 continue
+            if found.parent is None or found.parent.id != block.id:
+                continue  # present elsewhere in the scope: the order is not ours
             if pending:
-                self._insert_after(cursor, pending, indent, spaced)
+                inserts.append((cursor, pending))
             cursor, pending = found, []
         if pending:
-            self._insert_after(cursor, pending, indent, spaced)
-        return self._record("statements", f"after line {anchor.end_point[0] + 1}", added)
+            inserts.append((cursor, pending))
+        where = ""
+        if inserts:
+            resolved = anchor() if callable(anchor) else anchor
+            where = f"after line {resolved.end_point[0] + 1}"
+            before, after = self._neighbours(resolved)
+            # An anchor set apart by blank lines on both sides (one of a list
+            # of handlers, say): the new statements get blank lines too.
+            spaced = (
+                before is not None and after is not None
+                and resolved.start_point[0] - before.end_point[0] > 1
+                and after.start_point[0] - resolved.end_point[0] > 1
+            )
+            for at, texts in inserts:
+                at = resolved if at is None else at
+                self._insert_after(at, texts, self.source.indent_of(at), spaced)
+        return self._record("statements", where or "present", added)
 
-    def find_statement(self, block: Node, wanted: Statement | Form) -> Node | None:
+    def canonical(self, node: Node) -> Group:
+        """The canonical tree of ``node`` (cached), for role matching."""
+        cached = self._canonical.get(node.id)
+        if cached is None:
+            cached = canonical_tree(node, self.source.data) or Group(node.type, [], node)
+            self._canonical[node.id] = cached
+        return cached
+
+    def find_statement(self, block: Node, wanted: Statement | Form, scope: Node | None = None) -> Node | None:
         """The statement of ``block`` that ``wanted`` already is: the one
-        declaring its name, or the one containing its marker."""
+        declaring its name (or, renamed, the same code under other names),
+        or one that plays its role, anywhere in ``scope`` when given."""
         if wanted.name:
-            return self.declaration_in(block, wanted.name)
-        return self.statement_with(block, wanted.marker)
+            found = self.declaration_in(block, self.bindings.get(wanted.name, wanted.name))
+            if found is not None or wanted.name not in wanted.names:
+                return found
+            return next((s for s in self.entries(block) if self.same_code(s, wanted.snippet, wanted.names)), None)
+        return self.find_role(scope or block, wanted.role, wanted.names)
 
-    def has_statement(self, block: Node, wanted: Statement) -> bool:
-        return self.find_statement(block, wanted) is not None
+    def find_role(self, scope: Node, role: str, names: frozenset[str] = frozenset()) -> Node | None:
+        """The first statement in ``scope`` that holds code matching the
+        pattern ``role`` (see :class:`~.equivalence.Pattern`); the names it
+        binds are recorded."""
+        pattern = compile_pattern(role, True, names)
+        for group, env in pattern.search(self.canonical(scope), self.bindings):
+            if group.node is None:
+                continue
+            self.bindings.update(env)
+            return self._top_statement(group.node, scope)
+        return None
 
-    def _present(self, block: Node, wanted: Statement) -> Node | None:
-        """The statement of ``block`` that is ``wanted``, after replacing an
-        earlier form of it (planned here, see :class:`Form`), or None.
+    def _top_statement(self, node: Node, scope: Node) -> Node:
+        """The statement that holds ``node``: an entry of ``scope`` when that
+        is a block, else an entry of the function body it is in."""
+        current = node
+        while current.parent is not None and current.id != scope.id:
+            parent = current.parent
+            if parent.id == scope.id or parent.type in {"program", "class_body"} or (
+                parent.type == "statement_block" and parent.parent is not None and parent.parent.type in FUNCTION_TYPES
+            ):
+                return current
+            current = parent
+        return current
+
+    def same_code(self, node: Node, snippet: str, names: frozenset[str] = frozenset()) -> bool:
+        """Whether ``node`` is ``snippet``'s code modulo layout (comments
+        aside) and the renaming of ``names``; the names it binds are
+        recorded."""
+        pattern = compile_pattern(_code(snippet), True, names)
+        group = self.canonical(node)
+        # A snippet that is one expression statement is compiled to its expression.
+        target = group.items[0] if node.type == "expression_statement" and len(group.items) == 1 else group
+        env = pattern.match(target, self.bindings)
+        if env is None:
+            return False
+        self.bindings.update(env)
+        return True
+
+    def _with_names(self, snippet: str, names: frozenset[str]) -> str:
+        """``snippet`` with the step's names as this file has them."""
+        renames = {k: v for k, v in self.bindings.items() if k in names and v != k.removeprefix("this.")}
+        if not renames:
+            return snippet
+        data = snippet.encode("utf-8")
+        tree = parse(data, TSX)
+        edits = []
+        stack = [tree.root_node]
+        while stack:
+            node = stack.pop()
+            stack.extend(node.children)
+            text = data[node.start_byte:node.end_byte].decode()
+            key = text if node.type == "identifier" else "this." + text if node.type == "property_identifier" else None
+            if key in renames:
+                edits.append((node.start_byte, node.end_byte, renames[key]))
+        for start, end, text in sorted(edits, reverse=True):
+            data = data[:start] + text.encode() + data[end:]
+        return data.decode()
+
+    def has_statement(self, block: Node, wanted: Statement, scope: Node | None = None) -> bool:
+        return self.find_statement(block, wanted, scope) is not None
+
+    def _present(self, block: Node, wanted: Statement, scope: Node | None = None) -> Node | None:
+        """The statement of ``block`` (or ``scope``) that is ``wanted``, after
+        replacing an earlier form of it (planned here, see :class:`Form`),
+        or None.
 
         The current form wins; an earlier form whose code is still what was
-        written becomes the current one. An earlier form known by its own
-        name or marker but with other code was changed by someone since:
-        refused (the current one is not added beside it). A statement with
-        the current form's name and unknown code is kept as it is."""
-        found = self.find_statement(block, wanted)
-        if not wanted.earlier or (found is not None and code_key(self.text(found)) == code_key(wanted.snippet)):
+        written (modulo layout and renamed names) becomes the current one.
+        An earlier form known by its own name or role but with other code
+        was changed by someone since: refused (the current one is not added
+        beside it). A statement with the current form's name or role and
+        other code is kept as it is, and so is another form of the same
+        work (``alike``)."""
+        found = self.find_statement(block, wanted, scope)
+        if not wanted.earlier or (found is not None and self.same_code(found, wanted.snippet, wanted.names)):
             return found
-        # Several forms may share a marker (a wiring and its earlier
+        # Several forms may share a role (a wiring and its earlier
         # release): a statement is "changed since" only when none of them
         # is its code.
         changed: tuple[Node, Form] | None = None
         for earlier in wanted.earlier:
-            node = found if (earlier.name, earlier.marker) == (wanted.name, wanted.marker) else self.find_statement(
-                block, earlier
+            node = found if (earlier.name, earlier.role) == (wanted.name, wanted.role) else self.find_statement(
+                block, earlier, scope
             )
             if node is None:
                 continue
-            if code_key(self.text(node)) == code_key(earlier.snippet):
+            if self.same_code(node, earlier.snippet, earlier.names):
                 self._replace_statement(node, earlier, wanted)
                 return node
             if node is not found and changed is None:
@@ -744,6 +871,13 @@ class FileEditor(Finder):
                 f"not replaced with {wanted.label or 'the current form'}; "
                 "restore the written form or make the change by hand",
             )
+        if found is None:
+            for role in wanted.alike:
+                found = self.find_role(scope or block, role, wanted.names)
+                if found is not None:
+                    first = found.start_point[0] + 1
+                    self.note(f"line {first} does this step's work in another form; kept as it is")
+                    return found
         return found
 
     def _replace_statement(self, node: Node, earlier: Form, wanted: Statement) -> None:
@@ -759,7 +893,8 @@ class FileEditor(Finder):
                 break
             start, above = above, above.prev_named_sibling
         indent = self.source.indent_of(node)
-        self.edits.replace(start.start_byte, node.end_byte, self.render(wanted.snippet, indent))
+        snippet = self._with_names(wanted.snippet, wanted.names)
+        self.edits.replace(start.start_byte, node.end_byte, self.render(snippet, indent))
         first, last = start.start_point[0] + 1, node.end_point[0] + 1
         where = f"line {first}" if first == last else f"lines {first}-{last}"
         self.form_changes.append(FormChange(earlier.kind, where, earlier.label, wanted.label or "the current form"))
@@ -774,28 +909,54 @@ class FileEditor(Finder):
             after = after.next_named_sibling
         return before, after
 
-    def ensure_statements_at_end(self, block: Node, statements: Sequence[Statement]) -> Ensured:
-        missing = [s.snippet for s in statements if self._present(block, s) is None]
-        result = self._record("statements", "end of block", [dedent(s).strip() for s in missing])
+    def ensure_statements_at_end(
+        self, block: Node, statements: Sequence[Statement], *, scope: Node | None = None
+    ) -> Ensured:
+        missing = [
+            (s.snippet, self._with_names(s.snippet, s.names))
+            for s in statements
+            if self._present(block, s, scope) is None
+        ]
+        result = self._record("statements", "end of block", [dedent(s).strip() for s, _ in missing])
         if not missing:
             return result
+        texts = [text for _, text in missing]
         existing = self.entries(block)
         if existing:
-            self._insert_after(existing[-1], missing, self.source.indent_of(existing[-1]))
+            self._insert_after(existing[-1], texts, self.source.indent_of(existing[-1]))
         else:
             indent = self.source.indent_of(block) + self.style.indent
-            text = "".join(self.style.eol + indent + self.render(s, indent) for s in missing)
+            text = "".join(self.style.eol + indent + self.render(s, indent) for s in texts)
             self.edits.insert(block.children[0].end_byte, text)
         return result
 
+    def local_name(self, name: str) -> str:
+        """The name a local the steps call ``name`` has in this file."""
+        return self.bindings.get(name, name)
+
+    def member_name(self, name: str) -> str:
+        """The name a member the steps call ``name`` has in this file."""
+        return self.bindings.get("this." + name, name)
+
     def ensure_class_member(
-        self, cls: Node, name: str, snippet: str, *, after: Node, spaced: bool = False
+        self,
+        cls: Node,
+        name: str,
+        snippet: str,
+        *,
+        after: Node | Callable[[], Node],
+        spaced: bool = False,
+        names: frozenset[str] = frozenset(),
     ) -> Ensured:
-        """A class field or method named ``name``, placed after ``after``
-        (``spaced``: set apart by a blank line, as methods are)."""
-        if self.class_members(cls, name):
+        """A class field or method named ``name`` (or what this file renamed
+        it to), placed after ``after`` (``spaced``: set apart by a blank
+        line, as methods are; a function: looked for only when the member
+        must be added)."""
+        if self.class_members(cls, self.member_name(name)):
             return self._record("class member", name, [])
-        self._insert_after(after, [snippet], self.source.indent_of(after), spaced, kind="members")
+        anchor = after() if callable(after) else after
+        text = self._with_names(snippet, names | {"this." + name})
+        self._insert_after(anchor, [text], self.source.indent_of(anchor), spaced, kind="members")
         return self._record("class member", name, [dedent(snippet).strip()])
 
     def insert_after(self, anchor: Node, text: str, *, blank_line: bool = True) -> Ensured:

@@ -20,7 +20,10 @@ from __future__ import annotations
 
 import hashlib
 import re
+from collections.abc import Iterator
+from functools import lru_cache
 from pathlib import PurePath
+from typing import NamedTuple
 
 from tree_sitter import Language, Node
 
@@ -67,9 +70,8 @@ def layout_key(text: str | bytes, grammar: Language | str | PurePath = TYPESCRIP
 def node_key(node: Node, data: bytes, *, comments: bool = True) -> str:
     """The canonical text of one node of a parsed file (``data`` is the
     file's bytes without BOM): a statement, a class member, an expression."""
-    out: list[str] = []
-    _emit(node, data, out, comments)
-    return " ".join(out)
+    item = _tree(node, data, comments)
+    return " ".join(_flatten(item)) if item is not None else ""
 
 
 def same_modulo_layout(a: str | bytes, b: str | bytes, grammar: Language | str | PurePath = TYPESCRIPT) -> bool:
@@ -87,68 +89,255 @@ def layout_digest(text: str | bytes, grammar: Language | str | PurePath = TYPESC
     return hashlib.sha256(layout_key(text, grammar).encode("utf-8")).hexdigest()
 
 
+class PatternError(ValueError):
+    """A pattern that does not parse, or is not one statement or expression."""
+
+
+# Identifier-like tokens a renamed name can stand in (a local's, a member's).
+_LOCAL_KINDS = frozenset({"identifier"})
+_MEMBER_KINDS = frozenset({"property_identifier"})
+_ANY, _SEQUENCE = "any", "sequence"
+
+
+class _Hole(NamedTuple):
+    """A place of a pattern that matches more than its own text: ``$X`` (one
+    item, the same wherever ``X`` recurs), ``$$$`` (any run of items), or a
+    name the step wrote (``name``: any name of the same kind, the same
+    throughout the match and the bindings it is given)."""
+
+    kind: str
+    key: str
+
+
+class Pattern:
+    """A piece of TypeScript with metavariables, matched on canonical trees:
+    layout does not count (see :func:`layout_key`), everything else does.
+
+    ``$X`` matches any one expression, argument or statement (the same
+    text wherever ``$X`` recurs); ``$$$`` matches any run of them (arguments,
+    statements). ``names`` are the local names (``appStateJson``) and
+    members (``this.appStateJson``) that the code that wrote this piece
+    chose: each matches any name of its kind, consistently, so a renamed
+    local is still the same code. A pattern that is one expression
+    statement matches that expression anywhere, inside larger code too."""
+
+    __slots__ = ("text", "root")
+
+    def __init__(self, text: str, grammar: Language | str | PurePath = TYPESCRIPT, names: frozenset[str] = frozenset()):
+        language = grammar if isinstance(grammar, Language) else language_for(grammar)
+        data = dedent_text(text).encode("utf-8")
+        tree = parse(data, language)
+        statements = [c for c in tree.root_node.named_children if c.type not in {"comment", "empty_statement"}]
+        if tree.root_node.has_error or len(statements) != 1:
+            raise PatternError(f"a pattern is one statement or expression that parses: {text!r}")
+        node = statements[0]
+        if node.type == "expression_statement" and node.named_children:
+            node = node.named_children[0]
+        self.text = text
+        self.root = _holes(_tree(node, data, False), names)
+
+    def match(self, item: Item, bindings: dict[str, str] | None = None) -> dict[str, str] | None:
+        """The bindings of a match of the whole ``item`` (extending
+        ``bindings``), or None."""
+        env = dict(bindings or {})
+        return env if _match(self.root, item, env) else None
+
+    def search(self, group: Group, bindings: dict[str, str] | None = None) -> Iterator[tuple[Group, dict[str, str]]]:
+        """Every group inside ``group`` (itself included) that the pattern
+        matches, in document order, with its bindings."""
+        for candidate in group.walk():
+            found = self.match(candidate, bindings)
+            if found is not None:
+                yield candidate, found
+
+
+def dedent_text(text: str) -> str:
+    lines = text.strip("\n").split("\n")
+    indents = [len(line) - len(line.lstrip()) for line in lines if line.strip()]
+    cut = min(indents, default=0)
+    return "\n".join(line[cut:] for line in lines)
+
+
+@lru_cache(maxsize=None)
+def compile_pattern(text: str, tsx: bool = False, names: frozenset[str] = frozenset()) -> Pattern:
+    """A :class:`Pattern`, compiled once per text, grammar and names."""
+    return Pattern(text, TSX if tsx else TYPESCRIPT, names)
+
+
+def _holes(item: Item | None, names: frozenset[str]):
+    """The compiled form of a canonical tree: holes for metavariables and names."""
+    if item is None:
+        return None
+    if isinstance(item, Leaf):
+        if item.text.startswith("$$$"):
+            return _Hole(_SEQUENCE, "")
+        if item.text.startswith("$") and len(item.text) > 1:
+            return _Hole(_ANY, item.text)
+        if item.kind in _LOCAL_KINDS and item.text in names:
+            return _Hole("local", item.text)
+        if item.kind in _MEMBER_KINDS and "this." + item.text in names:
+            return _Hole("member", "this." + item.text)
+        return item
+    items = [h for h in (_holes(i, names) for i in item.items) if h is not None]
+    if item.kind == "expression_statement" and len(items) == 1 and isinstance(items[0], _Hole):
+        return items[0]
+    return (item.kind, tuple(items))
+
+
+def _match(pattern, item: Item, env: dict[str, str]) -> bool:
+    if isinstance(pattern, Leaf):
+        return isinstance(item, Leaf) and item.text == pattern.text
+    if isinstance(pattern, _Hole):
+        if pattern.kind == _ANY:
+            text = " ".join(_flatten(item))
+        elif pattern.kind == "local" and isinstance(item, Leaf) and item.kind in _LOCAL_KINDS:
+            text = item.text
+        elif pattern.kind == "member" and isinstance(item, Leaf) and item.kind in _MEMBER_KINDS:
+            text = item.text
+        else:
+            return False
+        bound = env.get(pattern.key)
+        if bound is None:
+            env[pattern.key] = text
+            return True
+        return bound == text
+    kind, items = pattern
+    return isinstance(item, Group) and item.kind == kind and _match_items(items, 0, item.items, 0, env)
+
+
+def _match_items(patterns: tuple, i: int, items: list, j: int, env: dict[str, str]) -> bool:
+    if i == len(patterns):
+        return j == len(items)
+    pattern = patterns[i]
+    saved = dict(env)
+    if isinstance(pattern, _Hole) and pattern.kind == _SEQUENCE:
+        for end in range(j, len(items) + 1):
+            if _match_items(patterns, i + 1, items, end, env):
+                return True
+            env.clear()
+            env.update(saved)
+        return False
+    if j < len(items) and _match(pattern, items[j], env) and _match_items(patterns, i + 1, items, j + 1, env):
+        return True
+    env.clear()
+    env.update(saved)
+    return False
+
+
 def _text(node: Node, data: bytes) -> str:
     return data[node.start_byte : node.end_byte].decode("utf-8", "surrogateescape")
 
 
-def _emit(node: Node, data: bytes, out: list[str], comments: bool) -> None:
+class Leaf(NamedTuple):
+    """A token of the canonical tree: ``kind`` is its node type."""
+
+    kind: str
+    text: str
+
+
+class Group:
+    """A node of the canonical tree: its type, its canonical items, and the
+    syntax node it stands for (None for a wrapper the key adds)."""
+
+    __slots__ = ("kind", "items", "node")
+
+    def __init__(self, kind: str, items: list, node: Node | None) -> None:
+        self.kind = kind
+        self.items = items
+        self.node = node
+
+    def walk(self) -> Iterator["Group"]:
+        """This group and every group inside it, in document order."""
+        stack = [self]
+        while stack:
+            group = stack.pop()
+            yield group
+            stack.extend(reversed([i for i in group.items if isinstance(i, Group)]))
+
+
+Item = Leaf | Group
+
+
+def canonical_tree(node: Node, data: bytes, *, comments: bool = False) -> Group | None:
+    """The canonical tree of ``node`` (what :func:`node_key` prints), for
+    matching :class:`Pattern` s; None when the node has no canonical form
+    (an empty statement, a separator)."""
+    item = _tree(node, data, comments)
+    return item if isinstance(item, Group) else (Group("", [item], node) if item is not None else None)
+
+
+def _flatten(item: Item) -> Iterator[str]:
+    if isinstance(item, Leaf):
+        yield item.text
+        return
+    stack: list = [item]
+    while stack:
+        current = stack.pop()
+        if isinstance(current, Leaf):
+            yield current.text
+        elif isinstance(current, str):
+            yield current
+        else:
+            yield "⟨" + current.kind
+            stack.append("⟩")
+            stack.extend(reversed(current.items))
+
+
+def _tree(node: Node, data: bytes, comments: bool) -> Item | None:
     kind = node.type
     if kind == "comment":
-        if comments:
-            out.append("//" + " ".join(_text(node, data).split()))
-        return
+        return Leaf(kind, "//" + " ".join(_text(node, data).split())) if comments else None
     if kind == "empty_statement":
-        return
+        return None
     if kind in _TRANSPARENT:
         inner = [c for c in node.named_children if c.type != "comment"]
         if len(inner) == 1:
-            _emit(inner[0], data, out, comments)
-            return
+            return _tree(inner[0], data, comments)
     if kind == "string":
-        out.append(_string_key(node, data))
-        return
+        return Leaf(kind, _string_key(node, data))
     if kind == "number":
-        out.append(_number_key(_text(node, data)))
-        return
+        return Leaf(kind, _number_key(_text(node, data)))
     if kind in {"template_string", "regex", "jsx_text"} or node.child_count == 0:
         text = _text(node, data)
         if kind == "jsx_text":
             text = " ".join(text.split())
             if not text:
-                return
+                return None
         elif node.child_count == 0 and not node.is_named and text in _SEPARATORS and node.parent is not None:
             if node.parent.type != "for_statement":
-                return
-        out.append(text if kind != "template_string" else "`" + text + "`")
-        return
-    out.append("⟨" + kind)
+                return None
+        return Leaf(kind, text if kind != "template_string" else "`" + text + "`")
+    items: list[Item] = []
     if kind == "arrow_function":
         parameter = node.child_by_field_name("parameter")
         if parameter is not None:
             # `x => ...` is `(x) => ...`.
-            out.extend(["⟨formal_parameters", "(", "⟨required_parameter"])
-            _emit(parameter, data, out, comments)
-            out.extend(["⟩", ")", "⟩"])
-            for child in node.children:
-                if child.id != parameter.id:
-                    _emit(child, data, out, comments)
-            out.append("⟩")
-            return
+            inner = _tree(parameter, data, comments)
+            wrapped = Group("required_parameter", [inner] if inner is not None else [], None)
+            items.append(Group("formal_parameters", [Leaf("(", "("), wrapped, Leaf(")", ")")], None))
+            _extend(items, (c for c in node.children if c.id != parameter.id), data, comments)
+            return Group(kind, items, node)
     if kind in _FLAT:
-        for member in _flat_members(node, kind):
-            _emit(member, data, out, comments)
-        out.append("⟩")
-        return
+        _extend(items, _flat_members(node, kind), data, comments)
+        return Group(kind, items, node)
+    name = node.child_by_field_name("key" if kind == "pair" else "name") if kind in _KEY_PARENTS else None
     for child in node.children:
-        if child.type == "string" and node.type in _KEY_PARENTS and child == node.child_by_field_name("name") or (
-            child.type == "string" and node.type == "pair" and child == node.child_by_field_name("key")
-        ):
+        if name is not None and child.type == "string" and child == name:
             value = _string_value(child, data)
             if _IDENTIFIER.match(value):
-                out.append(value)
+                items.append(Leaf("property_identifier", value))
                 continue
-        _emit(child, data, out, comments)
-    out.append("⟩")
+        item = _tree(child, data, comments)
+        if item is not None:
+            items.append(item)
+    return Group(kind, items, node)
+
+
+def _extend(items: list, children, data: bytes, comments: bool) -> None:
+    for child in children:
+        item = _tree(child, data, comments)
+        if item is not None:
+            items.append(item)
 
 
 def _flat_members(node: Node, kind: str) -> list[Node]:
@@ -194,6 +383,10 @@ def _number_key(text: str) -> str:
 
 
 __all__ = [
+    "Group",
+    "Leaf",
+    "Pattern",
+    "PatternError",
     "TSX",
     "TYPESCRIPT",
     "LayoutKeyError",
@@ -202,4 +395,6 @@ __all__ = [
     "layout_key",
     "node_key",
     "same_modulo_layout",
+    "canonical_tree",
+    "compile_pattern",
 ]

@@ -333,9 +333,3 @@ class Finder:
         """The named children of ``node`` that are not comments: a block's
         statements, a list's items, an interface's members."""
         return [c for c in node.named_children if c.type != "comment"]
-
-    def statement_with(self, block: Node, marker: str) -> Node | None:
-        """The first statement of ``block`` whose text contains ``marker``
-        (whitespace aside)."""
-        key = squash(marker)
-        return next((s for s in self.entries(block) if key in squash(self.text(s))), None)

@@ -19,6 +19,9 @@ from .sdk_api import SdkApi
 
 PATH = "apps/mesh/src/mcp-apps/use-app-bridge.ts"
 
+# The private members this step writes; a team may rename them.
+MEMBERS = frozenset({"this.appStateJson", "this.bridgeAppState", "this.pushAppState"})
+
 APP_STATE_FIELD = """
 // Serialized state the app currently has: compare by value, not identity.
 private appStateJson: string | undefined;
@@ -34,8 +37,10 @@ private bridgeAppState: unknown;
 # Until the app reports a state of its own, it shows (or, still loading, will
 # show) the one in the bridge's context.
 REMEMBER_INITIAL = [
-    statement("this.bridgeAppState = appState;", marker="this.bridgeAppState = appState"),
-    statement("this.appStateJson = JSON.stringify(appState);", marker="this.appStateJson = JSON.stringify(appState)"),
+    statement("this.bridgeAppState = appState;", role="this.bridgeAppState = appState", names=MEMBERS),
+    statement(
+        "this.appStateJson = JSON.stringify(appState);", role="this.appStateJson = JSON.stringify(appState)", names=MEMBERS
+    ),
 ]
 
 # The SDK's setHostContext replaces the whole context that ui/initialize
@@ -81,11 +86,11 @@ def sdk_handler(api: SdkApi) -> Statement:
     body = _HANDLER_BODY.format(field=api.field)
     if api.kind == sdk_api.EVENT:
         text = f'bridge.addEventListener("{api.name}", (params) => {{{body}}});'
-        marker = f'bridge.addEventListener("{api.name}"'
+        role = f'$B.addEventListener("{api.name}", $$$)'
     else:
         text = f"bridge.{api.name} = (params) => {{{body}}};"
-        marker = f"bridge.{api.name} ="
-    return statement(text, marker=marker, label=f"{SDK.split(' (', 1)[0]} ({api.describe()})")
+        role = f"$B.{api.name} = $H"
+    return statement(text, role=role, label=f"{SDK.split(' (', 1)[0]} ({api.describe()})", names=MEMBERS)
 
 
 def _sdk_variants() -> list[Statement]:
@@ -111,8 +116,9 @@ HANDLERS = {
           this.config.onAppStateChange?.(state);
         });
         """,
-        marker="bridge.setNotificationHandler(StateChangedNotificationSchema",
+        role="$B.setNotificationHandler(StateChangedNotificationSchema, $$$)",
         label=COMPAT_1X,
+        names=MEMBERS,
     ),
     # 2.x validates the params with the schema and hands the handler the
     # params themselves.
@@ -130,8 +136,9 @@ HANDLERS = {
           }},
         );
         """,
-        marker=f'bridge.setNotificationHandler("{NAMES.method}"',
+        role=f'$B.setNotificationHandler("{NAMES.method}", $$$)',
         label=COMPAT_2X,
+        names=MEMBERS,
     ),
 }
 
@@ -146,7 +153,8 @@ HANDLERS_0_3_0 = {
           this.config.onAppStateChange?.(state);
         };
         """,
-        marker="bridge.onappstatechange =",
+        role="$B.onappstatechange = $H",
+        names=MEMBERS,
     ),
     COMPAT_1X: form(
         f"0.3.0, {COMPAT_1X}",
@@ -157,7 +165,8 @@ HANDLERS_0_3_0 = {
           this.config.onAppStateChange?.(params.state);
         });
         """,
-        marker="bridge.setNotificationHandler(StateChangedNotificationSchema",
+        role="$B.setNotificationHandler(StateChangedNotificationSchema, $$$)",
+        names=MEMBERS,
     ),
     COMPAT_2X: form(
         f"0.3.0, {COMPAT_2X}",
@@ -172,9 +181,18 @@ HANDLERS_0_3_0 = {
           },
         );
         """,
-        marker='bridge.setNotificationHandler("ui/notifications/state-changed"',
+        role='$B.setNotificationHandler("ui/notifications/state-changed", $$$)',
+        names=MEMBERS,
     ),
 }
+# Every way of hearing state-changed, whatever the mode or SDK version: one
+# of them anywhere in the store is the work of this step, never added twice.
+REGISTRATIONS = (
+    f'$B.setNotificationHandler("{NAMES.method}", $$$)',
+    "$B.setNotificationHandler(StateChangedNotificationSchema, $$$)",
+    *(f"$B.{name} = $H" for name in sdk_api.ACCESSORS),
+    *(f'$B.addEventListener("{name}", $$$)' for name in sdk_api.EVENT_KEYS),
+)
 # The name each form imports from app-state.ts (sdk mode: none).
 SCHEMAS = {SDK: "", COMPAT_1X: "StateChangedNotificationSchema", COMPAT_2X: "StateChangedParamsSchema"}
 
@@ -197,13 +215,16 @@ def handler(ctx: Context) -> Statement:
     else:
         wanted = HANDLERS[current]
     others = [as_form(other) for label, other in HANDLERS.items() if label != current]
-    others += [as_form(other) for other in _sdk_variants() if other.marker != wanted.marker or other.snippet != wanted.snippet]
+    others += [as_form(other) for other in _sdk_variants() if other.role != wanted.role or other.snippet != wanted.snippet]
     # 0.3.0's own form of this wiring is an upgrade; of another, a migration.
     releases = [
         earlier if label == current else earlier._replace(kind="migrate")
         for label, earlier in HANDLERS_0_3_0.items()
     ]
-    return wanted._replace(earlier=tuple(others + releases))
+    return wanted._replace(earlier=tuple(others + releases), alike=REGISTRATIONS)
+
+
+URL_STATE_NAMES = MEMBERS | {"appStateJson"}
 
 
 # 0.1.0 pushed a state from the URL as a host-context change of its own; a
@@ -217,7 +238,8 @@ PUSH_URL_STATE_0_1_0 = form(
       this.bridge.sendHostContextChange({ appState: config.appState });
     }
     """,
-    marker="this.bridge.sendHostContextChange({ appState: config.appState })",
+    role="this.bridge.sendHostContextChange({ appState: config.appState })",
+    names=URL_STATE_NAMES,
 )
 
 # 0.2.0 and 0.3.0 pushed nothing when the param went away.
@@ -229,7 +251,8 @@ PUSH_URL_STATE_0_3_0 = form(
       this.pushAppState(config.appState);
     }
     """,
-    marker="this.pushAppState(config.appState)",
+    role="this.pushAppState(config.appState)",
+    names=URL_STATE_NAMES,
 )
 
 # Rule 3: the URL changed from outside (a deep link, back/forward). The state
@@ -242,6 +265,7 @@ PUSH_URL_STATE = [
         // goes to the app; one the app just reported is never echoed back.
         const appStateJson = JSON.stringify(config.appState);
         """,
+        names=URL_STATE_NAMES,
     ),
     # The param went away (a link without state): the app hears null, since
     # a key missing from host-context-changed would mean "unchanged".
@@ -252,8 +276,9 @@ PUSH_URL_STATE = [
           this.pushAppState(config.appState ?? null);
         }
         """,
-        marker="this.pushAppState(config.appState",
+        role="this.pushAppState(config.appState ?? null)",
         earlier=[PUSH_URL_STATE_0_1_0, PUSH_URL_STATE_0_3_0],
+        names=URL_STATE_NAMES,
     ),
 ]
 
@@ -306,14 +331,6 @@ def transform(ed: FileEditor, ctx: Context) -> None:
         ed.ensure_members(ed.interface(interface), PROP_MEMBERS)
 
     store = ed.class_("BridgeStore")
-    unsub_theme = ed.class_member(store, "unsubTheme")
-    ed.ensure_class_member(store, "appStateJson", APP_STATE_FIELD, after=unsub_theme)
-    # Added to a store that has appStateJson already (0.1.0's): right after it.
-    app_state_json = ed.class_members(store, "appStateJson")
-    ed.ensure_class_member(
-        store, "bridgeAppState", BRIDGE_APP_STATE_FIELD, after=app_state_json[0] if app_state_json else unsub_theme
-    )
-
     attach = ed.method(store, "attach")
     advertise_capability(ed, attach)
     config_pattern = ed.destructuring_of(attach, "this.config", "client")
@@ -322,11 +339,17 @@ def transform(ed: FileEditor, ctx: Context) -> None:
     ed.ensure_list_items(build_call.child_by_field_name("arguments"), [Item("appState", "appState")])
     ed.ensure_statements_after(ed.enclosing_statement(build_call), REMEMBER_INITIAL)
 
+    # Heard in any method of the store (a helper that registerHandlers
+    # calls, say); the size handler is needed only to add it.
     handlers = ed.body(ed.method(store, "registerHandlers"))
-    size_handler = ed.statement(
-        handlers, lambda s: s.startswith("bridge.onsizechange="), "`bridge.onsizechange = ...` in `registerHandlers()`"
+    ed.ensure_statements_after(
+        lambda: ed.statement(
+            handlers, lambda s: s.startswith("bridge.onsizechange="), "`bridge.onsizechange = ...` in `registerHandlers()`"
+        ),
+        [handler(ctx)],
+        block=handlers,
+        scope=store,
     )
-    ed.ensure_statements_after(size_handler, [handler(ctx)])
 
     ed.ensure_statements_at_end(ed.body(ed.method(store, "updateConfig")), PUSH_URL_STATE)
 
@@ -334,10 +357,27 @@ def transform(ed: FileEditor, ctx: Context) -> None:
     # resent (it has not changed), not dropped from the context (rule 5).
     push_host_context = ed.method(store, "pushHostContext")
     context_call = ed.call(push_host_context, "buildHostContext", "`pushHostContext()` of `BridgeStore`")
-    ed.ensure_list_items(
-        context_call.child_by_field_name("arguments"), [Item("this.bridgeAppState", "this.bridgeAppState")]
+    bridge_app_state = "this." + ed.member_name("bridgeAppState")
+    ed.ensure_list_items(context_call.child_by_field_name("arguments"), [Item(bridge_app_state, bridge_app_state)])
+
+    # The members, under the names the statements above found them by. The
+    # field that anchors them is needed only to add one.
+    def unsub_theme():
+        return ed.class_member(store, "unsubTheme")
+
+    ed.ensure_class_member(store, "appStateJson", APP_STATE_FIELD, after=unsub_theme, names=MEMBERS)
+    # Added to a store that has appStateJson already (0.1.0's): right after it.
+    app_state_json = ed.class_members(store, ed.member_name("appStateJson"))
+    ed.ensure_class_member(
+        store,
+        "bridgeAppState",
+        BRIDGE_APP_STATE_FIELD,
+        after=(lambda: app_state_json[0]) if app_state_json else unsub_theme,
+        names=MEMBERS,
     )
-    ed.ensure_class_member(store, "pushAppState", PUSH_APP_STATE, after=push_host_context, spaced=True)
+    ed.ensure_class_member(
+        store, "pushAppState", PUSH_APP_STATE, after=push_host_context, spaced=True, names=MEMBERS
+    )
 
     # The schema the wiring imports; what only an earlier form used goes.
     app_state = module_like(ed, "./host-styles", "./app-state", ".ts")

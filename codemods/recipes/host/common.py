@@ -16,6 +16,11 @@ PROP_MEMBERS = (
 )
 PROP_NAMES = (Item("appState", "appState"), Item("onAppStateChange", "onAppStateChange"))
 
+# The locals the render-site steps write or read; a team may rename them.
+SITE_NAMES = frozenset(
+    {"appStateParam", "appState", "handleAppStateChange", "next", "state", "prev", "search", "sourceId", "hasMCPApp"}
+)
+
 # The render site reads the param for its app key and writes it back when the
 # app reports a new state (replace: no history entry per tick). It selects the
 # one value it needs, so other search params never re-render it (rule 7).
@@ -27,25 +32,27 @@ def app_state_search(selected: str, comment: str = "") -> Statement:
         f"  select: (search: {{ appState?: string }}) =>{selected},\n"
         "});",
         earlier=[SEARCH_0_1_0],
+        names=SITE_NAMES,
     )
 
 
 # 0.1.0 read the whole search object, so every change of the URL re-rendered
 # every render site (rule 7); its value is `appStateSearch.appState`.
-SEARCH_0_1_0 = form("0.1.0", "const appStateSearch = useSearch({ strict: false }) as { appState?: string };")
+SEARCH_0_1_0 = form(
+    "0.1.0", "const appStateSearch = useSearch({ strict: false }) as { appState?: string };", names={"appStateSearch"}
+)
 PARAM_0_1_0 = "appStateSearch.appState"
 
 
 def decode_statement(text: str) -> Statement:
     """``const appState = ...`` from ``text``, which reads ``appStateParam``."""
-    return statement(text, earlier=[form("0.1.0", text.replace("appStateParam", PARAM_0_1_0))])
+    return statement(
+        text,
+        earlier=[form("0.1.0", text.replace("appStateParam", PARAM_0_1_0), names=SITE_NAMES | {"appStateSearch"})],
+        names=SITE_NAMES,
+    )
 
 
-# The render site hands both values to the renderer it renders.
-RENDER_SITE_ATTRIBUTES = (
-    Item("appState", "appState={appState}"),
-    Item("onAppStateChange", "onAppStateChange={handleAppStateChange}"),
-)
 RENDERER_MODULE = "mcp-app-renderer.tsx"
 
 
@@ -72,10 +79,20 @@ def wire_render_site(
         after_module_suffix=module_stem(RENDERER_MODULE),
     )
     ed.ensure_statements_after(
-        ed.declaration_of(body, "sourceId"),
+        lambda: ed.declaration_of(body, "sourceId"),
         [*declare_navigate, search, decode, handle_app_state_change(key_may_be_null, navigate)],
+        block=body,
     )
     return node, renderer
+
+
+def render_site_attributes(ed: FileEditor) -> tuple[Item, Item]:
+    """The render site's two attributes, valued by its locals as this file
+    names them."""
+    return (
+        Item("appState", f"appState={{{ed.local_name('appState')}}}"),
+        Item("onAppStateChange", f"onAppStateChange={{{ed.local_name('handleAppStateChange')}}}"),
+    )
 
 
 def handle_app_state_change(key_may_be_null: bool, navigate: str) -> Statement:
@@ -95,7 +112,12 @@ def handle_app_state_change(key_may_be_null: bool, navigate: str) -> Statement:
             "};"
         )
 
-    return statement(text("appStateParam"), earlier=[form("0.1.0", text(PARAM_0_1_0))])
+    names = SITE_NAMES | {navigate}
+    return statement(
+        text("appStateParam"),
+        earlier=[form("0.1.0", text(PARAM_0_1_0), names=names | {"appStateSearch"})],
+        names=names,
+    )
 
 
 def ensure_navigate(ed: FileEditor, body) -> tuple[str, list[Statement]]:

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from ...engine.editor import FileEditor
 from ..base import Context
-from .common import RENDER_SITE_ATTRIBUTES, app_state_search, decode_statement, wire_render_site
+from .common import app_state_search, decode_statement, render_site_attributes, wire_render_site
 
 PATH = "apps/mesh/src/web/routes/project-app-view.tsx"
 
@@ -21,4 +21,4 @@ DECODE = decode_statement(
 
 def transform(ed: FileEditor, ctx: Context) -> None:
     app, renderer = wire_render_site(ed, "AppRenderer", SEARCH, DECODE, key_may_be_null=False)
-    ed.ensure_jsx_attributes(ed.jsx_element(app, renderer, "`AppRenderer`"), RENDER_SITE_ATTRIBUTES)
+    ed.ensure_jsx_attributes(ed.jsx_element(app, renderer, "`AppRenderer`"), render_site_attributes(ed))

@@ -11,9 +11,9 @@ from ..base import Context
 from .common import (
     PROP_MEMBERS,
     PROP_NAMES,
-    RENDER_SITE_ATTRIBUTES,
     app_state_search,
     decode_statement,
+    render_site_attributes,
     wire_render_site,
 )
 
@@ -37,10 +37,12 @@ DECODE = decode_statement(
 
 
 def transform(ed: FileEditor, ctx: Context) -> None:
-    # The selector reads it: only a part that shows an app selects the param.
-    ed.declaration_of(ed.body(ed.function("GenericToolCallPart")), "hasMCPApp")
+    body = ed.body(ed.function("GenericToolCallPart"))
+    if not ed.has_statement(body, SEARCH):
+        # The selector to add reads it: only a part that shows an app selects the param.
+        ed.declaration_of(body, "hasMCPApp")
     part, iframe_renderer = wire_render_site(ed, "GenericToolCallPart", SEARCH, DECODE, key_may_be_null=True)
-    ed.ensure_jsx_attributes(ed.jsx_element(part, WRAPPER, "`GenericToolCallPart`"), RENDER_SITE_ATTRIBUTES)
+    ed.ensure_jsx_attributes(ed.jsx_element(part, WRAPPER, "`GenericToolCallPart`"), render_site_attributes(ed))
 
     wrapper = ed.function(WRAPPER)
     ed.ensure_members(ed.interface(f"{WRAPPER}Props"), PROP_MEMBERS)
