@@ -119,6 +119,12 @@ def _short(label: str) -> str:
     return label.split(" (", 1)[0]
 
 
+def _left_reason(item: dict) -> str:
+    if item["why"] == "pair":
+        return "kept at its release, with the file it goes with, which someone edited"
+    return "edited since mesh-codemod wrote it; compare it with this release's by hand"
+
+
 def commit_group(plan: Plan) -> CommitGroup:
     """One group with every step, its message saying what became what and why."""
     migrations = [(r, c) for r, c in plan.form_changes if c.kind == "migrate"]
@@ -157,5 +163,9 @@ def commit_group(plan: Plan) -> CommitGroup:
         body.append(f"- {path}: {was} -> {now} ({where})")
     others = sorted({c.path for c in plan.changes} - set(by_file))
     body += [f"- {path}: completed to release {__version__}" for path in others]
+    left = [item for item in plan.left_alone() if item["why"] in ("edited", "pair")]
+    if left:
+        body += ["", "Left behind (a person's edit stands):"]
+        body += [f"- {item['path']}: {_left_reason(item)}" for item in left]
     steps = tuple(dict.fromkeys(s for c in plan.changes for s in c.steps))
     return CommitGroup(id="change-over-time", subject=subject, body="\n".join(body), steps=steps)

@@ -164,6 +164,8 @@ def left_alone_section(plan) -> list[str]:
         "decision": "removed by someone while the rest of the feature is there: not created again"
         " (`mesh-codemod apply --restore {step}` brings it back)",
         "edited": "edited since mesh-codemod wrote it: left as it is; compare it with this release's by hand",
+        "pair": "kept at its release: the file it goes with was edited since, and the two change release"
+        " together (upgrade both by hand)",
     }
     lines = ["", "## Left alone", ""]
     for item in left:

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import os
 import posixpath
+import re
 import stat
 from collections.abc import Iterable, Sequence
 from pathlib import Path
@@ -87,7 +88,9 @@ class Plan(NamedTuple):
         ]
         for r in self.results:
             for note in r.notes:
-                if isinstance(note, Notice) and "was edited since" in note:
+                if isinstance(note, Notice) and LEFT_WITH_PAIR in note:
+                    out.append({"step": r.step, "path": r.path, "why": "pair", "reason": str(note)})
+                elif isinstance(note, Notice) and "was edited since" in note:
                     out.append({"step": r.step, "path": r.path, "why": "edited", "reason": str(note)})
         return out
 
@@ -185,6 +188,7 @@ def plan(
     selected = [s for s in steps if not only or s.id in only]
     locations, failures = _locate_all(repo, selected)
 
+    owned = frozenset(locations[s.id][0] for s in selected if s.id in locations)
     results: list[StepResult] = []
     # keyed by the real path, so a file reached through a link is edited once
     contents: dict[str, tuple[bytes | None, bytes]] = {}
@@ -209,7 +213,7 @@ def plan(
             if real != path:
                 notes.append(f"found {path} to be a link to {real}; editing {real}")
             old, current = contents.get(real) or (_read(root / real, real, step),) * 2
-            new, added, form_changes = _run_step(step, ctx, real, current)
+            new, added, form_changes = _run_step(step, ctx, real, current, owned)
         except Refused as refusal:
             results.append(
                 StepResult(step.id, refusal.path or path, Status.REFUSED, refusal.reason, refusal.kind, notes)
@@ -228,6 +232,7 @@ def plan(
         if status is Status.APPLIED:
             touched.setdefault(real, []).append(step.id)
 
+    _keep_pairs(steps, results, contents, touched)
     _keep_decisions(repo, target, ctx, config, restore, results, contents, touched)
     changes = [
         FileChange(path, contents[path][0], contents[path][1], step_ids)
@@ -251,6 +256,48 @@ def plan(
         if isinstance(note, Notice)
     )
     return Plan(repo, target.name, choice, results, changes, tuple(notices), formatter, config)
+
+
+LEFT_WITH_PAIR = "was left at"
+
+
+def _keep_pairs(
+    steps: Sequence[Step],
+    results: list[StepResult],
+    contents: dict[str, tuple[bytes | None, bytes]],
+    touched: dict[str, list[str]],
+) -> None:
+    """A created file and the one it goes with (a module and its tests)
+    change release together: when someone edited one of them, so that it
+    is left alone, the other is not upgraded either (its tests would test
+    another release's code), with a notice that says so."""
+    by_id = {r.step: index for index, r in enumerate(results)}
+    for step in steps:
+        if not step.together or step.id not in by_id or step.together not in by_id:
+            continue
+        partner = results[by_id[step.together]]
+        if not any(isinstance(n, Notice) and "was edited since" in n for n in partner.notes):
+            continue
+        index = by_id[step.id]
+        result = results[index]
+        upgrades = [c for c in result.form_changes if c.kind == "upgrade"]
+        if result.status is not Status.APPLIED or not upgrades or len(upgrades) != len(result.form_changes):
+            continue
+        old = contents[result.path][0]
+        if old is None:
+            continue
+        contents[result.path] = (old, old)
+        remaining = [s for s in touched.get(result.path, []) if s != step.id]
+        if remaining:
+            touched[result.path] = remaining
+        else:
+            touched.pop(result.path, None)
+        notice = Notice(
+            f"{result.path} {LEFT_WITH_PAIR} {upgrades[0].was}, not upgraded to {upgrades[0].now}: "
+            f"{partner.path}, which it goes with, was edited since mesh-codemod wrote it, and the two change "
+            "release together; upgrade both by hand"
+        )
+        results[index] = StepResult(result.step, result.path, Status.ALREADY, notes=[*result.notes, notice], why=result.why)
 
 
 def _keep_decisions(
@@ -415,9 +462,11 @@ def _read(path: Path, relative: str, step: Step) -> bytes | None:
     return path.read_bytes()
 
 
-def _run_step(step: Step, ctx: Context, path: str, current: bytes | None) -> tuple[bytes, list[str], list[FormChange]]:
+def _run_step(
+    step: Step, ctx: Context, path: str, current: bytes | None, owned: frozenset[str] = frozenset()
+) -> tuple[bytes, list[str], list[FormChange]]:
     if step.new_file is not None:
-        return _new_file(step, ctx, path, current)
+        return _new_file(step, ctx, path, current, owned)
     if current is None:
         raise TargetMissing(path, "file not found")
     try:
@@ -437,41 +486,104 @@ def _run_step(step: Step, ctx: Context, path: str, current: bytes | None) -> tup
     return new, editor.added, changes
 
 
-def _new_file(step: Step, ctx: Context, path: str, current: bytes | None) -> tuple[bytes, list[str], list[FormChange]]:
-    """A file the step creates: written when missing; replaced when it is
-    what an earlier release or another mode wrote; else kept as it is."""
+def _new_file(
+    step: Step, ctx: Context, path: str, current: bytes | None, owned: frozenset[str] = frozenset()
+) -> tuple[bytes, list[str], list[FormChange]]:
+    """A file the step creates: written when missing; replaced when it is,
+    modulo layout, what an earlier release or another mode wrote; else kept
+    as it is. ``owned``: the files the run's own steps write (their imports
+    of this file are the steps' business)."""
     # Templates are written in mesh's style; a new file takes the
     # repository's (no file yet to look at).
     from .engine.snippet_printer import render_file
 
     new_file = step.new_file
     style = style_for(b"", ctx.formatter)
-    wanted = render_file(new_file.render(ctx), style).encode()
+    text = new_file.render(ctx)
+    wanted = render_file(text, style).encode()
     if current is None or current == wanted:
         return current or wanted, [], []
-    from .engine.history import text_digest
+    from .engine.equivalence import LayoutKeyError, layout_key
 
-    digest = text_digest(current)
+    try:
+        key = layout_key(current, path)
+    except LayoutKeyError:
+        key = None  # does not parse: edited
     now = new_file.label(ctx) if new_file.label is not None else "the current form"
-    # Another wiring of this release first: an earlier release may have
-    # written the same bytes, but the change is the migration.
-    variants = new_file.variants(ctx) if new_file.variants is not None else {}
-    for label, text in variants.items():
-        if text_digest(render_file(text, style)) == digest:
-            return wanted, [], [FormChange("migrate", "the file", label, now)]
-    earlier = {value: label for label, value in new_file.earlier.items()}
-    if digest in earlier:
-        return wanted, [], [FormChange("upgrade", "the file", earlier[digest], now)]
-    text = current.decode("utf-8", "replace")
-    missing = [name for name in new_file.exports(ctx) if name not in text]
+    if key is not None:
+        if key == layout_key(text, path):
+            return current, [], []  # this release's output, in the checkout's layout
+        # Another wiring of this release first: an earlier release may have
+        # written the same code, but the change is the migration.
+        variants = new_file.variants(ctx) if new_file.variants is not None else {}
+        for label, variant in variants.items():
+            if layout_key(variant, path) == key:
+                new, notes = _keeping_imported_exports(new_file, ctx, path, variant, text, owned, style)
+                return new or wanted, notes, [FormChange("migrate", "the file", label, now)]
+        import hashlib
+
+        digest = hashlib.sha256(key.encode("utf-8")).hexdigest()
+        earlier = {value: label for label, value in new_file.earlier.items()}
+        if digest in earlier:
+            return wanted, [], [FormChange("upgrade", "the file", earlier[digest], now)]
+    decoded = current.decode("utf-8", "replace")
+    missing = [name for name in new_file.exports(ctx) if name not in decoded]
     if missing:
         raise Conflict(path, f"exists but does not define {', '.join(missing)}")
     return current, [
         Notice(
-            f"{path} was edited since mesh-codemod wrote it (no release wrote these bytes): "
+            f"{path} was edited since mesh-codemod wrote it (no release wrote this code): "
             f"left alone; compare it with what this release writes ({now}) by hand"
         )
     ], []
+
+
+_EXPORT = re.compile(r"^export\s+(?:const|function|class|type|interface)\s+([A-Za-z_$][\w$]*)", re.M)
+
+
+def _keeping_imported_exports(new_file, ctx, path, was: str, now: str, owned, style) -> tuple[bytes | None, list[str]]:
+    """The migrated file, keeping every export the earlier form had that
+    another file of the checkout imports (None: nothing to keep), with a
+    notice per kept export saying who imports it."""
+    gone = sorted(set(_EXPORT.findall(was)) - set(_EXPORT.findall(now)))
+    if not gone:
+        return None, []
+    importers = {name: _importers(ctx.repo, name, path, owned) for name in gone}
+    kept = [name for name in gone if importers[name]]
+    if not kept or new_file.keeping is None:
+        return None, []
+    from .engine.snippet_printer import render_file
+
+    notes = [
+        Notice(
+            f"{path}: kept the export `{name}`, which only the earlier wiring used: "
+            f"{', '.join(importers[name])} import{'s' if len(importers[name]) == 1 else ''} it "
+            "(an export is removed only when nothing in the checkout imports it)"
+        )
+        for name in kept
+    ]
+    return render_file(new_file.keeping(ctx, kept), style).encode(), notes
+
+
+def _importers(repo: Path, name: str, path: str, owned: frozenset[str]) -> list[str]:
+    """The files of the checkout, other than ``owned`` ones, that import
+    ``name`` from the module at ``path``."""
+    stem = posixpath.splitext(posixpath.basename(path))[0]
+    imports = re.compile(
+        r"import\s+(?:type\s+)?\{[^}]*\b" + re.escape(name) + r"\b[^}]*\}\s*from\s*[\"'][^\"']*"
+        + re.escape(stem) + r"(?:\.[jt]sx?)?[\"']"
+    )
+    found = []
+    for candidate in find_definitions(repo, name):
+        if candidate == path or candidate in owned:
+            continue
+        try:
+            text = (repo / candidate).read_text(encoding="utf-8", errors="replace")
+        except OSError:
+            continue
+        if imports.search(text):
+            found.append(candidate)
+    return found
 
 
 def refuse_unwritable(plan: Plan) -> None:

@@ -255,3 +255,177 @@ def test_status_gives_a_reason_for_every_pending_step(case: str, tmp_path: Path)
     for index, line in enumerate(text):
         if " pending " in line:
             assert text[index + 1].startswith(" ") and text[index + 1].strip(), line
+
+
+# --- case 6: an export another file imports is kept --------------------------------
+
+IMPORTER = "apps/mesh/src/web/lib/state-changed-log.ts"
+IMPORTER_TEXT = (
+    'import { StateChangedNotificationSchema } from "@/mcp-apps/app-state";\n\n'
+    "export const isStateChanged = (message: unknown) =>\n"
+    "  StateChangedNotificationSchema.safeParse(message).success;\n"
+)
+
+
+@pytest.mark.parametrize("now", ["compat-2x", "sdk"])
+def test_a_migration_keeps_an_export_another_file_imports(now: str, tmp_path: Path) -> None:
+    repo = wired(tmp_path / "repo", "compat-1x")
+    (repo / IMPORTER).parent.mkdir(parents=True, exist_ok=True)
+    (repo / IMPORTER).write_text(IMPORTER_TEXT)
+    result = _run(repo, now, "--json")
+    assert result.exit_code == 0, result.output
+    report = json.loads(result.stdout)
+    module = (repo / MODULE).read_text()
+    assert "export const StateChangedNotificationSchema" in module, "the imported export was removed"
+    assert 'import { z } from "zod";' in module
+    kept = [n for n in report["notices"] if "StateChangedNotificationSchema" in n]
+    assert kept and IMPORTER in kept[0] and "imports it" in kept[0], report["notices"]
+    # the wiring itself moved: the bridge no longer imports the 1.x schema
+    assert "StateChangedNotificationSchema" not in (repo / BRIDGE).read_text()
+    assert_recognised(repo, now)
+    # without the importer the same migration removes the export
+    clean = wired(tmp_path / "clean", "compat-1x")
+    assert _run(clean, now).exit_code == 0
+    assert "StateChangedNotificationSchema" not in (clean / MODULE).read_text()
+
+
+def test_an_importer_is_found_through_git_in_a_git_checkout(tmp_path: Path) -> None:
+    from .gitrepo import commit_all
+
+    repo = wired(tmp_path / "repo", "compat-1x")
+    (repo / IMPORTER).parent.mkdir(parents=True, exist_ok=True)
+    (repo / IMPORTER).write_text(IMPORTER_TEXT.replace('"@/mcp-apps/app-state"', '"../../mcp-apps/app-state.ts"'))
+    import subprocess
+
+    subprocess.run(["git", "init", "-q", str(repo)], check=True)
+    commit_all(repo, "base")
+    result = _run(repo, "compat-2x")
+    assert result.exit_code == 0, result.output
+    assert "export const StateChangedNotificationSchema" in (repo / MODULE).read_text()
+
+
+def test_the_kept_export_type_checks(tmp_path: Path) -> None:
+    """The migrated branch with an importer type-checks against the 2.0.4
+    declarations (no error beyond the checkout's own), and would not had
+    the export gone."""
+    from .node_tools import BIN, require
+    from .test_typescript_tools import _errors, _sdk2_config, _typecheck_tree
+
+    tsc = require(BIN / "tsc", "TypeScript (tsc)")
+    baseline_work = _typecheck_tree(FIXTURES / "newest-sdk-2x" / "input", tmp_path / "input")
+    baseline = _errors(tsc, baseline_work, _sdk2_config(baseline_work))
+    repo = wired(tmp_path / "repo", "compat-1x")
+    (repo / IMPORTER).parent.mkdir(parents=True, exist_ok=True)
+    (repo / IMPORTER).write_text(IMPORTER_TEXT)
+    assert _run(repo, "compat-2x").exit_code == 0
+    work = _typecheck_tree(repo, tmp_path / "work")
+    config = _sdk2_config(work)
+    assert not any("state-changed-log" in e or "app-state" in e for e in _errors(tsc, work, config) - baseline)
+    # the check can fail: the export removed, the importer breaks
+    module = work / MODULE
+    text = module.read_text()
+    start = text.index("/**\n * `ui/notifications/state-changed`, sent by the app")
+    end = text.index("});\n", start) + 4
+    module.write_text(text[:start] + text[end:])
+    assert any("state-changed-log" in e for e in _errors(tsc, work, config) - baseline)
+
+
+# --- case 7: a module and its tests change release together ------------------------
+
+TESTS = f"{SRC}/app-state.test.ts"
+
+
+def test_an_edited_module_keeps_its_tests_at_its_release(tmp_path: Path) -> None:
+    repo = tmp_path / "repo"
+    shutil.copytree(FIXTURES / "release-0.1.0-compat" / "input", repo)
+    module = repo / MODULE
+    module.write_text(module.read_text() + "\n// reviewed by the team\n")
+    tests_before = (repo / TESTS).read_bytes()
+    result = _run(repo, "compat-1x", "--json")
+    assert result.exit_code == 0, result.output
+    report = json.loads(result.stdout)
+    assert (repo / TESTS).read_bytes() == tests_before, "the tests moved to another release than their module"
+    assert "reviewed by the team" in module.read_text()
+    pair = [n for n in report["notices"] if "app-state.test.ts was left at 0.1.0" in n]
+    assert pair and "change release together" in pair[0], report["notices"]
+    left = {(item["path"], item["why"]) for item in report["left_alone"]}
+    assert {(MODULE, "edited"), (TESTS, "pair")} <= left, left
+    assert _run(repo, "compat-1x", "--check").exit_code == 0
+
+
+def test_the_pair_left_at_its_release_passes_its_own_tests(tmp_path: Path) -> None:
+    from .node_tools import BIN, NODE_MODULES, require
+
+    bun = require(BIN / "bun", "Bun")
+    repo = tmp_path / "repo"
+    shutil.copytree(FIXTURES / "release-0.1.0-compat" / "input", repo)
+    module = repo / MODULE
+    module.write_text(module.read_text() + "\n// reviewed by the team\n")
+    assert _run(repo, "compat-1x").exit_code == 0
+    work = NODE_MODULES.parent / f".bun-pair-{tmp_path.name}"  # inside tools/: zod resolves
+    work.mkdir()
+    try:
+        for name in ("app-state.ts", "app-state.test.ts"):
+            shutil.copy(repo / SRC / name, work / name)
+        import subprocess
+
+        run = subprocess.run([str(bun), "test", "./app-state.test.ts"], cwd=work, capture_output=True, text=True, timeout=300)
+    finally:
+        shutil.rmtree(work, ignore_errors=True)
+    output = run.stdout + run.stderr
+    assert run.returncode == 0 and " 0 fail" in output, output
+
+
+def test_a_reformatted_earlier_release_file_is_that_release(tmp_path: Path) -> None:
+    """Quotes, semicolons and tabs changed by a formatter: still 0.1.0's
+    output, so both created files are upgraded (not "edited")."""
+    repo = tmp_path / "repo"
+    shutil.copytree(FIXTURES / "release-0.1.0-compat" / "input", repo)
+    for path in (MODULE, TESTS):
+        edit(repo, path, lambda d, p: perturb.reindent(perturb.drop_semicolons(perturb.single_quote(d, p), p), p, b"\t"))
+    clean = wired(tmp_path / "clean", "compat-1x")
+    result = _run(repo, "compat-1x", "--json")
+    assert result.exit_code == 0, result.output
+    report = json.loads(result.stdout)
+    upgraded = {c["path"] for c in report["changes_of_form"] if c["kind"] == "upgrade" and c["where"] == "the file"}
+    assert {MODULE, TESTS} <= upgraded, report["changes_of_form"]
+    assert not report["left_alone"], report["left_alone"]
+    for path in (MODULE, TESTS):
+        assert (repo / path).read_bytes() == (clean / path).read_bytes()
+
+
+def test_a_reformatted_current_file_is_already_there(tmp_path: Path) -> None:
+    repo = wired(tmp_path / "repo", "compat-2x")
+    for path in (MODULE, TESTS):
+        edit(repo, path, lambda d, p: perturb.reindent(perturb.single_quote(d, p), p, b"    "))
+    assert_recognised(repo, "compat-2x")
+
+
+def test_the_recorded_release_digests_are_those_of_the_recorded_files() -> None:
+    from codemods.engine.equivalence import layout_digest
+    from codemods.recipes.host.releases import CREATED, RECORDED
+
+    from .support import ROOT
+
+    assert {(step, label) for step, labels in CREATED.items() for label in labels} == set(RECORDED)
+    for (step, label), path in RECORDED.items():
+        assert layout_digest((ROOT / path).read_bytes(), path) == CREATED[step][label], (step, label)
+
+
+def test_the_upgrade_commit_and_pr_body_list_what_was_left_behind(tmp_path: Path) -> None:
+    from codemods.changeover import commit_group
+    from codemods.prbody import left_alone_section
+    from codemods.recipes.base import Bridge
+    from codemods.runner import plan
+
+    repo = tmp_path / "repo"
+    shutil.copytree(FIXTURES / "release-0.1.0-compat" / "input", repo)
+    module = repo / MODULE
+    module.write_text(module.read_text() + "\n// reviewed by the team\n")
+    found = plan(repo, Bridge.COMPAT, formatter="none")
+    body = commit_group(found).body
+    assert "Left behind" in body
+    assert f"- {MODULE}: edited since" in body and f"- {TESTS}: kept at its release" in body, body
+    section = "\n".join(left_alone_section(found))
+    assert f"`{TESTS}` (app-state-tests): kept at its release" in section, section
+    assert f"`{MODULE}` (app-state-module): edited since" in section, section

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 from enum import Enum
 from pathlib import Path
 from types import MappingProxyType
@@ -84,11 +84,13 @@ class NewFile(NamedTuple):
     must already define for the step to count as applied.
 
     Its history: ``earlier`` maps a label ("0.1.0, compat mode") to the
-    digest (:func:`codemods.engine.history.text_digest`) of what an earlier
-    release wrote; ``variants`` renders the current release's other modes
-    and forms, by label. An existing file that is one of them is replaced
-    with the current rendering; any other content was edited by someone
-    and is left alone, with a notice."""
+    digest (:func:`codemods.engine.equivalence.layout_digest`) of what an
+    earlier release wrote; ``variants`` renders the current release's other
+    modes and forms, by label. An existing file that is one of them, modulo
+    layout, is replaced with the current rendering; any other content was
+    edited by someone and is left alone, with a notice. ``keeping`` renders
+    the current file with exports of another variant kept (names another
+    file of the checkout imports), for a migration."""
 
     render: Callable[[Context], str]
     exports: Callable[[Context], list[str]]
@@ -96,6 +98,7 @@ class NewFile(NamedTuple):
     variants: Callable[[Context], Mapping[str, str]] | None = None
     # The current rendering's label, for the report ("compat mode, 2.x form").
     label: Callable[[Context], str] | None = None
+    keeping: Callable[[Context, Sequence[str]], str] | None = None
 
 
 class Step(NamedTuple):
@@ -111,6 +114,9 @@ class Step(NamedTuple):
     defines: str = ""
     # For a new file: the step whose file it is created beside.
     beside: str = ""
+    # For a new file: the step whose created file goes with it (a module and
+    # its tests): the two change release together.
+    together: str = ""
     # For a file that is not TypeScript, or that a tool regenerates: its new
     # bytes from its current ones (path, data, context) with notes.
     rewrite: Callable[[str, bytes, Context], tuple[bytes, list[str]]] | None = None

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from pathlib import Path
 
 from ..base import Bridge, CommitGroup, Context, NewFile, Step
@@ -29,18 +30,27 @@ _SCHEMA_TEMPLATES = {
 }
 
 
-def _render_module_for(wiring: str) -> str:
-    schema = _SCHEMA_TEMPLATES[wiring]
+def _render_module_for(wiring: str, kept: Sequence[str] = ()) -> str:
+    """app-state.ts for ``wiring``, with the schemas named in ``kept`` too
+    (another wiring's, which a file of the checkout still imports)."""
+    schemas = [
+        template for label, template in _SCHEMA_TEMPLATES.items()
+        if template and (label == wiring or bridge_store.SCHEMAS[label] in kept)
+    ]
     return (
         _template("app-state.ts")
-        .replace("{{compat_import}}", 'import { z } from "zod";\n\n' if schema else "")
-        .replace("{{compat_schema}}", _template(schema) if schema else "")
+        .replace("{{compat_import}}", 'import { z } from "zod";\n\n' if schemas else "")
+        .replace("{{compat_schema}}", "".join(_template(schema) for schema in schemas))
         .replace("{{method}}", NAMES.method)
     )
 
 
 def render_module(ctx: Context) -> str:
     return _render_module_for(bridge_store.wiring(ctx))
+
+
+def render_module_keeping(ctx: Context, kept: Sequence[str]) -> str:
+    return _render_module_for(bridge_store.wiring(ctx), kept)
 
 
 def module_variants(ctx: Context) -> dict[str, str]:
@@ -66,8 +76,10 @@ STEPS: tuple[Step, ...] = (
             earlier=releases.CREATED["app-state-module"],
             variants=module_variants,
             label=lambda ctx: f"{__version__}, {bridge_store.wiring(ctx)}",
+            keeping=render_module_keeping,
         ),
         beside="bridge-store",
+        together="app-state-tests",
     ),
     Step(
         id="app-state-tests",
@@ -80,6 +92,7 @@ STEPS: tuple[Step, ...] = (
             label=lambda ctx: __version__,
         ),
         beside="bridge-store",
+        together="app-state-module",
     ),
     Step(
         id="bridge-store",

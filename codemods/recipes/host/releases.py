@@ -1,19 +1,23 @@
 """What earlier releases of mesh-codemod wrote into the files it creates.
 
-Each created file's text as a release wrote it (in mesh's layout: its
-biome.json, LF line endings), by digest (codemods.engine.history.text_digest),
-labelled with the release and the wiring it was written for. A file with one
-of these digests was not edited since, so the current release may replace it;
-any other content was edited by someone and is left alone.
+Each created file's text as a release wrote it, by the digest of its
+layout-free form (:func:`codemods.engine.equivalence.layout_digest`: a
+reformat by the checkout's formatter, its quotes, semicolons, line width or
+indentation, is still that release's output), labelled with the release and
+the wiring it was written for. A file with one of these digests was not
+edited since, so the current release may replace it; any other content was
+edited by someone and is left alone.
 
 The transformed files keep their earlier forms beside the current snippets,
 in each recipe (``form(...)``). Release 0.1.0 is this project's output at
-commit 06262f7, recorded as fixtures/host/release-0.1.0/input; 0.2.0 is the
-output of the commit before 0.3.0 (b7ac437). 0.3.0 is the output of
-commit 5e4dc06, recorded as fixtures/host/release-0.3.0-*/input; for the
-1.x compat form, sdk mode and the tests it wrote the bytes 0.2.0 wrote, so
-their labels name both releases; its 2.x compat form has a digest of its
-own.
+commit 06262f7, recorded as fixtures/host/release-0.1.0-*/input (its compat
+module also as fixtures/host/partial/input); 0.2.0 is the output of the
+commit before 0.3.0 (b7ac437). 0.3.0 is the output of commit 5e4dc06,
+recorded as fixtures/host/release-0.3.0-*/input; for the 1.x compat form,
+sdk mode and the tests it wrote the bytes 0.2.0 wrote, so their labels name
+both releases (the tests as fixtures/host/edited-created-file/input); its
+2.x compat form has a digest of its own. ``RECORDED`` names the fixture file
+each digest is computed from (tests/test_recognition.py checks them).
 """
 
 from __future__ import annotations
@@ -24,18 +28,32 @@ CREATED = MappingProxyType(
     {
         "app-state-module": MappingProxyType(
             {
-                "0.1.0, compat mode": "92be615a21d6a9401fd2d77e8fcf9275fb14f8006cf78eb826803785667c879c",
-                "0.1.0, sdk mode": "72ebe27a44554a7963a9cc2a2be8d297b90cd6ffc54047be5911f3ea5f05616c",
-                "0.2.0 and 0.3.0, compat mode": "479252f3f8d6fc13587a5885fc719a7fc314c043a1e16be51b10739c5d0e6a4a",
-                "0.2.0 and 0.3.0, sdk mode": "16c00c9e565650176b117392edbb82a21ac133756658eef7c316f73c36027b69",
-                "0.3.0, compat mode, 2.x form": "4efc8ffb91d588739dda34cd23f5c09bb8705ac1570e38dd5ec22c6a918370cf",
+                "0.1.0, compat mode": "e916adb9b0ffdf68e3f970cf0029d6b52c763f306b07369ce0232cec809022f7",
+                "0.1.0, sdk mode": "7e4e3dea91070a6e4bb1244127904e80077800a1578d51512e1a04e081cbda30",
+                "0.2.0 and 0.3.0, compat mode": "7f80818284bd7e5b3eced53d0a2e1780d969b54bb1d45a924116814d5af6eacf",
+                "0.2.0 and 0.3.0, sdk mode": "b62dd790241710c0316a49994f0ba8d71340f4b54d4289d97436224442a76767",
+                "0.3.0, compat mode, 2.x form": "b7e1b6e72cc94be8a8f906573a555235fff12be61a2715fd60bcf5adbabbd2c1",
             }
         ),
         "app-state-tests": MappingProxyType(
             {
-                "0.1.0": "d218d53dc89ea0432ef879ff1dd4dbe83e8caeafc01ccfd0b03792d5d95768a4",
-                "0.2.0 and 0.3.0": "6b8e59924b89b0660bdeb8ccbef9dedbcc5d1f65fd2e9655301bd7398fd1c45b",
+                "0.1.0": "95e0b4af2ee61f2635a00a7941a6064fca31c250abb8f607d338cbed45dc39c3",
+                "0.2.0 and 0.3.0": "abfae3148259e17db435d6a4ce599e05085a30fa06261ca55d8015a404d1b05c",
             }
         ),
+    }
+)
+
+_MODULE = "apps/mesh/src/mcp-apps/app-state.ts"
+_TESTS = "apps/mesh/src/mcp-apps/app-state.test.ts"
+RECORDED = MappingProxyType(
+    {
+        ("app-state-module", "0.1.0, compat mode"): f"fixtures/host/partial/input/{_MODULE}",
+        ("app-state-module", "0.1.0, sdk mode"): f"fixtures/host/release-0.1.0-sdk/input/{_MODULE}",
+        ("app-state-module", "0.2.0 and 0.3.0, compat mode"): f"fixtures/host/release-0.3.0-compat/input/{_MODULE}",
+        ("app-state-module", "0.2.0 and 0.3.0, sdk mode"): f"fixtures/host/release-0.3.0-sdk/input/{_MODULE}",
+        ("app-state-module", "0.3.0, compat mode, 2.x form"): f"fixtures/host/release-0.3.0-compat-2x/input/{_MODULE}",
+        ("app-state-tests", "0.1.0"): f"fixtures/host/release-0.1.0-sdk/input/{_TESTS}",
+        ("app-state-tests", "0.2.0 and 0.3.0"): f"fixtures/host/edited-created-file/input/{_TESTS}",
     }
 )
