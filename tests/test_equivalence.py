@@ -14,6 +14,7 @@ SAME = [
         id="quotes-semicolons-trailing-commas-breaks",
     ),
     pytest.param("const f = x => x + 1;", "const f = (x) => (x + 1)", id="arrow-parameter-and-body-parentheses"),
+    pytest.param("b.on = async p => { f(p) };", "b.on = async (p) => { f(p); };", id="async-arrow-parameter"),
     pytest.param("type T = A | B;", "type T =\n  | A\n  | B", id="leading-union-operator"),
     pytest.param("interface I { a: string; b: number }", "interface I { a: string, b: number, }", id="member-separators"),
     pytest.param("const o = { 'a': 1.50 };", "const o = { a: 1.5 }", id="quoted-key-and-number"),

@@ -24,7 +24,7 @@ from . import layout
 from .find import FUNCTION_TYPES, Finder, module_stem, squash
 from .layout import dedent
 from .outcome import AnchorMissing, Conflict, SyntaxProblem
-from .equivalence import Group, canonical_tree, compile_pattern
+from .equivalence import Group, canonical_tree, compile_pattern, groups_by_kind
 from .parsing import TSX, TYPESCRIPT, first_error, parse, reparse
 from .snippet_printer import layout_snippet
 from .source import SourceFile
@@ -223,6 +223,7 @@ class FileEditor(Finder):
         # renamed them): `appStateJson` -> `serialized`, `this.x` -> `y`.
         self.bindings: dict[str, str] = {}
         self._canonical: dict[int, Group] = {}
+        self._by_kind: dict[int, dict[str, list[Group]]] = {}
 
     @property
     def added(self) -> list[str]:
@@ -775,7 +776,13 @@ class FileEditor(Finder):
         pattern ``role`` (see :class:`~.equivalence.Pattern`); the names it
         binds are recorded."""
         pattern = compile_pattern(role, True, names)
-        for group, env in pattern.search(self.canonical(scope), self.bindings):
+        text = self.source.data[scope.start_byte:scope.end_byte]
+        if not all(word.encode() in text for word in pattern.words):
+            return None
+        by_kind = self._by_kind.get(scope.id)
+        if by_kind is None:
+            by_kind = self._by_kind[scope.id] = groups_by_kind(self.canonical(scope))
+        for group, env in pattern.search(self.canonical(scope), self.bindings, by_kind):
             if group.node is None:
                 continue
             self.bindings.update(env)
@@ -800,6 +807,12 @@ class FileEditor(Finder):
         aside) and the renaming of ``names``; the names it binds are
         recorded."""
         pattern = compile_pattern(_code(snippet), True, names)
+        expected = node.named_children[0].type if node.type == "expression_statement" and node.named_children else node.type
+        if pattern.kind is not None and pattern.kind != expected:
+            return False
+        text = self.source.data[node.start_byte:node.end_byte]
+        if not all(word.encode() in text for word in pattern.words):
+            return False
         group = self.canonical(node)
         # A snippet that is one expression statement is compiled to its expression.
         target = group.items[0] if node.type == "expression_statement" and len(group.items) == 1 else group

@@ -18,7 +18,6 @@ layout only all go through :func:`layout_key`.
 
 from __future__ import annotations
 
-import hashlib
 import re
 from collections.abc import Iterator
 from functools import lru_cache
@@ -86,6 +85,8 @@ def same_modulo_layout(a: str | bytes, b: str | bytes, grammar: Language | str |
 def layout_digest(text: str | bytes, grammar: Language | str | PurePath = TYPESCRIPT) -> str:
     """sha256 of :func:`layout_key`, in hex: what an earlier release's output
     is recorded as, so that a reformatted copy is still recognised."""
+    import hashlib  # here: its import costs every start of the tool, and few runs need it
+
     return hashlib.sha256(layout_key(text, grammar).encode("utf-8")).hexdigest()
 
 
@@ -121,7 +122,7 @@ class Pattern:
     local is still the same code. A pattern that is one expression
     statement matches that expression anywhere, inside larger code too."""
 
-    __slots__ = ("text", "root")
+    __slots__ = ("text", "root", "kind", "words")
 
     def __init__(self, text: str, grammar: Language | str | PurePath = TYPESCRIPT, names: frozenset[str] = frozenset()):
         language = grammar if isinstance(grammar, Language) else language_for(grammar)
@@ -135,6 +136,10 @@ class Pattern:
             node = node.named_children[0]
         self.text = text
         self.root = _holes(_tree(node, data, False), names)
+        # The node type every match has (None: a hole matches anything), and
+        # the names every match spells out: a quick "cannot be here".
+        self.kind = self.root[0] if isinstance(self.root, tuple) else None
+        self.words = frozenset(_words(self.root))
 
     def match(self, item: Item, bindings: dict[str, str] | None = None) -> dict[str, str] | None:
         """The bindings of a match of the whole ``item`` (extending
@@ -142,13 +147,39 @@ class Pattern:
         env = dict(bindings or {})
         return env if _match(self.root, item, env) else None
 
-    def search(self, group: Group, bindings: dict[str, str] | None = None) -> Iterator[tuple[Group, dict[str, str]]]:
+    def search(
+        self, group: Group, bindings: dict[str, str] | None = None, by_kind: dict[str, list[Group]] | None = None
+    ) -> Iterator[tuple[Group, dict[str, str]]]:
         """Every group inside ``group`` (itself included) that the pattern
-        matches, in document order, with its bindings."""
-        for candidate in group.walk():
+        matches, in document order, with its bindings (``by_kind``: the
+        groups of ``group`` by node type, see :func:`groups_by_kind`)."""
+        if by_kind is not None and self.kind is not None:
+            candidates = by_kind.get(self.kind, ())
+        else:
+            candidates = group.walk()
+        for candidate in candidates:
             found = self.match(candidate, bindings)
             if found is not None:
                 yield candidate, found
+
+
+def groups_by_kind(group: Group) -> dict[str, list[Group]]:
+    """Every group inside ``group`` (itself included), by node type, each
+    list in document order."""
+    out: dict[str, list[Group]] = {}
+    for item in group.walk():
+        out.setdefault(item.kind, []).append(item)
+    return out
+
+
+def _words(compiled) -> Iterator[str]:
+    """The identifier-like texts a compiled pattern spells out."""
+    if isinstance(compiled, Leaf):
+        if compiled.kind in _LOCAL_KINDS or compiled.kind in _MEMBER_KINDS:
+            yield compiled.text
+    elif isinstance(compiled, tuple):
+        for item in compiled[1]:
+            yield from _words(item)
 
 
 def dedent_text(text: str) -> str:
@@ -249,10 +280,13 @@ class Group:
     def walk(self) -> Iterator["Group"]:
         """This group and every group inside it, in document order."""
         stack = [self]
+        pop, push = stack.pop, stack.append
         while stack:
-            group = stack.pop()
+            group = pop()
             yield group
-            stack.extend(reversed([i for i in group.items if isinstance(i, Group)]))
+            for item in reversed(group.items):
+                if type(item) is Group:
+                    push(item)
 
 
 Item = Leaf | Group
@@ -312,10 +346,14 @@ def _tree(node: Node, data: bytes, comments: bool) -> Item | None:
         parameter = node.child_by_field_name("parameter")
         if parameter is not None:
             # `x => ...` is `(x) => ...`.
-            inner = _tree(parameter, data, comments)
-            wrapped = Group("required_parameter", [inner] if inner is not None else [], None)
-            items.append(Group("formal_parameters", [Leaf("(", "("), wrapped, Leaf(")", ")")], None))
-            _extend(items, (c for c in node.children if c.id != parameter.id), data, comments)
+            # In its place: `async x => ...` is `async (x) => ...`.
+            for child in node.children:
+                if child.id == parameter.id:
+                    inner = _tree(parameter, data, comments)
+                    wrapped = Group("required_parameter", [inner] if inner is not None else [], None)
+                    items.append(Group("formal_parameters", [Leaf("(", "("), wrapped, Leaf(")", ")")], None))
+                else:
+                    _extend(items, (child,), data, comments)
             return Group(kind, items, node)
     if kind in _FLAT:
         _extend(items, _flat_members(node, kind), data, comments)
@@ -397,4 +435,5 @@ __all__ = [
     "same_modulo_layout",
     "canonical_tree",
     "compile_pattern",
+    "groups_by_kind",
 ]
