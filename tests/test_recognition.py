@@ -429,3 +429,19 @@ def test_the_upgrade_commit_and_pr_body_list_what_was_left_behind(tmp_path: Path
     section = "\n".join(left_alone_section(found))
     assert f"`{TESTS}` (app-state-tests): kept at its release" in section, section
     assert f"`{MODULE}` (app-state-module): edited since" in section, section
+
+
+# --- parentheses around a single arrow parameter ------------------------------------
+
+
+@pytest.mark.parametrize("wiring", sorted(WIRINGS))
+def test_arrow_parameters_with_or_without_parentheses_are_recognised(wiring: str, tmp_path: Path) -> None:
+    repo = wired(tmp_path / "repo", wiring)
+    for path in (BRIDGE, GENERIC, PANEL):
+        edit(repo, path, lambda d, p: perturb.toggle_arrow_parentheses(d, p, perturb.arrow_parameter_points(d, p)))
+    assert_recognised(repo, wiring)
+    # the handler (`(params) => ...` in sdk mode and the 2.x form) is still
+    # what was written: it migrates
+    result = _run(repo, "compat-2x" if wiring == "compat-1x" else "compat-1x", "--json")
+    assert result.exit_code == 0, result.output
+    assert {c["kind"] for c in json.loads(result.stdout)["changes_of_form"]} == {"migrate"}
