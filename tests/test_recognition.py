@@ -173,8 +173,7 @@ def test_a_handler_moved_into_a_helper_method_is_not_added_again(wiring: str, tm
     body = handlers.child_by_field_name("body")
     registration = next(
         s for s in body.named_children
-        if "state-changed" in perturb.text(data, s) or "StateChanged" in perturb.text(data, s)
-        or "onappstatechange" in perturb.text(data, s)
+        if any(word in perturb.text(data, s) for word in ("state-changed", "StateChanged", "statechange"))
     )
     moved = perturb.text(data, registration)
     start = perturb.line_start(data, registration.start_byte)
