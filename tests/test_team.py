@@ -420,3 +420,16 @@ def test_the_sdk_checkout_skips_steps_but_has_no_bridge_to_pin(tmp_path: Path) -
     result = invoke("apply", "--repo", repo, "--dry-run")
     assert result.exit_code == 2
     assert ".mesh-codemod.toml: bridge: only a mesh checkout has a bridge mode and form to pin" in result.output
+
+
+def test_skip_all_is_a_permanent_no(tmp_path: Path) -> None:
+    repo = fixture_repo(tmp_path / "repo")
+    (repo / ".mesh-codemod.toml").write_text('skip = ["*"]  # not for us\n')
+    commit_all(repo, "chore: no appState from mesh-codemod")
+    before = snapshot(repo)
+    check = invoke("apply", "--repo", repo, "--check")
+    assert check.exit_code == 0 and "7 by the team's decision" in check.output
+    patch = invoke("patch", "--repo", repo, "--out", tmp_path / "out", "--author", BOT, "--json")
+    assert patch.exit_code == 0 and _json(patch)["commits"] == []
+    assert len(_json(patch)["left_alone"]) == 7
+    assert snapshot(repo) == before
