@@ -15,6 +15,9 @@ TOOLS = ROOT / "tools"
 NODE_MODULES = TOOLS / "node_modules"
 BIN = NODE_MODULES / ".bin"
 CHROMIUM = Path("/usr/bin/chromium")
+# the schema toolchain the tool itself runs on an SDK checkout without
+# node_modules (codemods/recipes/sdk/pinned.py)
+PINNED_SCHEMAS = NODE_MODULES / "ts-to-zod" / "package.json"
 
 
 def in_ci() -> bool:
@@ -29,3 +32,9 @@ def require(path: Path, what: str, how: str = "scripts/setup --node") -> Path:
     if in_ci():
         pytest.fail(f"CI is set but {message}", pytrace=False)
     pytest.skip(message)
+
+
+def require_pinned_schemas() -> None:
+    """The SDK fixtures' expected generated files are the pinned toolchain's
+    output: without it the tool would write them by hand."""
+    require(PINNED_SCHEMAS, "the pinned schema toolchain (ts-to-zod)")

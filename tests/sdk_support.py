@@ -8,6 +8,8 @@ import re
 import subprocess
 from pathlib import Path
 
+import pytest
+
 from codemods.engine.json_layout import layout
 
 from .node_tools import BIN, NODE_MODULES
@@ -16,6 +18,15 @@ from .support import ROOT
 SDK_FIXTURES = ROOT / "fixtures" / "sdk"
 BUN = BIN / "bun"
 SHAPES = ("shape-a", "shape-b", "shape-c")
+
+
+@pytest.fixture
+def hand_written(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Runs without the pinned schema toolchain: the generated files are
+    edited in the generator's style (the last resort)."""
+    from codemods.recipes.sdk import pinned
+
+    monkeypatch.setenv(pinned.ENV, "/nonexistent/node_modules")
 
 
 def sdk_tree(tmp_path: Path, case: str, which: str = "input") -> Path:
@@ -31,27 +42,28 @@ _IMPORT = re.compile(r'import\s*\{([^}]*)\}\s*from\s*"(@modelcontextprotocol/[^"
 _ZOD_IMPORT = re.compile(r'^import (?:\{ z \}|\* as z) from "zod(?:/v[34])?";$', re.MULTILINE)
 
 
-def runnable_schema_module(source: str) -> str:
-    """A generated schema.ts made runnable without the MCP SDK: its imports
-    of the SDK's own schemas become stand-in zod objects, and its zod
-    import the zod of tools/node_modules."""
+def runnable_schema_module(source: str, stub_sdk: bool = True) -> str:
+    """A generated schema.ts made runnable with the zod of tools/node_modules
+    and, unless ``stub_sdk`` is false (the MCP SDK's schemas of
+    tools/node_modules then), without the MCP SDK: its imports of the SDK's
+    own schemas become stand-in zod objects."""
 
     def stubs(match: re.Match[str]) -> str:
         names = [n.strip() for n in match.group(1).split(",") if n.strip()]
         return "\n".join(f"const {n} = z.object({{ stub: z.string() }});" for n in names)
 
     source = _ZOD_IMPORT.sub('import { z } from "zod/v4";', source, count=1)
-    return _IMPORT.sub(stubs, source)
+    return _IMPORT.sub(stubs, source) if stub_sdk else source
 
 
-def zod_json_schema(schema_ts: str, header: dict, work: Path) -> str:
+def zod_json_schema(schema_ts: str, header: dict, work: Path, stub_sdk: bool = True) -> str:
     """The schema.json the generator writes for this schema.ts (through
     zod's toJSONSchema, laid out as prettier prints it)."""
     work.mkdir(parents=True, exist_ok=True)
     if not (work / "node_modules").exists():
         os.symlink(NODE_MODULES, work / "node_modules")
     module = work / "schema.ts"
-    module.write_text(runnable_schema_module(schema_ts))
+    module.write_text(runnable_schema_module(schema_ts, stub_sdk))
     script = work / "print-json.ts"
     script.write_text((ROOT / "tests" / "sdk_schema_json.ts").read_text())
     result = subprocess.run(

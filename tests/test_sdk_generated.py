@@ -44,14 +44,14 @@ def test_the_rules_catch_expect_type_checks_out_of_schema_order(tmp_path: Path) 
 
 @pytest.mark.parametrize("shape", SHAPES)
 def test_schema_json_is_what_zod_makes_of_the_edited_schema(shape: str, tmp_path: Path) -> None:
-    """Run zod's toJSONSchema on the edited schema.ts (the SDK's imported
-    schemas stubbed alike on both sides): its document is byte for byte the
-    schema.json that the recipe wrote."""
+    """Run zod's toJSONSchema on the edited schema.ts (the MCP SDK's schemas
+    it imports from tools/node_modules, as the pinned toolchain does): its
+    document is byte for byte the schema.json that the tool wrote."""
     require(BUN, "Bun")
     generated = SDK_FIXTURES / shape / "expected-auto" / "src/generated"
     written = (generated / "schema.json").read_text()
     header = {k: v for k, v in json.loads(written).items() if k != "$defs"}
-    assert zod_json_schema((generated / "schema.ts").read_text(), header, tmp_path) == written
+    assert zod_json_schema((generated / "schema.ts").read_text(), header, tmp_path, stub_sdk=False) == written
 
 
 def test_zod_json_check_can_fail(tmp_path: Path) -> None:
@@ -61,7 +61,7 @@ def test_zod_json_check_can_fail(tmp_path: Path) -> None:
     before = (generated / "input/src/generated/schema.json").read_text()
     header = {k: v for k, v in json.loads(before).items() if k != "$defs"}
     after_ts = (generated / "expected-auto/src/generated/schema.ts").read_text()
-    assert zod_json_schema(after_ts, header, tmp_path) != before
+    assert zod_json_schema(after_ts, header, tmp_path, stub_sdk=False) != before
 
 
 def test_json_layout_round_trips_prettier_output() -> None:

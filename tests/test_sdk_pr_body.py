@@ -10,7 +10,8 @@ from pathlib import Path
 import pytest
 
 from .gitrepo import BOT, commit_all, git
-from .sdk_support import SDK_FIXTURES
+from .node_tools import require_pinned_schemas
+from .sdk_support import SDK_FIXTURES, hand_written  # noqa: F401  (fixture)
 from .support import invoke
 
 
@@ -32,7 +33,9 @@ def _body(tmp_path: Path, shape: str, edit=None) -> str:
     ("shape-b", "B", "the `statechange` event (event map and `eventSchemas` entry) and the `AppBridge.onstatechange`"),
     ("shape-c", "C", "the `statechange` event (event map and `eventSchemas` entry), for `addEventListener"),
 ])
-def test_the_body_speaks_to_the_sdk_maintainers(shape: str, letter: str, wiring: str, tmp_path: Path) -> None:
+def test_the_body_speaks_to_the_sdk_maintainers(
+    shape: str, letter: str, wiring: str, tmp_path: Path, hand_written: None
+) -> None:
     body = _body(tmp_path, shape)
     # the MCP sections, in order, when the checkout has no template
     titles = [line for line in body.splitlines() if line.startswith("## ")]
@@ -63,6 +66,16 @@ def test_the_body_speaks_to_the_sdk_maintainers(shape: str, letter: str, wiring:
     assert body.index("mesh-codemod --version") > details and body.index("spec(draft): add ui/notifications/state-changed") > details
     assert body.rstrip().endswith("</details>")
     assert "## Bridge mode" not in body and "## Layout" not in body
+
+
+def test_the_body_says_the_pinned_toolchain_made_the_generated_files(tmp_path: Path) -> None:
+    require_pinned_schemas()
+    body = _body(tmp_path, "shape-b")
+    line = next(line for line in body.splitlines() if line.startswith("- Regenerated with"))
+    assert line.startswith("- Regenerated with the pinned schema toolchain (ts-to-zod 5.1.0, zod 4.3.6, Prettier 3.6.2")
+    assert "(the checkout has no node_modules)" in line
+    assert "`src/generated/schema.ts`, `src/generated/schema.test.ts`, `src/generated/schema.json`" in line
+    assert "Written in the generator's style" not in body
 
 
 TEMPLATE = """## Summary

@@ -17,11 +17,12 @@ from codemods.engine.parsing import TYPESCRIPT, parse
 from codemods.engine.source import SourceFile
 from codemods.recipes.base import CommitGroup, Context, ModeChoice, Step
 from codemods.recipes.names import NAMES
+from codemods.recipes.sdk import pinned
 from codemods.recipes.sdk.common import renamed
 from codemods.runner import plan
 
-from .node_tools import require
-from .sdk_support import SDK_FIXTURES, SHAPES, missing_pieces, sdk_tree
+from .node_tools import require, require_pinned_schemas
+from .sdk_support import SDK_FIXTURES, SHAPES, hand_written, missing_pieces, sdk_tree  # noqa: F401  (fixture)
 from .support import FIXTURES, invoke, snapshot
 
 
@@ -33,7 +34,14 @@ def test_sdk_commit_groups_cover_every_step_once_in_step_order() -> None:
     assert all(group.subject and group.body for group in recipes.target_named("sdk").commits)
 
 
-def test_dry_run_shows_the_diff_and_check_goes_from_pending_to_done(tmp_path: Path) -> None:
+@pytest.mark.parametrize("toolchain", ["pinned", "none"])
+def test_dry_run_shows_the_diff_and_check_goes_from_pending_to_done(
+    toolchain: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    if toolchain == "pinned":
+        require_pinned_schemas()
+    else:
+        monkeypatch.setenv(pinned.ENV, str(tmp_path / "no-node-modules"))
     repo = sdk_tree(tmp_path, "shape-b")
     before = snapshot(repo)
     dry = invoke("apply", "--repo", repo, "--dry-run")
@@ -43,13 +51,21 @@ def test_dry_run_shows_the_diff_and_check_goes_from_pending_to_done(tmp_path: Pa
     assert "+export interface McpUiStateChangedNotification {" in dry.stdout
     assert "+  get onstatechange():" in dry.stdout
     assert "target: sdk" in dry.stderr
-    assert "confirm with `npm run generate:schemas`" in dry.stderr
+    # the text report says where the generated files came from
+    if toolchain == "pinned":
+        assert "regenerated with the pinned schema toolchain (ts-to-zod 5.1.0, zod 4.3.6, Prettier 3.6.2" in dry.stderr
+        assert "the checkout has no node_modules" in dry.stderr
+        assert "confirm with" not in dry.stderr
+    else:
+        assert "confirm with `npm run generate:schemas`" in dry.stderr
+        assert "the pinned schema toolchain is not installed" in dry.stderr
     assert invoke("apply", "--repo", repo, "--check").exit_code == 1
     assert invoke("apply", "--repo", repo).exit_code == 0
     assert invoke("apply", "--repo", repo, "--check").exit_code == 0
 
 
 def test_a_partly_applied_tree_is_completed_not_duplicated(tmp_path: Path) -> None:
+    require_pinned_schemas()
     repo = sdk_tree(tmp_path, "shape-c")
     first = invoke("apply", "--repo", repo, "--only", "spec-types", "--only", "app-bridge")
     assert first.exit_code == 0, first.output
@@ -59,6 +75,7 @@ def test_a_partly_applied_tree_is_completed_not_duplicated(tmp_path: Path) -> No
 
 
 def test_crlf_files_keep_their_line_endings(tmp_path: Path) -> None:
+    require_pinned_schemas()
     repo = sdk_tree(tmp_path, "shape-a")
     for path in repo.rglob("*"):
         if path.is_file():
@@ -69,7 +86,8 @@ def test_crlf_files_keep_their_line_endings(tmp_path: Path) -> None:
         assert data == expected[name].replace(b"\n", b"\r\n"), name
 
 
-def test_a_schema_json_not_laid_out_by_the_generator_is_refused(tmp_path: Path) -> None:
+def test_a_schema_json_not_laid_out_by_the_generator_is_refused(tmp_path: Path, hand_written: None) -> None:
+    # only where it is edited by hand: a generator rewrites it whole
     repo = sdk_tree(tmp_path, "shape-c")
     schema = repo / "src/generated/schema.json"
     schema.write_text(json.dumps(json.loads(schema.read_text()), indent=4))
@@ -354,6 +372,7 @@ def test_overlapping_edits_of_a_rewrite_step_are_a_conflict(tmp_path: Path, monk
 def test_the_generated_files_derive_from_a_spec_found_at_another_path(tmp_path: Path) -> None:
     """The runner finds a moved spec.types.ts by what it defines; the
     generated files derive from that file as the spec-types step plans it."""
+    require_pinned_schemas()
     repo = sdk_tree(tmp_path, "shape-c")
     moved = "src/spec/spec.types.ts"
     (repo / "src/spec").mkdir()

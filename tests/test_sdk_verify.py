@@ -93,8 +93,8 @@ def _checks(result) -> dict[str, dict]:
 
 
 def test_verify_passes_on_the_output_with_the_sdks_own_checks(sdk_checkout: Path) -> None:
-    # applied before node_modules is there, so the generated files are
-    # edited in the generator's style rather than regenerated
+    # applied before node_modules is there, so the generated files come
+    # from the pinned toolchain (or, without it, the generator's style)
     assert invoke("apply", "--repo", sdk_checkout).exit_code == 0
     _install(sdk_checkout)
     result = invoke("verify", "--repo", sdk_checkout, "--json")

@@ -4,13 +4,15 @@ the edited spec.types.ts.
 
 With the checkout's node_modules installed, the generator itself runs on a
 copy of the sources that holds the edited spec.types.ts. Without them, the
-files are edited the way the generator writes them: the file's own zod
-import, the interface's doc comment copied above its schema, `.describe()`
-texts equal to the `@description`s, `.passthrough()` kept, a schema placed
-where ts-to-zod places it (right after the size-changed one, since neither
-depends on another schema), test-file aliases and `expectType` pairs in
-schema order, and JSON `$defs` in the generator's order. The report then
-asks for the regeneration to be confirmed.
+toolchain pinned in tools/ makes them (pinned.py). Only without that too
+(the last resort) are the files edited the way the generator writes them:
+the file's own zod import, the interface's doc comment copied above its
+schema, `.describe()` texts equal to the `@description`s, `.passthrough()`
+kept, a schema placed where ts-to-zod places it (right after the
+size-changed one, since neither depends on another schema), test-file
+aliases and `expectType` pairs in schema order, and JSON `$defs` in the
+generator's order. The report then asks for the regeneration to be
+confirmed.
 """
 
 from __future__ import annotations
@@ -29,7 +31,7 @@ from ...engine.source import SourceFile
 from ...engine.style import FormatterConfig, Style, style_for
 from ...manifest import read_manifest
 from ..base import Context, Notice, Planned
-from . import spec_types
+from . import pinned, spec_types
 from .common import (
     APP_STATE,
     CAPABILITY,
@@ -184,6 +186,10 @@ def _regenerate(repo: str, spec: Planned) -> dict[str, bytes]:
 
 
 def _generated(path: str, data: bytes, ctx: Context, edit) -> tuple[bytes, list[str]]:
+    """The generated file, from the first source that can make it: the
+    checkout's own generator with its node_modules, else the toolchain
+    pinned in tools/ (see `pinned`), else the edits in the generator's
+    style (the report then asks for a confirmation)."""
     repo = Path(ctx.repo)
     why_not = generator_unavailable(repo)
     if not why_not:
@@ -192,11 +198,18 @@ def _generated(path: str, data: bytes, ctx: Context, edit) -> tuple[bytes, list[
             raise Refused(path, f"`npm run {GENERATOR}` did not write it")
         _check_parses(path, files[path], ctx)
         return files[path], [f"regenerated with `npm run {GENERATOR}`"]
+    tools = pinned.toolchain()
+    if tools is not None:
+        files = pinned.regenerate(str(repo.resolve()), _planned_spec(ctx), tools)
+        if path not in files:
+            raise Refused(path, f"{pinned.describe(tools)} did not write it")
+        _check_parses(path, files[path], ctx)
+        return files[path], [Notice(f"regenerated with {pinned.describe(tools)} ({why_not})")] if files[path] != data else []
     # Refused, naming what spec.types.ts lacks, when the file they all
     # derive from cannot be planned (the facts are cached for the edits).
     _spec(ctx)
     new = edit(path, data, ctx)
-    return new, [unconfirmed(why_not)] if new != data else []
+    return new, [unconfirmed(f"{why_not}, and {pinned.MISSING}")] if new != data else []
 
 
 def _check_parses(path: str, data: bytes, ctx: Context) -> None:

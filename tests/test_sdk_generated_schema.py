@@ -1,0 +1,64 @@
+"""The generated files the tool commits on an SDK checkout without
+node_modules come from the schema toolchain pinned in tools/ (ts-to-zod at
+the SDK's version, zod, Prettier, run with the pinned Bun), and they work:
+tests/sdk/generated-schema.test.ts imports the whole generated schema.ts of
+each shape with the zod and MCP SDK of tools/node_modules and runs it."""
+
+from __future__ import annotations
+
+import os
+import shutil
+import subprocess
+from pathlib import Path
+
+import pytest
+
+from .node_tools import NODE_MODULES, require, require_pinned_schemas
+from .sdk_support import BUN, SDK_FIXTURES, SHAPES, sdk_tree
+from .support import ROOT, invoke, snapshot
+
+CASES = {"shape-a": 3, "shape-b": 4, "shape-c": 4}  # shape A has no host capabilities
+
+
+def _applied(tmp_path: Path, shape: str) -> tuple[Path, dict]:
+    import json
+
+    tree = sdk_tree(tmp_path, shape)
+    result = invoke("apply", "--repo", tree, "--json")
+    assert result.exit_code == 0, result.output
+    return tree, json.loads(result.stdout)
+
+
+@pytest.mark.parametrize("shape", SHAPES)
+def test_the_pinned_toolchain_makes_what_the_tool_commits(shape: str, tmp_path: Path) -> None:
+    """Without the checkout's node_modules the generated files are the
+    pinned toolchain's output (the fixtures' expected trees), and the
+    report, in its notes and its text, says so."""
+    require_pinned_schemas()
+    tree, report = _applied(tmp_path, shape)
+    notes = {s["step"]: s.get("notes", []) for s in report["steps"]}
+    for step in ("schema", "schema-test", "schema-json"):
+        assert any(n.startswith("regenerated with the pinned schema toolchain (ts-to-zod 5.1.0") for n in notes[step]), notes
+    expected = snapshot(SDK_FIXTURES / shape / "expected-auto")
+    for path in ("src/generated/schema.ts", "src/generated/schema.test.ts", "src/generated/schema.json"):
+        assert (tree / path).read_bytes() == expected[path], path
+
+
+@pytest.mark.parametrize("shape", SHAPES)
+def test_the_generated_schema_runs_with_bun(shape: str, tmp_path: Path) -> None:
+    require_pinned_schemas()
+    require(BUN, "Bun")
+    tree, _ = _applied(tmp_path, shape)
+    work = tmp_path / "run"
+    work.mkdir()
+    os.symlink(NODE_MODULES, work / "node_modules")
+    shutil.copytree(tree / "src/generated", work / "generated")
+    (work / "spec.types.ts").write_bytes((tree / "src/spec.types.ts").read_bytes())
+    shutil.copy(ROOT / "tests/sdk/generated-schema.test.ts", work / "generated-schema.test.ts")
+    result = subprocess.run(
+        [str(BUN), "test", "./generated-schema.test.ts"], cwd=work, capture_output=True, text=True, timeout=300
+    )
+    output = result.stdout + result.stderr
+    assert result.returncode == 0, output
+    assert " 0 fail" in output
+    assert int(output.split(" pass")[0].split()[-1]) == CASES[shape], output
