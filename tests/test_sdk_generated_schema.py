@@ -62,3 +62,22 @@ def test_the_generated_schema_runs_with_bun(shape: str, tmp_path: Path) -> None:
     assert result.returncode == 0, output
     assert " 0 fail" in output
     assert int(output.split(" pass")[0].split()[-1]) == CASES[shape], output
+
+
+@pytest.mark.parametrize("shape", SHAPES)
+def test_the_publishing_side_runs_no_toolchain_and_gets_the_same_files(shape: str, tmp_path: Path) -> None:
+    """Inside `pinned.off()` (the publishing side's own build, which starts
+    no process) the files are edited in the generator's style, and that
+    hand edit gives the same bytes the pinned toolchain makes: the publish
+    check takes a branch the build job regenerated."""
+    from codemods.recipes.sdk import pinned
+
+    require_pinned_schemas()
+    with pinned.off():
+        assert pinned.toolchain() is None
+        tree, report = _applied(tmp_path, shape)
+    notes = {s["step"]: s.get("notes", []) for s in report["steps"]}
+    assert any("edited in the generator's style" in n and "the publishing side runs no tools" in n for n in notes["schema"])
+    expected = snapshot(SDK_FIXTURES / shape / "expected-auto")
+    for path in ("src/generated/schema.ts", "src/generated/schema.test.ts", "src/generated/schema.json"):
+        assert (tree / path).read_bytes() == expected[path], path

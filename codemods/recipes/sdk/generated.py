@@ -209,7 +209,7 @@ def _generated(path: str, data: bytes, ctx: Context, edit) -> tuple[bytes, list[
     # derive from cannot be planned (the facts are cached for the edits).
     _spec(ctx)
     new = edit(path, data, ctx)
-    return new, [unconfirmed(f"{why_not}, and {pinned.MISSING}")] if new != data else []
+    return new, [unconfirmed(f"{why_not}, and {pinned.unavailable()}")] if new != data else []
 
 
 def _check_parses(path: str, data: bytes, ctx: Context) -> None:

@@ -20,7 +20,10 @@ the edited spec.types.ts and links tools/node_modules as its node_modules:
 
 Only the files the checkout has are made (schema.test.ts and schema.json are
 optional). `MESH_CODEMOD_NODE_TOOLS` names another node_modules (a missing
-one turns the toolchain off).
+one turns the toolchain off). The publishing side, which runs nothing
+(codemods/publish.py), turns it off with `off()`: its own build of the
+series then edits the files in the generator's style, and the build job's
+regenerated files must equal that modulo layout.
 """
 
 from __future__ import annotations
@@ -30,6 +33,9 @@ import os
 import re
 import shutil
 import tempfile
+from collections.abc import Iterator
+from contextlib import contextmanager
+from contextvars import ContextVar
 from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
@@ -46,6 +52,24 @@ NODE_TOOLS = Path(__file__).resolve().parents[3] / "tools" / "node_modules"
 ENV = "MESH_CODEMOD_NODE_TOOLS"
 MISSING = "the pinned schema toolchain is not installed (`scripts/setup --node` installs it in tools/node_modules)"
 PACKAGES = ("ts-to-zod", "zod", "prettier", "bun")
+_OFF: ContextVar[bool] = ContextVar("mesh_codemod_pinned_schemas_off", default=False)
+
+
+@contextmanager
+def off() -> Iterator[None]:
+    """No pinned toolchain inside (the publishing side starts no process)."""
+    token = _OFF.set(True)
+    try:
+        yield
+    finally:
+        _OFF.reset(token)
+
+
+def unavailable() -> str:
+    """Why the pinned toolchain is not used ("" when it is)."""
+    if _OFF.get():
+        return "the publishing side runs no tools"
+    return "" if toolchain() is not None else MISSING
 
 
 @dataclass(frozen=True)
@@ -63,7 +87,10 @@ class Toolchain:
 
 
 def toolchain() -> Toolchain | None:
-    """The pinned toolchain, or None when one of its packages is missing."""
+    """The pinned toolchain, or None when one of its packages is missing
+    (or inside `off()`)."""
+    if _OFF.get():
+        return None
     where = Path(os.environ[ENV]) if os.environ.get(ENV) else NODE_TOOLS
     versions = []
     for name in PACKAGES:
