@@ -81,3 +81,21 @@ def test_the_publishing_side_runs_no_toolchain_and_gets_the_same_files(shape: st
     expected = snapshot(SDK_FIXTURES / shape / "expected-auto")
     for path in ("src/generated/schema.ts", "src/generated/schema.test.ts", "src/generated/schema.json"):
         assert (tree / path).read_bytes() == expected[path], path
+
+
+def test_when_the_pinned_toolchain_fails_the_files_are_edited_by_hand_saying_why(tmp_path: Path) -> None:
+    """schema.json needs the written schema.ts imported; here it imports a
+    module the checkout lacks, so the toolchain fails: the generated files
+    are edited in the generator's style (never refused for it), and the
+    report says what failed and asks for the confirmation."""
+    require_pinned_schemas()
+    tree = sdk_tree(tmp_path, "shape-c")
+    schema = tree / "src/generated/schema.ts"
+    schema.write_text(schema.read_text().replace('from "@modelcontextprotocol/core";', 'from "../sdk-compat.js";', 1))
+    result = invoke("apply", "--repo", tree)
+    assert result.exit_code == 0, result.output
+    note = next(line for line in result.stderr.splitlines() if "src/generated/ was edited" in line)
+    assert "the pinned schema toolchain (ts-to-zod 5.1.0" in note and "json failed" in note, note
+    assert "confirm with `npm run generate:schemas`" in note
+    assert "McpUiStateChangedNotificationSchema" in schema.read_text()
+    assert "McpUiStateChangedNotification" in (tree / "src/generated/schema.json").read_text()

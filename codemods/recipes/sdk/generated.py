@@ -199,17 +199,19 @@ def _generated(path: str, data: bytes, ctx: Context, edit) -> tuple[bytes, list[
         _check_parses(path, files[path], ctx)
         return files[path], [f"regenerated with `npm run {GENERATOR}`"]
     tools = pinned.toolchain()
+    failed = ""
     if tools is not None:
-        files = pinned.regenerate(str(repo.resolve()), _planned_spec(ctx), tools)
-        if path not in files:
-            raise Refused(path, f"{pinned.describe(tools)} did not write it")
-        _check_parses(path, files[path], ctx)
-        return files[path], [Notice(f"regenerated with {pinned.describe(tools)} ({why_not})")] if files[path] != data else []
+        files, failed = pinned.attempt(str(repo.resolve()), _planned_spec(ctx), tools)
+        if not failed:
+            if path not in files:
+                raise Refused(path, f"{pinned.describe(tools)} did not write it")
+            _check_parses(path, files[path], ctx)
+            return files[path], [Notice(f"regenerated with {pinned.describe(tools)} ({why_not})")] if files[path] != data else []
     # Refused, naming what spec.types.ts lacks, when the file they all
     # derive from cannot be planned (the facts are cached for the edits).
     _spec(ctx)
     new = edit(path, data, ctx)
-    return new, [unconfirmed(f"{why_not}, and {pinned.unavailable()}")] if new != data else []
+    return new, [unconfirmed(f"{why_not}, and {failed or pinned.unavailable()}")] if new != data else []
 
 
 def _check_parses(path: str, data: bytes, ctx: Context) -> None:

@@ -32,6 +32,7 @@ import json
 import os
 import re
 import shutil
+import subprocess
 import tempfile
 from collections.abc import Iterator
 from contextlib import contextmanager
@@ -40,7 +41,7 @@ from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
 
-from ...engine.outcome import NotUtf8, Refused, SyntaxProblem
+from ...engine.outcome import NotUtf8, SyntaxProblem
 from ..base import Planned
 
 SCHEMA_PATH = "src/generated/schema.ts"
@@ -114,7 +115,21 @@ def describe(tools: Toolchain) -> str:
 # ----------------------------------------------------------------------
 
 
+class ToolchainFailed(Exception):
+    """The pinned toolchain did not make the files (the reason is the
+    message); the recipe then falls back to the hand edits and says why."""
+
+
 @lru_cache(maxsize=4)
+def attempt(repo: str, spec: Planned, tools: Toolchain) -> tuple[dict[str, bytes], str]:
+    """`regenerate`'s files and "", or no files and why it failed (the
+    three generated-file steps ask once)."""
+    try:
+        return regenerate(repo, spec, tools), ""
+    except ToolchainFailed as err:
+        return {}, str(err)
+
+
 def regenerate(repo: str, spec: Planned, tools: Toolchain) -> dict[str, bytes]:
     """The generated files the checkout has, made by the pinned toolchain
     from the edited spec.types.ts; the checkout itself is not touched."""
@@ -141,7 +156,7 @@ def regenerate(repo: str, spec: Planned, tools: Toolchain) -> dict[str, bytes]:
                 raise SyntaxProblem(JSON_PATH, f"not valid JSON ({err})") from None
         made = json.loads(_bun(tools, work, "generate", str(work / spec.path)))
         if made["errors"]:
-            raise Refused(SCHEMA_PATH, "ts-to-zod: " + " / ".join(made["errors"][:3]))
+            raise ToolchainFailed(f"{describe(tools)}: ts-to-zod: " + " / ".join(made["errors"][:3]))
         written = [SCHEMA_PATH]
         (work / SCHEMA_PATH).write_text(schema_file(made["schema"], _lf(current[SCHEMA_PATH])), encoding="utf-8")
         if (root / TEST_PATH).is_file() and made["test"]:
@@ -152,7 +167,7 @@ def regenerate(repo: str, spec: Planned, tools: Toolchain) -> dict[str, bytes]:
                 _bun(tools, work, "json", str(work / SCHEMA_PATH), str(root / JSON_PATH), str(work / JSON_PATH))
             )
             if out["problems"]:
-                raise Refused(JSON_PATH, "zod's toJSONSchema: " + " / ".join(out["problems"][:3]))
+                raise ToolchainFailed(f"{describe(tools)}: zod's toJSONSchema: " + " / ".join(out["problems"][:3]))
             written.append(JSON_PATH)
         _run(tools, work, [str(tools.bun), str(tools.prettier), "--write", *written], "Prettier")
         return {path: _line_endings((work / path).read_bytes(), current[path]) for path in written}
@@ -184,11 +199,26 @@ def _run(tools: Toolchain, work: Path, command: list[str], what: str) -> str:
     # the checkout's sources are imported (schema.json): its environment rules
     from ...sandbox import run
 
-    result = run(command, work, timeout=600)
+    try:
+        result = run(command, work, timeout=600)
+    except (OSError, subprocess.SubprocessError) as err:
+        raise ToolchainFailed(f"{describe(tools)}: {what} did not run ({err})") from None
     if result.returncode != 0:
-        tail = (result.stderr or result.stdout).strip().splitlines()[-3:]
-        raise Refused(SCHEMA_PATH, f"{describe(tools)}: {what} failed: {' / '.join(tail)}")
-    return result.stdout
+        lines = (result.stderr or result.stdout).replace(str(work), ".").splitlines()
+        tail = [line.strip() for line in lines if line.strip()][-2:]
+        raise ToolchainFailed(f"{describe(tools)}: {what} failed: {' / '.join(tail)}")
+    try:
+        return result.stdout if what == "Prettier" else _json_line(result.stdout)
+    except ValueError:
+        raise ToolchainFailed(f"{describe(tools)}: {what} printed no result") from None
+
+
+def _json_line(out: str) -> str:
+    """The driver's JSON result (the last line; a module it imports may
+    print before it)."""
+    last = out.strip().splitlines()[-1] if out.strip() else ""
+    json.loads(last)
+    return last
 
 
 # ----------------------------------------------------------------------
