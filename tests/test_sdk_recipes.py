@@ -211,12 +211,13 @@ def test_with_node_modules_the_generator_runs_on_the_edited_spec(tmp_path: Path)
     assert dry.exit_code == 0, dry.output
     assert "+export const fromEditedSpec = true;" in dry.stdout
     assert "confirm with" not in dry.stderr
+    assert "note: regenerated with `npm run generate:schemas`" in dry.stderr  # the text report says which
     assert snapshot(repo) == before
 
     report = invoke("apply", "--repo", repo, "--json")
     assert report.exit_code == 0, report.output
     data = json.loads(report.stdout)
-    assert data["notices"] == []
+    assert data["notices"] == ["regenerated with `npm run generate:schemas`"]
     notes = {s["step"]: s.get("notes", []) for s in data["steps"]}
     assert "regenerated with `npm run generate:schemas`" in notes["schema-json"]
     assert json.loads((repo / "src/generated/schema.json").read_text()) == {"edited": True}

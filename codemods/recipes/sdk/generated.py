@@ -197,7 +197,7 @@ def _generated(path: str, data: bytes, ctx: Context, edit) -> tuple[bytes, list[
         if path not in files:
             raise Refused(path, f"`npm run {GENERATOR}` did not write it")
         _check_parses(path, files[path], ctx)
-        return files[path], [f"regenerated with `npm run {GENERATOR}`"]
+        return files[path], [Notice(f"regenerated with `npm run {GENERATOR}`")]
     tools = pinned.toolchain()
     failed = ""
     if tools is not None:
