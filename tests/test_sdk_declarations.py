@@ -101,6 +101,9 @@ CASES = {
 }
 
 
+_BASELINES: dict[str, set[str]] = {}
+
+
 @pytest.mark.parametrize("case", sorted(CASES))
 def test_sdk_mode_wires_what_the_installed_sdk_declares_and_type_checks(case: str, tmp_path: Path, tsc: Path) -> None:
     release, declared, wired = CASES[case]
@@ -121,7 +124,10 @@ def test_sdk_mode_wires_what_the_installed_sdk_declares_and_type_checks(case: st
     assert text.count(" ?? undefined;") == 1 and "StateChangedNotificationSchema" not in text
     assert invoke("apply", "--repo", tree, "--check").exit_code == 0
 
-    baseline = _errors(tsc, _typecheck_tree(baseline_tree, tmp_path / "tsc-base"), "tsconfig.json")
+    # the checkout's own errors under this SDK (the added API changes none of them)
+    if release not in _BASELINES:
+        _BASELINES[release] = _errors(tsc, _typecheck_tree(baseline_tree, tmp_path / "tsc-base"), "tsconfig.json")
+    baseline = _BASELINES[release]
     work = _typecheck_tree(tree, tmp_path / "tsc-run")
     assert _errors(tsc, work, "tsconfig.json") <= baseline
     if release == "1.7.1":
