@@ -161,3 +161,24 @@ def test_publish_refuses_another_author_and_a_base_the_target_lacks(tmp_path: Pa
     result = _publish(clone, side)
     assert result.exit_code == 3 and "is not a commit of origin/main" in result.stderr
     assert git(remote, "for-each-ref", f"refs/heads/{BRANCH}") == ""
+
+
+def test_a_publish_run_loads_nothing_that_runs_the_checkouts_code(tmp_path: Path) -> None:
+    """Not only the imports: a whole `mesh-codemod publish` (check and
+    push) never loads the modules that start the checkout's processes."""
+    remote, work = with_remote(tmp_path)
+    artifact = _build(tmp_path, work)
+    clone = _publisher(tmp_path, remote)
+    code = (
+        "import sys\nfrom codemods.cli import app\n"
+        "try:\n    app()\nexcept SystemExit as done:\n    print('exit', done.code)\n"
+        "print(' '.join(sorted(m for m in sys.modules if m.startswith('codemods'))))\n"
+    )
+    args = ["publish", "--repo", str(clone), "--artifact", str(artifact), "--branch", BRANCH,
+            "--target", "origin/main", "--push", "origin", "--author", BOT]
+    out = subprocess.run([sys.executable, "-I", "-c", code, *args], cwd=tmp_path, capture_output=True, text=True,
+                         env={**os.environ, "PYTHONPATH": str(ROOT)})
+    exit_line, modules = out.stdout.strip().splitlines()[-2:]
+    assert exit_line == "exit 0", out.stdout + out.stderr
+    assert "codemods.publish" in modules.split()
+    assert not set(modules.split()) & {"codemods.sandbox", "codemods.verify", "codemods.formatter_run"}, modules
