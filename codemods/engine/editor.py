@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable, Iterable, Iterator, Sequence
+from functools import lru_cache
 from typing import NamedTuple
 
 from tree_sitter import Node
@@ -93,6 +94,7 @@ def _code(snippet: str) -> str:
     return "\n".join(line for line in body.split("\n") if not line.lstrip().startswith("//"))
 
 
+@lru_cache(maxsize=None)
 def _identity(snippet: str, role: str, names: frozenset[str]) -> tuple[str, str]:
     """(name, role) of a snippet: the name it declares, or else the role,
     which must match its own code."""
