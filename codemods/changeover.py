@@ -48,9 +48,25 @@ def migration(plan: Plan) -> tuple[str, str, str] | None:
 
 
 def upgraded_from(plan: Plan) -> list[str]:
-    """The earlier releases whose output the plan upgrades, oldest first."""
-    found = {c.was.split(",", 1)[0].split(" ", 1)[0] for _, c in plan.form_changes if c.kind == "upgrade"}
-    return sorted(found, key=_version_key)
+    """The earlier releases whose output the plan upgrades, oldest first.
+
+    A label names every release that wrote those bytes ("0.2.0 and 0.3.0,
+    compat mode"). When one release wrote everything upgraded, the checkout
+    holds that release's output: the newest such release is the one named.
+    Otherwise each file's newest release is named."""
+    labels = [_releases(c.was) for _, c in plan.form_changes if c.kind == "upgrade"]
+    labels = [releases for releases in labels if releases]
+    if not labels:
+        return []
+    common = set.intersection(*labels)
+    if common:
+        return [max(common, key=_version_key)]
+    return sorted({max(releases, key=_version_key) for releases in labels}, key=_version_key)
+
+
+def _releases(label: str) -> set[str]:
+    """The releases a form's label names, before its first comma."""
+    return set(re.findall(r"\d+\.\d+\.\d+", label.split(",", 1)[0]))
 
 
 def _version_key(version: str) -> tuple[int, ...]:
@@ -145,9 +161,9 @@ def commit_group(plan: Plan) -> CommitGroup:
             "",
         ]
     if upgrades:
-        releases = sorted({c.was.split(",", 1)[0] for _, c in upgrades})
+        releases = upgraded_from(plan)
         body += [
-            f"These files hold what mesh-codemod {', '.join(releases)} wrote; release {__version__}",
+            f"These files hold what mesh-codemod {' and '.join(releases)} wrote; release {__version__}",
             "writes them differently (see mesh-codemod's CHANGELOG.md). Only what is",
             "still exactly what a release wrote is replaced.",
             "",

@@ -388,6 +388,32 @@ def test_an_upgrade_names_the_release_and_its_changelog_entries(tmp_path: Path) 
     assert "  - Upgrades: what 0.1.0 and 0.2.0 wrote is recognised" in body  # an entry of 0.3.0
 
 
+def test_an_upgrade_from_bytes_two_releases_wrote_names_the_newest_that_wrote_them_all(tmp_path: Path) -> None:
+    # 0.3.0 wrote the 1.x compat module and the tests as 0.2.0 did (their
+    # labels name both releases); its handler is its own. The checkout holds
+    # 0.3.0's output, so the PR says "from 0.3.0" and lists only what is newer.
+    import shutil
+
+    from codemods import __version__
+
+    from .support import FIXTURES
+
+    repo = tmp_path / "repo"
+    shutil.copytree(FIXTURES / "release-0.3.0-compat" / "input", repo)
+    git(repo, "init", "-q", "-b", "main")
+    commit_all(repo, "mesh with 0.3.0's appState merged")
+    report = _pr_report(repo, "--bridge", "compat")
+    assert report["kind"] == "upgrade"
+    assert report["title"] == f"appState: upgrade to mesh-codemod {__version__} (from 0.3.0)"
+    body = report["body"]
+    assert "The checkout holds what mesh-codemod 0.3.0 wrote" in body
+    assert f"- **{__version__}**" in body
+    assert "- **0.3.0**" not in body and "- **0.2.0**" not in body
+    [commit] = report["commits"]
+    message = git(repo, "log", "-1", "--format=%B", commit["sha"])
+    assert "These files hold what mesh-codemod 0.3.0 wrote;" in message
+
+
 def test_a_completion_is_one_commit_that_says_so_and_lists_edited_files(tmp_path: Path) -> None:
     repo = _applied(tmp_path)
     tests = repo / TESTS_FILE
