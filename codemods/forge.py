@@ -186,8 +186,13 @@ def decide(report: dict, pulls: Sequence[PullRequest]) -> Decision:
         return Decision("none", open_pr and open_pr.number, f"the build failed: {report['error']}")
     if report.get("nothing_to_do") or not report.get("commits"):
         left = [f"{item.get('path', '')} ({item.get('why', '')})" for item in report.get("left_alone") or []]
-        alone = f"; left alone by the team's decision: {', '.join(left)}" if left else ""
-        return Decision("none", open_pr and open_pr.number, f"the base already has every edit{alone}")
+        if not left:
+            return Decision("none", open_pr and open_pr.number, "the base already has every edit")
+        return Decision(
+            "none", open_pr and open_pr.number,
+            f"nothing to propose: the base has every edit the team did not opt out of; "
+            f"left alone by the team's decision: {', '.join(left)}",
+        )
     blocked = report.get("blocked")
     if blocked:
         return Decision("blocked", open_pr and open_pr.number, blocked.get("reason", "the branch holds other commits"))
@@ -197,13 +202,18 @@ def decide(report: dict, pulls: Sequence[PullRequest]) -> Decision:
     if not mine:
         raise ReportError("the report has no fingerprint (made by `mesh-codemod pr --json` of this release?)")
     for pull in pulls:
-        if pull.state == "closed" and not pull.merged and fingerprint_in(pull.body) == mine:
-            return Decision(
-                "declined", pull.number,
-                f"#{pull.number} proposed this same change ({mine[:19]}…) and was closed without merging: "
-                "a no; nothing is pushed or opened until the change differs "
-                "(to make it permanent, skip the steps in .mesh-codemod.toml)",
-            )
+        if pull.state != "closed" or fingerprint_in(pull.body) != mine:
+            continue
+        if pull.merged:  # merged, and the whole of it is pending again: the team took it out
+            why = "was merged, and the base no longer has it (reverted)"
+        else:
+            why = "was closed without merging"
+        return Decision(
+            "declined", pull.number,
+            f"#{pull.number} proposed this same change ({mine[:19]}…) and {why}: "
+            "a no; nothing is pushed or opened until the change differs "
+            "(to make it permanent, skip the steps in .mesh-codemod.toml)",
+        )
     return Decision("open", None, "no open PR from the branch, and no closed one with this change")
 
 

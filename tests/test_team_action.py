@@ -77,13 +77,23 @@ def test_a_closed_pr_then_another_change_opens_a_new_pr(tmp_path: Path) -> None:
     assert "StateChangedParamsSchema" in git(remote, "show", f"{BRANCH}:apps/mesh/src/mcp-apps/app-state.ts")
 
 
-def test_a_merged_pr_is_not_a_no(tmp_path: Path) -> None:
-    """A PR merged and then reverted on main: the change is proposed again."""
+def test_a_merged_then_reverted_change_is_a_no(tmp_path: Path) -> None:
+    """A PR merged, and main no longer has any of it (the team reverted the
+    feature): the same change is not proposed again; another change is."""
     remote, work = with_remote(tmp_path)
     state = gh_state(tmp_path)
     run_action(tmp_path, work, "1")
+    tip = _remote_tip(remote)
     edit_pull(state, 1, state="closed", merged_at="2026-12-01T00:00:00Z")
-    assert run_action(tmp_path, work, "2").outputs["pr-action"] == "open"
+    day2 = run_action(tmp_path, work, "2")
+    assert day2.outputs["pr-action"] == "declined" and day2.outputs["pr-number"] == "1", day2
+    assert "was merged, and the base no longer has it (reverted)" in day2.summary
+    assert _creates(state) == 1 and _remote_tip(remote) == tip
+
+    (work / ".mesh-codemod.toml").write_text('form = "2.x"\n')  # a different change
+    commit_all(work, "chore: the 2.x SDK form")
+    git(work, "push", "-q", "origin", "main")
+    assert run_action(tmp_path, work, "3").outputs["pr-action"] == "open"
 
 
 def test_a_reviewer_commit_leaves_the_branch_alone_green_with_one_comment(tmp_path: Path) -> None:
