@@ -240,6 +240,7 @@ def test_a_stale_sdk_install_does_not_move_the_2x_form_back(tmp_path: Path) -> N
         "installed @modelcontextprotocol/ext-apps 1.7.1 does not satisfy ^2.0.4 (apps/mesh/package.json): "
         "run `bun install`" in result.stderr
     )
+    assert result.stderr.count("does not satisfy") == 1  # said once, not for the mode and again for the form
     assert "nothing to do" in result.stderr
 
 

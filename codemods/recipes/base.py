@@ -49,7 +49,9 @@ class ModeChoice(NamedTuple):
             return f"{self.mode.value}: {self.sdk_api.describe()} ({self.reason}; {self.sdk_api.source})"
         if not self.form or self.mode is not Bridge.COMPAT:
             return f"{self.mode.value} ({self.reason})"
-        return f"{self.mode.value}, {self.form} form ({self.reason}; {self.form_reason})"
+        # A reason both halves give (a stale install, say) is said once.
+        form_reason = "; ".join(part for part in self.form_reason.split("; ") if part not in self.reason)
+        return f"{self.mode.value}, {self.form} form ({'; '.join(filter(None, (self.reason, form_reason)))})"
 
 
 class Planned(NamedTuple):
