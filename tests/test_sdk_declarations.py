@@ -185,3 +185,14 @@ def test_a_text_mention_is_not_a_declaration(tmp_path: Path) -> None:
     )
     bridge = json.loads(invoke("apply", "--repo", tree, "--dry-run", "--json").stdout)["bridge"]
     assert bridge["mode"] == "compat", bridge
+
+
+@pytest.mark.parametrize("bridge", ["auto", "sdk"])
+def test_the_bridge_line_names_the_declaration_once(bridge: str, tmp_path: Path) -> None:
+    tree = _tree(tmp_path, "1.7.1")
+    _install(tree, "1.7.1", accessor="onstatechange")
+    result = invoke("apply", "--repo", tree, "--dry-run", "--bridge", bridge)
+    assert result.exit_code == 0, result.output
+    line = next(line for line in result.stderr.splitlines() if line.startswith("bridge: "))
+    assert line.startswith("bridge: sdk: bridge.onstatechange, params.state ("), line
+    assert line.count(f"{PACKAGE.as_posix()}/dist/src/app-bridge.d.ts (AppBridge.onstatechange)") == 1, line

@@ -46,7 +46,9 @@ class ModeChoice(NamedTuple):
     def describe(self) -> str:
         """One line for the report: the mode, the form and why."""
         if self.mode is Bridge.SDK and self.sdk_api is not None and not self.sdk_api.problem:
-            return f"{self.mode.value}: {self.sdk_api.describe()} ({self.reason}; {self.sdk_api.source})"
+            # auto's reason already names the declaration: said once
+            where = "" if self.sdk_api.source in self.reason else f"; {self.sdk_api.source}"
+            return f"{self.mode.value}: {self.sdk_api.describe()} ({self.reason}{where})"
         if not self.form or self.mode is not Bridge.COMPAT:
             return f"{self.mode.value} ({self.reason})"
         # A reason both halves give (a stale install, say) is said once.
