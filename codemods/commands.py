@@ -10,8 +10,8 @@ from __future__ import annotations
 import sys
 from enum import IntEnum
 from pathlib import Path
-from typing import NamedTuple
 
+from .engine.record import NamedTuple
 from .engine.outcome import Refused, Status
 from .formatter import FormatterMode
 from .recipes.base import Bridge

@@ -18,11 +18,10 @@ tree's.
 
 from __future__ import annotations
 
-import tomllib
 from collections.abc import Iterable
 from pathlib import Path
-from typing import NamedTuple
 
+from .engine.record import NamedTuple
 from .recipes.base import Bridge, ModeChoice
 
 FILE_NAME = ".mesh-codemod.toml"
@@ -61,6 +60,8 @@ def load(repo: Path, steps: Iterable[str], target: str = "host") -> Config:
         if path.is_symlink() or path.exists():
             raise ConfigError(f"{FILE_NAME}: not a regular file")
         return Config()
+    import tomllib  # here: most checkouts have no file, and the parser's import costs ~3 ms of a run
+
     try:
         data = tomllib.loads(path.read_text(encoding="utf-8"))
     except (OSError, UnicodeDecodeError) as err:

@@ -35,7 +35,8 @@ import re
 import subprocess
 import tempfile
 from collections.abc import Callable, Sequence
-from typing import NamedTuple
+
+from .engine.record import NamedTuple
 
 FINGERPRINT_MARK = "mesh-codemod-fingerprint:"
 _FINGERPRINT = re.compile(r"<!-- mesh-codemod-fingerprint: (sha256:[0-9a-f]{64}) -->")

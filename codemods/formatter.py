@@ -24,8 +24,8 @@ import os
 import sys
 from enum import Enum
 from pathlib import Path
-from typing import NamedTuple
 
+from .engine.record import NamedTuple
 from .engine.diff import changed_ranges, split_lines
 
 

@@ -22,10 +22,10 @@ import tempfile
 from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
 from pathlib import Path
-from typing import NamedTuple
 
 import git
 
+from .engine.record import NamedTuple
 from . import environment
 from .recipes.base import Bridge, CommitGroup
 from .recipes.base import ModeChoice

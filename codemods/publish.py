@@ -31,10 +31,10 @@ from __future__ import annotations
 import hashlib
 import json
 from pathlib import Path
-from typing import NamedTuple
 
 import git
 
+from .engine.record import NamedTuple
 from . import gitops
 from .formatter import _SUFFIXES, FormatterMode, same_code
 from .recipes.base import Bridge, ModeChoice

@@ -9,8 +9,8 @@ import stat
 from collections.abc import Iterable, Sequence
 from pathlib import Path
 from types import MappingProxyType
-from typing import NamedTuple
 
+from .engine.record import NamedTuple
 from .engine.diff import unified_diff
 from .engine.editor import FileEditor, FormChange
 from .engine.edits import DuplicateEdit, OverlapError

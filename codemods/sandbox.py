@@ -26,7 +26,8 @@ import subprocess
 import time
 from collections.abc import Callable, Sequence
 from pathlib import Path
-from typing import NamedTuple
+
+from .engine.record import NamedTuple
 
 PASS_VARIABLE = "MESH_CODEMOD_CHECK_ENV"
 ALLOWED = frozenset({

@@ -21,8 +21,8 @@ from collections.abc import Callable, Iterable, Sequence
 from contextlib import AbstractContextManager, ExitStack
 from enum import Enum
 from pathlib import Path
-from typing import NamedTuple
 
+from .engine.record import NamedTuple
 from .engine.source import SourceError, SourceFile
 
 FIRST_LINES = 15

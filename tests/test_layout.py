@@ -11,7 +11,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from codemods.engine import layout as L
-from codemods.engine.editor import FileEditor, Item, statement
+from codemods.engine import editor
+from codemods.engine.editor import FileEditor, Item, check_roles, statement
 from codemods.engine.layout import restyle_text
 from codemods.engine.snippet_printer import layout_snippet
 from codemods.engine.source import SourceFile
@@ -201,12 +202,15 @@ def test_ensure_operations_return_what_they_did() -> None:
     assert _edit("function f() {\n  go();\n}\n", op) == "function f() {\n  go();\n  const b = 2;\n}\n"
 
 
-def test_statement_identity_is_checked_when_the_recipe_loads() -> None:
+def test_statement_identity_is_checked() -> None:
     assert statement("const handle = () => {};").name == "handle"
     assert statement("// why\nlet count = 0;").name == "count"
     assert statement("bridge.onx = f;", role="$B.onx = $H").role == "$B.onx = $H"
+    check_roles()
+    statement("bridge.onappstatechange = f;", role="$B.onsizechange = $H")
     with pytest.raises(ValueError, match="does not match its own snippet"):
-        statement("bridge.onappstatechange = f;", role="$B.onsizechange = $H")
+        check_roles()
+    editor._UNCHECKED_ROLES.clear()  # the wrong role above is this test's own
     with pytest.raises(ValueError, match="needs a role"):
         statement("go();")
 
@@ -221,10 +225,20 @@ def test_a_declared_statement_is_found_by_its_name_not_its_text() -> None:
 
 
 def test_recipe_roles_match_their_snippets() -> None:
-    """Every recipe module builds its statements through `statement()`, so
-    importing them checks every role."""
+    """Every recipe module builds its statements through `statement()` and
+    `form()`, which record each role; the roles of every recipe (and of
+    every handler the SDK's API may call for) match their own snippets."""
+    import importlib
+    import pkgutil
+
+    import codemods.recipes
     from codemods.recipes.host import bridge_store, panel_app_view, tool_call_part
 
+    for module in pkgutil.walk_packages(codemods.recipes.__path__, "codemods.recipes."):
+        importlib.import_module(module.name)
+    assert len(bridge_store._sdk_variants()) == 8
+    check_roles()
+    assert not editor._UNCHECKED_ROLES
     assert all(h.role for h in bridge_store.HANDLERS.values()) and panel_app_view.DECODE.name == "appState"
     assert tool_call_part.SEARCH.name == "appStateParam"
 

@@ -16,10 +16,10 @@ from __future__ import annotations
 import re
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from functools import lru_cache
-from typing import NamedTuple
 
 from tree_sitter import Node
 
+from .record import NamedTuple
 from .edits import EditSet
 from . import layout
 from .find import FUNCTION_TYPES, Finder, module_stem, squash
@@ -94,21 +94,40 @@ def _code(snippet: str) -> str:
     return "\n".join(line for line in body.split("\n") if not line.lstrip().startswith("//"))
 
 
+# The roles given so far, each with its snippet's code and names, whose
+# match against that code :func:`check_roles` has yet to prove. Every role
+# is the recipes' own static data (the SDK handler's variants too: they are
+# built from fixed name lists), so proving them is a self-check that the
+# tests run over every recipe (tests/test_layout.py), not each dry run:
+# parsing each snippet to match it cost ~5 ms of every run.
+_UNCHECKED_ROLES: dict[tuple[str, str, frozenset[str]], None] = {}
+
+
 @lru_cache(maxsize=None)
 def _identity(snippet: str, role: str, names: frozenset[str]) -> tuple[str, str]:
     """(name, role) of a snippet: the name it declares, or else the role,
-    which must match its own code."""
+    which must match its own code (see :func:`check_roles`)."""
     code = _code(snippet)
-    declared = _DECLARED.match(code)
     if role:
+        _UNCHECKED_ROLES[(code, role, names)] = None
+        return "", role
+    declared = _DECLARED.match(code)
+    if declared is None:
+        raise ValueError(f"a statement that declares no name needs a role:\n{code}")
+    return declared.group(1), ""
+
+
+def check_roles() -> None:
+    """Prove that every role given to :func:`statement` or :func:`form` so
+    far matches its own snippet (else editing the snippet alone would
+    silently break idempotency); a ValueError names the first that does not."""
+    while _UNCHECKED_ROLES:
+        code, role, names = next(iter(_UNCHECKED_ROLES))
         pattern = compile_pattern(role, True, names)
         tree = layout_tree(code, True)
         if tree is None or next(pattern.search(tree), None) is None:
             raise ValueError(f"statement role {role!r} does not match its own snippet:\n{code}")
-        return "", role
-    if declared is None:
-        raise ValueError(f"a statement that declares no name needs a role:\n{code}")
-    return declared.group(1), ""
+        del _UNCHECKED_ROLES[(code, role, names)]
 
 
 def layout_tree(text: str, tsx: bool = False) -> Group | None:
@@ -129,10 +148,9 @@ def statement(
     names: Iterable[str] = (),
     alike: Sequence[str] = (),
 ) -> Statement:
-    """A :class:`Statement`, checked when the recipe is loaded: a snippet
-    that declares a name is known by it; any other needs a ``role`` that
-    matches its own code (else editing the snippet alone would silently
-    break idempotency)."""
+    """A :class:`Statement`: a snippet that declares a name is known by it
+    (checked here); any other needs a ``role`` that matches its own code,
+    which :func:`check_roles` proves."""
     names = frozenset(names)
     name, role = _identity(snippet, role, names)
     return Statement(snippet, name=name, role=role, earlier=tuple(earlier), label=label, names=names, alike=tuple(alike))

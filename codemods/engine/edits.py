@@ -9,7 +9,8 @@ is built in one pass over the original bytes. Nothing here does I/O.
 from __future__ import annotations
 
 from collections.abc import Iterator
-from typing import NamedTuple
+
+from .record import NamedTuple
 
 
 class Edit(NamedTuple):

@@ -22,10 +22,10 @@ import re
 from collections.abc import Iterator
 from functools import lru_cache
 from pathlib import PurePath
-from typing import NamedTuple
 
 from tree_sitter import Language, Node
 
+from .record import NamedTuple
 from .parsing import TSX, TYPESCRIPT, language_for, parse
 
 # Punctuation that only separates or terminates: the named nodes around it

@@ -12,9 +12,10 @@ from __future__ import annotations
 import re
 from collections.abc import Iterator
 from functools import cache
-from typing import NamedTuple
 
 from tree_sitter import Language, Node, Parser, Tree
+
+from .record import NamedTuple
 
 _SPACES = re.compile(r"\s+")
 # Blocks whose children are inline text or content, not further blocks.

@@ -3,8 +3,8 @@
 from __future__ import annotations
 
 from enum import Enum
-from typing import NamedTuple
 
+from .record import NamedTuple
 from .source import SourceError, SourceFile
 from .style import FormatterConfig
 

@@ -9,10 +9,10 @@ caller re-indents the snippet as written).
 
 from __future__ import annotations
 
-from typing import NamedTuple
 
 from tree_sitter import Node
 
+from .record import NamedTuple
 from . import layout as L
 from .parsing import TSX, TYPESCRIPT, parse
 from .style import Style

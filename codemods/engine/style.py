@@ -12,7 +12,8 @@ import re
 from collections import Counter
 from collections.abc import Iterable
 from pathlib import Path
-from typing import NamedTuple
+
+from .record import NamedTuple
 
 # An indented line that is not inside a doc comment (`` * ...``).
 _INDENT = re.compile(rb"^([ \t]+)[^\s*]", re.MULTILINE)

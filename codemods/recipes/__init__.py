@@ -13,8 +13,8 @@ from __future__ import annotations
 from collections.abc import Callable, Iterator
 from functools import cache
 from pathlib import Path
-from typing import NamedTuple
 
+from ..engine.record import NamedTuple
 from .base import Bridge, CommitGroup, ModeChoice, Step
 
 

@@ -6,8 +6,8 @@ from collections.abc import Callable, Mapping, Sequence
 from enum import Enum
 from pathlib import Path
 from types import MappingProxyType
-from typing import NamedTuple
 
+from ..engine.record import NamedTuple
 from ..engine.editor import FileEditor
 from ..engine.outcome import Refused
 from ..engine.style import FormatterConfig

@@ -7,7 +7,7 @@ one line here (and a release, since the generated code changes).
 
 from __future__ import annotations
 
-from typing import NamedTuple
+from ..engine.record import NamedTuple
 
 
 class Names(NamedTuple):

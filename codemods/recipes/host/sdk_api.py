@@ -14,10 +14,10 @@ from __future__ import annotations
 import re
 from collections.abc import Iterator
 from pathlib import Path
-from typing import NamedTuple
 
 from tree_sitter import Node
 
+from ...engine.record import NamedTuple
 from ...engine.parsing import TYPESCRIPT, parse
 from ..names import NAMES
 

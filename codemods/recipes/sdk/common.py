@@ -6,8 +6,9 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterable, Sequence
-from typing import TYPE_CHECKING, NamedTuple
+from typing import TYPE_CHECKING
 
+from ...engine.record import NamedTuple
 from ..names import NAMES
 
 if TYPE_CHECKING:

@@ -25,10 +25,10 @@ heading's title, the bullet's method), so a second run adds nothing.
 from __future__ import annotations
 
 import re
-from typing import NamedTuple
 
 from tree_sitter import Node
 
+from ...engine.record import NamedTuple
 from ...engine.editor import FileEditor
 from ...engine.edits import EditSet
 from ...engine.markdown import Document, Fence
