@@ -144,17 +144,26 @@ def test_sdk_mode_wires_what_the_installed_sdk_declares_and_type_checks(case: st
 def test_a_declared_state_type_the_url_cannot_promise_is_refused_naming_it(tmp_path: Path) -> None:
     tree = _tree(tmp_path, "1.7.1")
     _install(tree, "1.7.1", event="statechange", context_state="Record<string, unknown>")
-    auto = invoke("apply", "--repo", tree, "--dry-run", "--json")
-    assert auto.exit_code == 0, auto.output
-    bridge = json.loads(auto.stdout)["bridge"]
-    assert bridge["mode"] == "compat"
-    assert "spec.types.d.ts: `McpUiHostContext.appState` is declared `Record<string, unknown>`" in bridge["reason"]
-
     before = snapshot(tree)
-    forced = invoke("apply", "--repo", tree, "--bridge", "sdk")
-    assert forced.exit_code == 3, forced.output
-    assert f"{PACKAGE.as_posix()}/dist/src/spec.types.d.ts" in forced.stderr
-    assert "`McpUiHostContext.appState` is declared `Record<string, unknown>`" in forced.stderr
+    # No mode's code type-checks against it (compat's spread of the URL's
+    # value into the host context too): every mode refuses, naming it.
+    for bridge in ("auto", "compat", "sdk"):
+        refused = invoke("apply", "--repo", tree, "--bridge", bridge, "--dry-run")
+        assert refused.exit_code == 3, (bridge, refused.output)
+        assert f"{PACKAGE.as_posix()}/dist/src/spec.types.d.ts" in refused.stderr
+        assert "`McpUiHostContext.appState` is declared `Record<string, unknown>`" in refused.stderr
+        assert refused.stdout == ""
+    assert invoke("apply", "--repo", tree).exit_code == 3
+    assert snapshot(tree) == before
+
+
+def test_a_declared_state_type_is_refused_without_a_state_changed_api_too(tmp_path: Path) -> None:
+    tree = _tree(tmp_path, "1.7.1")
+    _install(tree, "1.7.1", context_state="Record<string, unknown>")  # no state-changed API either
+    before = snapshot(tree)
+    refused = invoke("apply", "--repo", tree)
+    assert refused.exit_code == 3, refused.output
+    assert "`McpUiHostContext.appState` is declared `Record<string, unknown>`" in refused.stderr
     assert snapshot(tree) == before
 
 

@@ -57,6 +57,9 @@ def choose_bridge(repo: Path, requested: Bridge) -> ModeChoice:
             problem=f"installed {SDK_NAME} {version} ({_label(package, repo)}) declares no state-changed API "
             f"(no {', '.join(sdk_api.EVENT_KEYS)} in AppBridgeEventMap, no {', '.join(sdk_api.ACCESSORS)} on AppBridge)",
         )
+        context = sdk_api.context_problem(package, repo)
+        if context:  # no mode's code type-checks against it: the bridge store refuses
+            api = api._replace(problem=api.problem or context, context_problem=context)
     if requested is not Bridge.AUTO:
         return ModeChoice(requested, f"--bridge {requested.value} was given", form, form_reason, api)
     if installed is None:

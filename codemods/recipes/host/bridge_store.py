@@ -207,6 +207,8 @@ def wiring(ctx: Context) -> str:
 def handler(ctx: Context) -> Statement:
     """The run's handler; every other form becomes it (a migration)."""
     current = wiring(ctx)
+    if ctx.sdk_api is not None and ctx.sdk_api.context_problem:
+        raise Conflict(PATH, f"{current} cannot hand the state back: {ctx.sdk_api.context_problem}")
     if current == SDK:
         api = ctx.sdk_api if ctx.sdk_api is not None else sdk_api.PROPOSED
         if api.problem:

@@ -43,6 +43,9 @@ class SdkApi(NamedTuple):
     field: str
     source: str
     problem: str = ""
+    # Why no mode's code type-checks against the SDK's host context (its
+    # ``appState`` typed narrower than unknown): the bridge store refuses.
+    context_problem: str = ""
 
     def describe(self) -> str:
         call = f'addEventListener("{self.name}")' if self.kind == EVENT else self.name
@@ -260,5 +263,16 @@ def _context_problem(decls: _Declarations) -> str:
     return (
         f"{decls.label(path)}: `McpUiHostContext.{NAMES.context_field}` is declared `{declared}`, but the host "
         "hands back whatever JSON value the URL holds (or null to clear it), which that type does not "
-        "promise; use --bridge compat, or an SDK that types it `unknown`"
+        "promise, in either bridge mode; use an SDK that types it `unknown`"
     )
+
+
+def context_problem(package: Path, root: Path | None = None) -> str:
+    """Why the host cannot hand the package's ``McpUiHostContext.appState``
+    a decoded URL value, whatever the bridge mode; "" when it can."""
+    folders = sorted({p.parent for p in package.rglob("spec.types.d.ts") if "node_modules" not in p.relative_to(package).parts})
+    for folder in folders:
+        problem = _context_problem(_Declarations(folder, root or package.parent))
+        if problem:
+            return problem
+    return ""
