@@ -155,23 +155,13 @@ def _regenerate(repo: str, spec: Planned) -> dict[str, bytes]:
     files, src/ and scripts/, node_modules linked) whose spec.types.ts is
     the edited one; the checkout itself is not touched."""
     # imported here: only a checkout with node_modules needs them
-    import os
     import shutil
     import tempfile
 
     root = Path(repo)
     with tempfile.TemporaryDirectory(prefix="mesh-codemod-generate-") as scratch:
         work = Path(scratch)
-        for entry in root.iterdir():
-            if entry.name in {"node_modules", ".git"}:
-                continue
-            if entry.is_file():
-                shutil.copy2(entry, work / entry.name)
-            elif entry.name in {"src", "scripts"}:
-                shutil.copytree(entry, work / entry.name, symlinks=True)
-        os.symlink(root / "node_modules", work / "node_modules")
-        (work / spec.path).parent.mkdir(parents=True, exist_ok=True)
-        (work / spec.path).write_bytes(spec.data)
+        pinned.scratch_checkout(root, work, {"src", "scripts"}, root / "node_modules", spec)
         npm = shutil.which("npm")
         if npm is None:  # gone since generator_unavailable() looked
             raise Refused(SCHEMA_PATH, f"`npm run {GENERATOR}`: npm not found on PATH")

@@ -130,22 +130,29 @@ def attempt(repo: str, spec: Planned, tools: Toolchain) -> tuple[dict[str, bytes
         return {}, str(err)
 
 
+def scratch_checkout(root: Path, work: Path, folders: set[str], node_modules: Path, spec: Planned) -> None:
+    """Fill ``work`` with the checkout's top-level files and ``folders``
+    (never node_modules or .git), ``node_modules`` linked and the edited
+    spec.types.ts in place: a generator runs there, the checkout untouched."""
+    for entry in root.iterdir():
+        if entry.name in {"node_modules", ".git"}:
+            continue
+        if entry.is_file():
+            shutil.copy2(entry, work / entry.name)
+        elif entry.name in folders:
+            shutil.copytree(entry, work / entry.name, symlinks=True)
+    os.symlink(node_modules, work / "node_modules")
+    (work / spec.path).parent.mkdir(parents=True, exist_ok=True)
+    (work / spec.path).write_bytes(spec.data)
+
+
 def regenerate(repo: str, spec: Planned, tools: Toolchain) -> dict[str, bytes]:
     """The generated files the checkout has, made by the pinned toolchain
     from the edited spec.types.ts; the checkout itself is not touched."""
     root = Path(repo)
     with tempfile.TemporaryDirectory(prefix="mesh-codemod-schemas-") as scratch:
         work = Path(scratch)
-        for entry in root.iterdir():
-            if entry.name in {"node_modules", ".git"}:
-                continue
-            if entry.is_file():
-                shutil.copy2(entry, work / entry.name)
-            elif entry.name == "src":
-                shutil.copytree(entry, work / entry.name, symlinks=True)
-        os.symlink(tools.node_modules, work / "node_modules")
-        (work / spec.path).parent.mkdir(parents=True, exist_ok=True)
-        (work / spec.path).write_bytes(spec.data)
+        scratch_checkout(root, work, {"src"}, tools.node_modules, spec)
         (work / SCHEMA_PATH).parent.mkdir(parents=True, exist_ok=True)
 
         current = {path: _text(root, path) for path in (SCHEMA_PATH, TEST_PATH, JSON_PATH)}
