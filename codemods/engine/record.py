@@ -12,6 +12,7 @@ with the same fields, defaults, methods and docstrings; their
 from __future__ import annotations
 
 import collections
+import sys
 from typing import TYPE_CHECKING
 
 # As in typing: the namespace keys never copied, and those a record may not set.
@@ -44,7 +45,9 @@ class _RecordMeta(type):
 
 _Record = type.__new__(_RecordMeta, "NamedTuple", (), {})
 
-if TYPE_CHECKING:
+if TYPE_CHECKING or sys.version_info >= (3, 14):
+    # 3.14 evaluates annotations lazily (PEP 649/749): typing's own, not a
+    # namespace this module has not been tried with.
     from typing import NamedTuple
 else:
 
