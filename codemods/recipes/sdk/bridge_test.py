@@ -31,6 +31,7 @@ from .common import (
     STATE_ACCESSOR,
     STATE_EVENT,
     STATE_SENDER,
+    read_text,
 )
 
 PATH = "src/app-bridge.test.ts"
@@ -44,21 +45,14 @@ class Revision:
     """What the revision's sources say about the API the cases can use."""
 
     def __init__(self, repo: Path) -> None:
-        bridge = _read(repo / "src/app-bridge.ts")
-        app = _read(repo / "src/app.ts")
+        bridge = read_text(repo / "src/app-bridge.ts")
+        app = read_text(repo / "src/app.ts")
         self.events = "eventSchemas" in bridge
         # 2.x: Protocol<...> composing a dispatcher, accessors deprecated
         self.accessor = not (self.events and "ProtocolWithEvents" not in bridge)
         self.guard = re.search(r"\b_assertInitialized\s*\(", app) is not None
         # the app dispatches events where the bridge does (same revision)
         self.app_events = self.events or "addEventListener" in app
-
-
-def _read(path: Path) -> str:
-    try:
-        return path.read_text(encoding="utf-8")
-    except OSError:
-        return ""
 
 
 def transform(editor: FileEditor, ctx: Context) -> None:

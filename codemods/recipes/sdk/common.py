@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterable, Sequence
+from pathlib import Path
 from typing import TYPE_CHECKING
 
 from ...engine.record import NamedTuple
@@ -46,6 +47,14 @@ RENAMES: tuple[tuple[str, str], ...] = (
     (SIZE_EVENT, STATE_EVENT),
     (SIZE_SENDER, STATE_SENDER),
 )
+
+
+def read_text(path: Path) -> str:
+    """The file's text, or "" when the revision has no such file."""
+    try:
+        return path.read_text(encoding="utf-8")
+    except OSError:
+        return ""
 
 
 def renamed(text: str, renames: Sequence[tuple[str, str]]) -> str:

@@ -18,7 +18,7 @@ from ...engine.outcome import AnchorMissing
 from ...engine.source import SourceFile
 from ..base import Context
 from . import app, app_bridge
-from .common import SIZE_ACCESSOR, SIZE_SENDER, companion
+from .common import SIZE_ACCESSOR, SIZE_SENDER, companion, read_text
 
 BRIDGE_ABSENT = f"no {app_bridge.EXAMPLES_PATH} in this revision: its examples are inline"
 APP_ABSENT = f"no {app.EXAMPLES_PATH} in this revision: its examples are inline"
@@ -36,7 +36,7 @@ def _twin_doc(ctx: Context, path: str, cls: str, member: str) -> str:
 
 
 def transform_bridge(editor: FileEditor, ctx: Context) -> None:
-    bridge_text = _read(Path(ctx.repo) / app_bridge.PATH)
+    bridge_text = read_text(Path(ctx.repo) / app_bridge.PATH)
     if "eventSchemas" in bridge_text and "ProtocolWithEvents" not in bridge_text:
         editor.note("shape C: no onstatechange accessor, so no example of it")
         return
@@ -61,13 +61,6 @@ def transform_app(editor: FileEditor, ctx: Context) -> None:
         "the view's state reported, then the initial view (null).",
         app.sender_example(),
     )
-
-
-def _read(path: Path) -> str:
-    try:
-        return path.read_text(encoding="utf-8")
-    except OSError:
-        return ""
 
 
 def _ensure_region(
