@@ -18,6 +18,7 @@ import pytest
 from codemods import sandbox, verify
 
 from .gitrepo import BOT, git, with_remote
+from .node_tools import BIN, require
 from .support import ROOT, invoke
 
 FAKES = ROOT / "tests" / "fake_tools"
@@ -115,11 +116,8 @@ def test_a_test_check_that_ran_no_test_of_a_touched_modules_file_fails(tmp_path:
 def test_a_preload_that_exits_0_makes_the_test_check_fail(tmp_path: Path, monkeypatch) -> None:
     """Issue 22, finding 7: a bunfig.toml preload that exits 0 before any
     test, with the real Bun."""
-    bun = shutil.which("bun")
-    if bun is None:
-        if os.environ.get("CI"):
-            pytest.fail("bun not found on PATH, and CI is set")
-        pytest.skip("bun not found on PATH")
+    # the pinned Bun (tools/), not one the machine may have on PATH
+    bun = str(require(BIN / "bun", "Bun").resolve())
     root = _checkout_with_a_test(
         tmp_path, 'import { test, expect } from "bun:test";\ntest("x", () => expect(1).toBe(1));\n', monkeypatch, bun
     )
