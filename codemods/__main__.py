@@ -11,7 +11,7 @@ def main() -> None:
     # the collector's passes over the many objects the imports create cost
     # a few percent of a run, and nothing is gained by them.
     gc.disable()
-    from .fastpath import parse
+    from .cli.fastpath import parse
 
     command = parse(sys.argv[1:])
     if command is not None:
@@ -27,7 +27,7 @@ def main() -> None:
             pass  # the reader is gone (`| head`): nothing more to say
         os._exit(code)
     gc.enable()  # typer's commands (pr, verify) can run for minutes
-    from .cli import app
+    from .cli.app import app
 
     app(prog_name="mesh-codemod")
 

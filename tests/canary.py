@@ -11,7 +11,7 @@ import shutil
 import stat
 from pathlib import Path
 
-from codemods import environment
+from codemods.plan import environment
 
 from .gitrepo import commit_all, git
 from .support import ROOT

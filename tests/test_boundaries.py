@@ -15,7 +15,7 @@ from pathlib import Path
 
 import pytest
 
-from codemods import sandbox, verify
+from codemods.checks import sandbox, verify
 
 from .gitrepo import BOT, git, with_remote
 from .node_tools import BIN, require

@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from codemods.fastpath import parse
+from codemods.cli.fastpath import parse
 
 from .support import FIXTURES, invoke
 

@@ -19,16 +19,7 @@ from pathlib import Path
 import pytest
 
 from codemods.engine.diff import split_lines
-from codemods.formatter import (
-    BUILT_IN,
-    FORMATTER,
-    FormatterMissing,
-    FormatterMode,
-    choose,
-    edited_ranges,
-    find_biome,
-    lines_changed_outside,
-)
+from codemods.plan.formatting import BUILT_IN, FORMATTER, FormatterMissing, FormatterMode, choose, edited_ranges, find_biome, lines_changed_outside
 
 from .node_tools import BIN, require
 from .support import FIXTURES, invoke, snapshot
@@ -219,7 +210,7 @@ def test_a_tampering_formatter_reaches_no_file_new_or_edited(tmp_path: Path) -> 
 def test_a_failing_formatter_leaves_the_built_in_layout_and_says_why(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch, script: str, reason: str
 ) -> None:
-    monkeypatch.setattr("codemods.formatter_run._TIMEOUT", 1)
+    monkeypatch.setattr("codemods.checks.format_pass._TIMEOUT", 1)
     broken = tmp_path / "broken"
     broken.write_text(f"#!/bin/sh\n{script}\n")
     broken.chmod(0o755)

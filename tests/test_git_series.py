@@ -205,7 +205,7 @@ def test_another_authors_commit_on_the_remote_branch_is_refused_and_kept(tmp_pat
 
 
 def test_the_push_lease_protects_a_branch_that_moved_after_it_was_read(tmp_path: Path, monkeypatch) -> None:
-    from codemods import gitops
+    from codemods.deliver import gitops
 
     remote, work = with_remote(tmp_path)
     original = gitops.remote_branch

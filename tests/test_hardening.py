@@ -13,8 +13,8 @@ from pathlib import Path
 
 import pytest
 
-from codemods import runner
-from codemods.lock import repo_lock
+from codemods.plan import runner
+from codemods.plan.lock import repo_lock
 
 from .support import FIXTURES, ROOT, invoke, snapshot
 

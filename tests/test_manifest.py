@@ -6,8 +6,8 @@ from pathlib import Path
 
 import pytest
 
-from codemods.formatter import _version
-from codemods.manifest import package_version, read_manifest
+from codemods.plan.formatting import _version
+from codemods.recipes.manifest import package_version, read_manifest
 from codemods.recipes.base import Bridge
 from codemods.recipes.host.bridge_mode import SDK_PACKAGE, choose_bridge
 

@@ -16,7 +16,8 @@ from pathlib import Path
 
 import pytest
 
-from codemods import environment, gitops
+from codemods.plan import environment
+from codemods.deliver import gitops
 
 from . import canary
 from .canary import TOKEN

@@ -31,8 +31,8 @@ def test_the_publishing_side_imports_nothing_that_runs_the_checkouts_code() -> N
     out = subprocess.run([sys.executable, "-I", "-c", code], cwd=ROOT, capture_output=True, text=True, check=True,
                          env={**os.environ, "PYTHONPATH": str(ROOT)})
     loaded = set(json.loads(out.stdout.replace("'", '"')))
-    assert "codemods.publish" in loaded
-    assert not loaded & {"codemods.sandbox", "codemods.verify", "codemods.formatter_run"}, loaded
+    assert "codemods.publish.artifact" in loaded
+    assert not loaded & {"codemods.checks.sandbox", "codemods.checks.verify", "codemods.checks.format_pass"}, loaded
 
 
 def _build(tmp_path: Path, work: Path, *extra: str) -> Path:
@@ -84,7 +84,8 @@ def _tampered(work: Path, artifact: Path, change) -> None:
     """Replace the artifact's last commit with one the tool's identity and
     trailers made, whose content ``change`` altered; bundle and manifest
     rebuilt to match, as an attacker in the build job could."""
-    from codemods import gitops, publish
+    from codemods.deliver import gitops
+    from codemods.publish import artifact as publish
 
     tip = git(work, "rev-parse", BRANCH).strip()
     parent = git(work, "rev-parse", f"{tip}^").strip()
@@ -180,5 +181,5 @@ def test_a_publish_run_loads_nothing_that_runs_the_checkouts_code(tmp_path: Path
                          env={**os.environ, "PYTHONPATH": str(ROOT)})
     exit_line, modules = out.stdout.strip().splitlines()[-2:]
     assert exit_line == "exit 0", out.stdout + out.stderr
-    assert "codemods.publish" in modules.split()
-    assert not set(modules.split()) & {"codemods.sandbox", "codemods.verify", "codemods.formatter_run"}, modules
+    assert "codemods.publish.artifact" in modules.split()
+    assert not set(modules.split()) & {"codemods.checks.sandbox", "codemods.checks.verify", "codemods.checks.format_pass"}, modules

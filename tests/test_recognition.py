@@ -412,10 +412,10 @@ def test_the_recorded_release_digests_are_those_of_the_recorded_files() -> None:
 
 
 def test_the_upgrade_commit_and_pr_body_list_what_was_left_behind(tmp_path: Path) -> None:
-    from codemods.changeover import commit_group
-    from codemods.prbody import left_alone_section
+    from codemods.plan.changeover import commit_group
+    from codemods.deliver.prbody import left_alone_section
     from codemods.recipes.base import Bridge
-    from codemods.runner import plan
+    from codemods.plan.runner import plan
 
     repo = tmp_path / "repo"
     shutil.copytree(FIXTURES / "release-0.1.0-compat" / "input", repo)

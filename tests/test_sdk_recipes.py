@@ -19,7 +19,7 @@ from codemods.recipes.base import CommitGroup, Context, ModeChoice, Step
 from codemods.recipes.names import NAMES
 from codemods.recipes.sdk import pinned
 from codemods.recipes.sdk.common import renamed
-from codemods.runner import plan
+from codemods.plan.runner import plan
 
 from .node_tools import require, require_pinned_schemas
 from .sdk_support import SDK_FIXTURES, SHAPES, hand_written, missing_pieces, sdk_tree  # noqa: F401  (fixture)

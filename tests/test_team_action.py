@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from codemods import forge
+from codemods.deliver import forge
 
 from .gitrepo import FIXED, commit_all, git, with_remote
 from .team_action import FAKE_GH, STEPS, edit_pull, gh_state, read_state, run_action

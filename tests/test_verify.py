@@ -103,7 +103,7 @@ def test_a_planted_type_error_fails_with_exit_4_and_is_shown(checkout: Path, mon
 
 def test_a_coloured_type_error_is_counted_and_shown(checkout: Path, monkeypatch) -> None:
     """tsc's lines in colour: the new error is both counted and shown."""
-    from codemods import verify
+    from codemods.checks import verify
 
     plain = verify._exec
 
@@ -172,7 +172,8 @@ def test_the_base_tree_is_exported_once_for_all_packages(checkout: Path, tmp_pat
 
     import git as gitpython
 
-    from codemods import gitops, verify
+    from codemods.deliver import gitops
+    from codemods.checks import verify
 
     ui = checkout / "packages/ui"
     (ui / "src").mkdir(parents=True)
@@ -317,7 +318,9 @@ def test_real_mesh_verify(tmp_path: Path, monkeypatch) -> None:
     """On an installed mesh checkout: the series passes mesh's four checks,
     and a planted type error fails the type check. Runs on temporary copies
     of the commits' trees; the checkout gets git objects, nothing else."""
-    from codemods import commands, gitops, verify
+    from codemods.cli import commands
+    from codemods.deliver import gitops
+    from codemods.checks import verify
     from codemods.recipes.base import Bridge
 
     monkeypatch.setenv("MESH_CODEMOD_CACHE", str(tmp_path / "cache"))
@@ -344,7 +347,7 @@ def test_progress_is_shown_on_a_terminal(monkeypatch) -> None:
     """A spinner naming the running check, on standard error, only on a terminal."""
     import io
 
-    from codemods import commands
+    from codemods.cli import commands
 
     class Terminal(io.StringIO):
         def isatty(self) -> bool:

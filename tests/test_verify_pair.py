@@ -14,9 +14,9 @@ from pathlib import Path
 
 import pytest
 
-from codemods import verify
-from codemods.commands import _baseline
-from codemods.gitops import open_repo
+from codemods.checks import verify
+from codemods.cli.commands import _baseline
+from codemods.deliver.gitops import open_repo
 
 from .gitrepo import commit_all, git
 from .node_tools import BIN, NODE_MODULES, require

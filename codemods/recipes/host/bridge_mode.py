@@ -7,7 +7,7 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
-from ...manifest import read_manifest
+from ..manifest import read_manifest
 from ..base import Bridge, ModeChoice
 from . import sdk_api
 
@@ -234,7 +234,7 @@ def _installed(repo: Path) -> tuple[str, str, Path] | None:
         package = repo / location
         if not (package / "package.json").is_file():
             continue
-        from ...manifest import package_version
+        from ..manifest import package_version
 
         version = package_version(package) or "?"
         declarations = sorted((package / "dist").rglob("app-bridge.d.ts")) or sorted(package.rglob("*.d.ts"))

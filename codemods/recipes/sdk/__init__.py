@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from ...manifest import read_manifest
+from ..manifest import read_manifest
 from ..base import Bridge, CommitGroup, ModeChoice, Step
 from . import app, app_bridge, bridge_test, examples, generated, spec_text, spec_types, types_exports
 from ..names import NAMES

@@ -29,7 +29,7 @@ from ...engine.json_layout import layout
 from ...engine.outcome import AnchorMissing, Conflict, Refused, SyntaxProblem, TargetMissing, parsed_or_refused
 from ...engine.source import SourceFile
 from ...engine.style import FormatterConfig, Style, style_for
-from ...manifest import read_manifest
+from ..manifest import read_manifest
 from ..base import Context, Notice, Planned
 from . import pinned, spec_types
 from .common import (
@@ -165,7 +165,7 @@ def _regenerate(repo: str, spec: Planned) -> dict[str, bytes]:
         npm = shutil.which("npm")
         if npm is None:  # gone since generator_unavailable() looked
             raise Refused(SCHEMA_PATH, f"`npm run {GENERATOR}`: npm not found on PATH")
-        from ...sandbox import run
+        from ...checks.sandbox import run
 
         # the SDK's own script: an allow-listed environment, its own process group
         result = run([npm, "run", "--silent", GENERATOR], work, timeout=600)

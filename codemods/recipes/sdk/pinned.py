@@ -204,7 +204,7 @@ def _bun(tools: Toolchain, work: Path, *args: str) -> str:
 
 def _run(tools: Toolchain, work: Path, command: list[str], what: str) -> str:
     # the checkout's sources are imported (schema.json): its environment rules
-    from ...sandbox import run
+    from ...checks.sandbox import run
 
     try:
         result = run(command, work, timeout=600)

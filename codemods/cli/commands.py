@@ -11,10 +11,10 @@ import sys
 from enum import IntEnum
 from pathlib import Path
 
-from .engine.record import NamedTuple
-from .engine.outcome import Refused, Status
-from .formatter import FormatterMode
-from .recipes.base import Bridge
+from ..engine.record import NamedTuple
+from ..engine.outcome import Refused, Status
+from ..plan.formatting import FormatterMode
+from ..recipes.base import Bridge
 
 
 class Exit(IntEnum):
@@ -77,7 +77,7 @@ def _fail(message: str, code: Exit, as_json: bool) -> int:
 def _plan(
     repo: Path, bridge: Bridge, only: list[str], formatter: FormatterMode = FormatterMode.AUTO, restore=()
 ):
-    from .runner import plan
+    from ..plan.runner import plan
 
     return plan(repo, bridge, only, formatter, restore)
 
@@ -136,8 +136,8 @@ def _form_change_line(change, why: str) -> str:
 
 def apply(request: ApplyRequest) -> int:
     """`mesh-codemod apply`: plan, then write (or show, or only check)."""
-    from .lock import Busy, repo_lock
-    from .runner import TargetError
+    from ..plan.lock import Busy, repo_lock
+    from ..plan.runner import TargetError
 
     if request.dry_run and request.check:
         return _fail("--dry-run and --check cannot be combined", Exit.USAGE, request.as_json)
@@ -146,12 +146,12 @@ def apply(request: ApplyRequest) -> int:
         with repo_lock(request.repo, request.lock_timeout):
             plan = _plan(request.repo, request.bridge, request.only, request.formatter, request.restore)
             if writing_allowed and plan.pending:
-                from .runner import refuse_unwritable
+                from ..plan.runner import refuse_unwritable
 
                 refuse_unwritable(plan)
             writing = writing_allowed and plan.pending and not plan.refused
             if writing:
-                from .runner import write
+                from ..plan.runner import write
 
                 write(plan.repo, plan.changes)
     except TargetError as err:
@@ -201,7 +201,7 @@ def _summary(plan, writing: bool, check: bool) -> str:
 
 def status(repo: Path, as_json: bool, formatter: FormatterMode = FormatterMode.AUTO) -> int:
     """`mesh-codemod status`: each step applied, pending or refused."""
-    from .runner import TargetError
+    from ..plan.runner import TargetError
 
     try:
         plan = _plan(repo, Bridge.AUTO, [], formatter)
@@ -249,7 +249,7 @@ def _pending_reason(repo: Path, result) -> str:
 
 def list_steps(as_json: bool) -> int:
     """`mesh-codemod list`: every target's steps with their ids and descriptions."""
-    from .recipes import targets
+    from ..recipes import targets
 
     every = tuple(targets())
     if as_json:
@@ -308,7 +308,7 @@ def _author(value: str | None) -> tuple[str | None, str | None]:
 
 
 def _series(request: SeriesRequest):
-    from . import gitops
+    from ..deliver import gitops
 
     repo = gitops.open_repo(request.repo)
     name, email = _author(request.author)
@@ -320,8 +320,8 @@ def _series(request: SeriesRequest):
 def _git_failures():
     import git
 
-    from . import gitops
-    from .runner import TargetError
+    from ..deliver import gitops
+    from ..plan.runner import TargetError
 
     # any git failure is a refusal with git's words, never a traceback
     return gitops.GitProblem, TargetError, Refused, git.GitError
@@ -342,14 +342,14 @@ def _refusal(err: Exception) -> str:
 
 def patch(request: SeriesRequest, out: Path) -> int:
     """`mesh-codemod patch`: the series as `git am` files in ``out``."""
-    from . import environment
+    from ..plan import environment
 
     with environment.sealed():
         return _patch(request, out)
 
 
 def _patch(request: SeriesRequest, out: Path) -> int:
-    from . import gitops
+    from ..deliver import gitops
 
     try:
         series = _series(request)
@@ -384,13 +384,13 @@ def _series_header(series) -> None:
 def series_fingerprint(series) -> str:
     """The change's fingerprint (`forge.fingerprint`): a closed PR with the
     same one was a "no" to this very change."""
-    from .forge import fingerprint
+    from ..deliver.forge import fingerprint
 
     return fingerprint([(c.path, c.old, c.new) for c in series.plan.changes])
 
 
 def _kind(series) -> str:
-    from .changeover import kind
+    from ..plan.changeover import kind
 
     return kind(series.plan)
 
@@ -437,14 +437,14 @@ def pr(request: PrRequest) -> int:
     """`mesh-codemod pr`: build the series from git objects, verify, push
     it with a lease, then point the branch at it (never the checked-out
     one). Credentials reach git's network calls only (`environment`)."""
-    from . import environment
+    from ..plan import environment
 
     with environment.sealed():
         return _pr(request)
 
 
 def _pr(request: PrRequest) -> int:
-    from . import gitops, prbody
+    from ..deliver import gitops, prbody
 
     as_json = request.series.as_json
     try:
@@ -492,7 +492,7 @@ def _pr(request: PrRequest) -> int:
             return int(Exit.VERIFY_FAILED)
         update = gitops.update_branch(series, request.branch, request.push, local, seen, foreign)
         if request.artifact is not None:
-            from . import publish
+            from ..publish import artifact as publish
 
             built = {**_series_json(series), "branch": request.branch, "verify": report.to_json() if report else None}
             publish.write_artifact(series, request.branch, request.artifact, body, built)
@@ -507,7 +507,7 @@ def _pr(request: PrRequest) -> int:
 def _report_blocked(series, request: PrRequest, err, as_json: bool) -> None:
     """The branch holds commits the tool did not make: it is left alone
     (nothing verified, moved or pushed), and the run stays green."""
-    from . import prbody
+    from ..deliver import prbody
 
     reason = (
         f"branch {request.branch} holds {len(err.found)} commit(s) that mesh-codemod did not make: "
@@ -540,7 +540,7 @@ def _report_blocked(series, request: PrRequest, err, as_json: bool) -> None:
 
 def _report_pr(series, request: PrRequest, update, report, body: str, as_json: bool, error: str = "") -> None:
     """``update`` is a gitops.BranchUpdate."""
-    from . import prbody
+    from ..deliver import prbody
 
     if as_json:
         data = {
@@ -576,7 +576,8 @@ def _report_pr(series, request: PrRequest, update, report, body: str, as_json: b
 def _verify_commit(series, require: bool = False):
     """Run the checks on the tip's tree (a temporary copy with the
     checkout's node_modules linked), against the base commit."""
-    from . import gitops, verify
+    from ..deliver import gitops
+    from ..checks import verify
 
     checkout = Path(series.repo.working_tree_dir)
     files = [path for c in series.commits for path, _ in c.files]  # verify.run sorts them, once each
@@ -594,15 +595,15 @@ def verify_checkout(
     place. The type check's baseline is the commit the change was made on
     (`_checkout_baseline`), never a HEAD that holds others' commits above
     the tool's."""
-    from . import environment
+    from ..plan import environment
 
     with environment.sealed():
         return _verify_checkout(repo, as_json, require, base, target)
 
 
 def _verify_checkout(repo: Path, as_json: bool, require: bool, base: str | None, target: str | None = None) -> int:
-    from . import verify
-    from .runner import TargetError
+    from ..checks import verify
+    from ..plan.runner import TargetError
 
     try:
         # only whether edits are pending matters here, not their layout
@@ -641,7 +642,7 @@ def _checkout_baseline(repo: Path, base: str | None, target: str | None = None):
     change, if any, is in the working tree). None outside a git checkout."""
     import git
 
-    from . import gitops
+    from ..deliver import gitops
 
     try:
         git_repo = gitops.open_repo(repo)
@@ -682,7 +683,7 @@ def _below_tool_commits(head, stop: str | None):
     """(the commit below the newest run of the tool's commits, how many
     there are, how many other commits sit above them) on HEAD's
     first-parent history down to ``stop``; None when there is none."""
-    from . import gitops
+    from ..deliver import gitops
 
     cuts = gitops.shallow_cuts(head.repo)
 
@@ -714,7 +715,8 @@ def _baseline(git_repo, checkout: Path, rev: str, label: str, describe: str = ""
     lock files the dependencies were installed from; and the files that the
     patched tree (``against``, a commit; None: the working tree) changes,
     as ``rev`` has them."""
-    from . import gitops, verify
+    from ..deliver import gitops
+    from ..checks import verify
 
     return verify.Baseline(
         key=f"{rev}:{gitops.lock_digest(checkout)}",
@@ -767,7 +769,7 @@ def open_pr(request: OpenPrRequest) -> int:
     import os
     import re
 
-    from . import forge
+    from ..deliver import forge
 
     as_json = request.as_json
     slug = request.repo_slug or os.environ.get("GITHUB_REPOSITORY") or os.environ.get("GH_REPO") or ""
@@ -829,7 +831,7 @@ def publish(request: PublishRequest) -> int:
     a base that the target holds), then push its branch with the lease.
     Starts no process of the checkout; credentials reach git's network
     calls only."""
-    from . import environment
+    from ..plan import environment
 
     with environment.sealed():
         return _publish(request)
@@ -838,7 +840,8 @@ def publish(request: PublishRequest) -> int:
 def _publish(request: PublishRequest) -> int:
     import json
 
-    from . import gitops, publish
+    from ..deliver import gitops
+    from ..publish import artifact as publish
 
     as_json = request.as_json
     try:

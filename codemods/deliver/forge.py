@@ -36,7 +36,7 @@ import subprocess
 import tempfile
 from collections.abc import Callable, Sequence
 
-from .engine.record import NamedTuple
+from ..engine.record import NamedTuple
 
 FINGERPRINT_MARK = "mesh-codemod-fingerprint:"
 _FINGERPRINT = re.compile(r"<!-- mesh-codemod-fingerprint: (sha256:[0-9a-f]{64}) -->")
@@ -82,7 +82,7 @@ def _tokens(path: str, data: bytes) -> list[str]:
         return []
     if path.endswith((".ts", ".tsx", ".mts", ".cts")):
         try:
-            from .engine.equivalence import grammar_for, layout_key
+            from ..engine.equivalence import grammar_for, layout_key
 
             return layout_key(data, grammar_for(path)).split()
         except Exception:  # does not parse: compare its lines instead

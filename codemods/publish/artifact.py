@@ -34,11 +34,11 @@ from pathlib import Path
 
 import git
 
-from .engine.record import NamedTuple
-from . import gitops
-from .formatter import _SUFFIXES, FormatterMode, same_code
-from .recipes.base import Bridge, ModeChoice
-from .recipes.sdk.pinned import off as pinned_schemas_off
+from ..engine.record import NamedTuple
+from ..deliver import gitops
+from ..plan.formatting import _SUFFIXES, FormatterMode, same_code
+from ..recipes.base import Bridge, ModeChoice
+from ..recipes.sdk.pinned import off as pinned_schemas_off
 
 FORMAT = 1
 MANIFEST = "manifest.json"
@@ -85,7 +85,7 @@ def write_artifact(series: gitops.Series, branch: str, out: Path, body: str, rep
     bundle = out / BUNDLE
     repo.git.execute(["git", "bundle", "create", "--quiet", str(bundle), ref, f"^{series.base}"])
     files = {path: blob for path, (_, blob) in _changed_blobs(repo, series.base, series.tip).items()}
-    from . import __version__
+    from .. import __version__
 
     manifest = {
         "format": FORMAT,
@@ -213,7 +213,7 @@ def _blob(repo: git.Repo, blob: str) -> bytes:
 def report(checked: Checked, repo: git.Repo) -> dict:
     """The report `open-pr` reads: the commits, the change's fingerprint
     (from the candidate's own files), the tip."""
-    from .forge import fingerprint
+    from ..deliver.forge import fingerprint
 
     base, tip = checked.manifest["base"], checked.tip
     changes = []
@@ -227,7 +227,7 @@ def report(checked: Checked, repo: git.Repo) -> dict:
         {"sha": c.hexsha, "subject": c.summary}
         for c in reversed(list(repo.iter_commits([tip, f"^{base}"])))
     ]
-    from .prbody import title
+    from ..deliver.prbody import title
 
     return {
         "base": base, "tip": tip, "branch": checked.manifest["branch"], "commits": commits,

@@ -25,8 +25,8 @@ import sys
 from enum import Enum
 from pathlib import Path
 
-from .engine.record import NamedTuple
-from .engine.diff import changed_ranges, split_lines
+from ..engine.record import NamedTuple
+from ..engine.diff import changed_ranges, split_lines
 
 
 class FormatterMode(str, Enum):
@@ -140,7 +140,7 @@ def is_prettier(tool: "Biome") -> bool:
 
 def has_config(root: Path) -> bool:
     """Whether ``root`` has a Biome configuration: Biome is its formatter."""
-    from .engine.style import CONFIG_FILES
+    from ..engine.style import CONFIG_FILES
 
     return any((root / name).is_file() for name in CONFIG_FILES)
 
@@ -160,7 +160,7 @@ def find_biome(checkout: Path) -> Biome | None:
 
 
 def _version(package_json: Path) -> str:
-    from .manifest import package_version
+    from ..recipes.manifest import package_version
 
     return package_version(package_json.parent)
 
@@ -198,7 +198,7 @@ def same_code(path: str, ours: bytes, theirs: bytes) -> bool:
     tree once whitespace, quotes, optional semicolons, trailing commas and
     optional parentheses are set aside (engine/equivalence.py); a JSON file
     is compared as the value it holds."""
-    from .engine.equivalence import same_modulo_layout
+    from ..engine.equivalence import same_modulo_layout
 
     if path.endswith((".json", ".jsonc")):
         # a JSON document read as the expression it is

@@ -21,8 +21,8 @@ from __future__ import annotations
 from collections.abc import Iterable
 from pathlib import Path
 
-from .engine.record import NamedTuple
-from .recipes.base import Bridge, ModeChoice
+from ..engine.record import NamedTuple
+from ..recipes.base import Bridge, ModeChoice
 
 FILE_NAME = ".mesh-codemod.toml"
 FORMS = ("1.x", "2.x")

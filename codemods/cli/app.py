@@ -12,8 +12,8 @@ from typing import Annotated, Optional
 import typer
 
 from . import commands
-from .formatter import FormatterMode
-from .recipes.base import Bridge
+from ..plan.formatting import FormatterMode
+from ..recipes.base import Bridge
 
 app = typer.Typer(
     name="mesh-codemod",
@@ -239,7 +239,7 @@ def verify_command(
 
 def _version(value: bool) -> None:
     if value:
-        from . import __version__
+        from .. import __version__
 
         print(f"mesh-codemod {__version__}")
         raise typer.Exit(0)

@@ -9,9 +9,9 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
-from . import __version__
-from .engine.outcome import Status
-from .recipes.base import CommitGroup
+from .. import __version__
+from ..engine.outcome import Status
+from ..recipes.base import CommitGroup
 from .runner import Plan
 
 FIRST, MIGRATION, UPGRADE, BOTH, COMPLETION = (

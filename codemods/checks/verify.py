@@ -22,8 +22,8 @@ from contextlib import AbstractContextManager, ExitStack
 from enum import Enum
 from pathlib import Path
 
-from .engine.record import NamedTuple
-from .engine.source import SourceError, SourceFile
+from ..engine.record import NamedTuple
+from ..engine.source import SourceError, SourceFile
 
 FIRST_LINES = 15
 REQUIRED = "--require-checks"  # the flag under which a check that cannot run fails
@@ -299,7 +299,7 @@ def _parse(root: Path, files: list[str]) -> Check:
 
 
 def _format(root: Path, files: list[str]) -> Check:
-    from .formatter import find_biome
+    from ..plan.formatting import find_biome
 
     # the platform binary, as the formatter pass runs it: the npm launcher
     # only finds it, at the cost of a Node start
@@ -407,7 +407,7 @@ _PLAIN_TSC = re.compile(r"^tsc(?P<args>(?:\s+[\w./=:@-]+)*)\s*$")
 def _plain_tsc(package: Path) -> tuple[str, ...] | None:
     """The arguments of the package's `check` script when it is `tsc` alone
     (no other command, no shell syntax)."""
-    from .manifest import read_manifest
+    from ..recipes.manifest import read_manifest
 
     script = (read_manifest(package) or {}).get("scripts", {}).get("check", "")
     match = _PLAIN_TSC.match(script.strip()) if isinstance(script, str) else None
@@ -722,7 +722,7 @@ TSCONFIG = "tsconfig.json"
 
 
 def _markdown_problem(root: Path, path: str) -> list[str]:
-    from .engine.markdown import Document
+    from ..engine.markdown import Document
 
     try:
         data = (root / path).read_bytes()

@@ -27,7 +27,7 @@ import time
 from collections.abc import Callable, Sequence
 from pathlib import Path
 
-from .engine.record import NamedTuple
+from ..engine.record import NamedTuple
 
 PASS_VARIABLE = "MESH_CODEMOD_CHECK_ENV"
 ALLOWED = frozenset({
@@ -43,7 +43,7 @@ TRACKING = "RUNNER_TRACKING_ID"
 def check_env(extra: dict[str, str] | None = None) -> dict[str, str]:
     """The environment of a process of the checkout: the allow-listed
     variables of this process, then ``extra``."""
-    from .environment import is_credential
+    from ..plan.environment import is_credential
 
     named = set(os.environ.get(PASS_VARIABLE, "").replace(",", " ").split())
     env = {}

@@ -13,8 +13,8 @@ from enum import Enum
 from pathlib import Path
 from typing import TypeVar
 
-from .formatter import FormatterMode
-from .recipes.base import Bridge
+from ..plan.formatting import FormatterMode
+from ..recipes.base import Bridge
 
 _FLAGS = {"--dry-run": "dry_run", "--check": "check", "--json": "as_json"}
 _VALUES = {"--repo", "--bridge", "--only", "--lock-timeout", "--formatter"}

@@ -25,13 +25,13 @@ from pathlib import Path
 
 import git
 
-from .engine.record import NamedTuple
-from . import environment
-from .recipes.base import Bridge, CommitGroup
-from .recipes.base import ModeChoice
-from .formatter import FormatterMode
-from .formatter import choose as choose_formatter
-from .runner import SKIP_DIRS, FileChange, Plan, TargetError, detect_target, plan
+from ..engine.record import NamedTuple
+from ..plan import environment
+from ..recipes.base import Bridge, CommitGroup
+from ..recipes.base import ModeChoice
+from ..plan.formatting import FormatterMode
+from ..plan.formatting import choose as choose_formatter
+from ..plan.runner import SKIP_DIRS, FileChange, Plan, TargetError, detect_target, plan
 
 # Every commit the tool makes carries this trailer; with the author's
 # identity it tells the tool's own commits from a reviewer's.
@@ -244,7 +244,7 @@ def build_series(
             # The checkout decides `auto` (the host: its installed SDK), as
             # node_modules is never committed and so not in the exported tree.
             # The pins come from the configuration committed in the base.
-            from . import config as configuration
+            from ..plan import config as configuration
 
             settings = configuration.load(tree, [s.id for s in target.steps], target.name)
             if isinstance(bridge, ModeChoice):  # decided already (the build's, for the publishing side)
@@ -268,11 +268,11 @@ def build_series(
         groups = target.commits
         if full.form_changes:
             # The base has the feature in an earlier form: one commit of its own.
-            from .changeover import commit_group
+            from ..plan.changeover import commit_group
 
             groups, plans = (commit_group(full),), [full]
         elif full.changes:
-            from .changeover import COMPLETION, completion_group, kind
+            from ..plan.changeover import COMPLETION, completion_group, kind
 
             if kind(full) == COMPLETION:  # part of the feature is there: one commit completes it
                 groups, plans = (completion_group(full),), [full]
@@ -566,7 +566,7 @@ def _build_again(series: Series, base: str) -> Series:
 
 def _same_modulo_layout(repo: git.Repo, tree_a: str, tree_b: str) -> bool:
     """Whether two trees differ in the layout of TypeScript files only."""
-    from .engine.equivalence import grammar_for, same_modulo_layout
+    from ..engine.equivalence import grammar_for, same_modulo_layout
 
     paths = [p for p in repo.git.diff("--name-only", "-z", "--no-renames", tree_a, tree_b, "--").split("\0") if p]
     for path in paths:
@@ -592,7 +592,7 @@ def _series_base(commit: git.Commit, metadata: dict[str, str]) -> str:
 
 
 def _rebuild(series: Series, base: str) -> set[str]:
-    from .runner import TargetError
+    from ..plan.runner import TargetError
 
     try:
         again = build_series(series.repo, base, series.bridge.mode, series.identity, series.formatter)
@@ -873,7 +873,7 @@ def lock_digest(checkout: Path) -> str:
     """What the installed dependencies were installed from."""
     import hashlib
 
-    from .verify import LOCK_FILES
+    from ..checks.verify import LOCK_FILES
 
     digest = hashlib.sha256()
     for name in LOCK_FILES:

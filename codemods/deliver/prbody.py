@@ -5,8 +5,8 @@ from __future__ import annotations
 import shlex
 from collections.abc import Sequence
 
-from . import __version__
-from .recipes.names import NAMES
+from .. import __version__
+from ..recipes.names import NAMES
 
 # The problem in two sentences, by target; the host's is the default.
 PROBLEMS = {
@@ -32,7 +32,7 @@ TITLE = "Deep-link app state for MCP apps (appState)"
 
 def title(series) -> str:
     """The PR's title, by the kind of change (`changeover.kind`)."""
-    from . import changeover
+    from ..plan import changeover
 
     plan = series.plan
     kind = changeover.kind(plan)
@@ -49,7 +49,7 @@ def title(series) -> str:
 
 def introduction(series) -> list[str]:
     """The body's first section: what this change does, by its kind."""
-    from . import changeover
+    from ..plan import changeover
 
     plan = series.plan
     kind = changeover.kind(plan)
@@ -146,7 +146,7 @@ def _reproduce(series, command: Sequence[str]) -> list[str]:
 def fingerprint_line(series) -> str:
     """The change's fingerprint as an HTML comment: once this PR is closed
     without merging, a run with the same fingerprint proposes nothing."""
-    from .commands import series_fingerprint
+    from ..cli.commands import series_fingerprint
     from .forge import fingerprint_line as line
 
     return line(series_fingerprint(series))
@@ -367,7 +367,7 @@ def _breaking() -> list[str]:
 def _motivation(plan) -> list[str]:
     """What the SDK's maintainers review: the problem, the SEP text, the
     API in this revision's shape, and how the generated files were made."""
-    from .engine.outcome import Status
+    from ..engine.outcome import Status
 
     results = {r.step: r for r in plan.results}
     changed = {step for change in plan.changes for step in change.steps}

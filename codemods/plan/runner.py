@@ -10,17 +10,17 @@ from collections.abc import Iterable, Sequence
 from pathlib import Path
 from types import MappingProxyType
 
-from .engine.record import NamedTuple
-from .engine.diff import unified_diff
-from .engine.editor import FileEditor, FormChange
-from .engine.edits import DuplicateEdit, OverlapError
-from .engine.outcome import Conflict, Refused, Status, StepResult, TargetMissing, parsed_or_refused
-from .engine.style import read_config, style_for
-from . import recipes
-from .formatter import BUILT_IN, Candidate, FormatterChoice, FormatterMode, Layout, choose
-from .recipes import Target
-from .recipes.base import ModeChoice
-from .recipes.base import Bridge, Context, Notice, Planned, Step
+from ..engine.record import NamedTuple
+from ..engine.diff import unified_diff
+from ..engine.editor import FileEditor, FormChange
+from ..engine.edits import DuplicateEdit, OverlapError
+from ..engine.outcome import Conflict, Refused, Status, StepResult, TargetMissing, parsed_or_refused
+from ..engine.style import read_config, style_for
+from .. import recipes
+from .formatting import BUILT_IN, Candidate, FormatterChoice, FormatterMode, Layout, choose
+from ..recipes import Target
+from ..recipes.base import ModeChoice
+from ..recipes.base import Bridge, Context, Notice, Planned, Step
 
 
 class TargetError(Exception):
@@ -244,7 +244,7 @@ def plan(
             laid_out = [(c.new, Layout(BUILT_IN, f"no formatter: {formatter.reason}")) for c in changes]
         else:
             # only here is the checkout's Biome started (and its module imported)
-            from .formatter_run import format_pass
+            from ..checks.format_pass import format_pass
 
             laid_out = format_pass(root, [Candidate(c.path, c.old, c.new) for c in changes], formatter)
         changes = [c._replace(new=new, layout=layout) for c, (new, layout) in zip(changes, laid_out)]
@@ -480,7 +480,7 @@ def _run_step(
     except OverlapError as err:
         raise Conflict(path, f"two edits would overlap ({err})") from None
     # the current form of a statement is this release's
-    from . import __version__
+    from .. import __version__
 
     changes = [c._replace(now=__version__) if c.now == "the current form" else c for c in editor.form_changes]
     return new, editor.added, changes
@@ -495,7 +495,7 @@ def _new_file(
     of this file are the steps' business)."""
     # Templates are written in mesh's style; a new file takes the
     # repository's (no file yet to look at).
-    from .engine.snippet_printer import render_file
+    from ..engine.snippet_printer import render_file
 
     new_file = step.new_file
     style = style_for(b"", ctx.formatter)
@@ -503,7 +503,7 @@ def _new_file(
     wanted = render_file(text, style).encode()
     if current is None or current == wanted:
         return current or wanted, [], []
-    from .engine.equivalence import LayoutKeyError, layout_key
+    from ..engine.equivalence import LayoutKeyError, layout_key
 
     try:
         key = layout_key(current, path)
@@ -552,7 +552,7 @@ def _keeping_imported_exports(new_file, ctx, path, was: str, now: str, owned, st
     kept = [name for name in gone if importers[name]]
     if not kept or new_file.keeping is None:
         return None, []
-    from .engine.snippet_printer import render_file
+    from ..engine.snippet_printer import render_file
 
     notes = [
         Notice(

@@ -10,10 +10,7 @@ from __future__ import annotations
 import os
 from pathlib import Path
 
-from .formatter import (
-    _BEFORE, _CONFIG_FILES, _SUFFIXES, BUILT_IN, PRETTIER_CONFIG_FILES, Biome, Candidate, FormatterChoice, Layout,
-    _judge, has_config, is_prettier,
-)
+from ..plan.formatting import _BEFORE, _CONFIG_FILES, _SUFFIXES, BUILT_IN, PRETTIER_CONFIG_FILES, Biome, Candidate, FormatterChoice, Layout, _judge, has_config, is_prettier
 
 _TIMEOUT = 120
 
