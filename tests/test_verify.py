@@ -318,7 +318,7 @@ def test_real_mesh_verify(tmp_path: Path, monkeypatch) -> None:
     """On an installed mesh checkout: the series passes mesh's four checks,
     and a planted type error fails the type check. Runs on temporary copies
     of the commits' trees; the checkout gets git objects, nothing else."""
-    from codemods.cli import commands
+    from codemods.cli import checking, series
     from codemods.deliver import gitops
     from codemods.checks import verify
     from codemods.recipes.base import Bridge
@@ -326,7 +326,7 @@ def test_real_mesh_verify(tmp_path: Path, monkeypatch) -> None:
     monkeypatch.setenv("MESH_CODEMOD_CACHE", str(tmp_path / "cache"))
     repo = gitops.open_repo(Path(MESH_CHECKOUT))
     series = gitops.build_series(repo, "HEAD", Bridge.AUTO, gitops.Identity("t", "t@example.com"))
-    report = commands._verify_commit(series)
+    report = series.verify_commit(series)
     assert [(c.name, c.outcome) for c in report.checks] == [
         (name, verify.Outcome.PASSED) for name in ("parse", "format", "lint", "typecheck", "tests")
     ], report.text()
@@ -347,7 +347,7 @@ def test_progress_is_shown_on_a_terminal(monkeypatch) -> None:
     """A spinner naming the running check, on standard error, only on a terminal."""
     import io
 
-    from codemods.cli import commands
+    from codemods.cli import checking, series
 
     class Terminal(io.StringIO):
         def isatty(self) -> bool:
@@ -355,7 +355,7 @@ def test_progress_is_shown_on_a_terminal(monkeypatch) -> None:
 
     screen = Terminal()
     monkeypatch.setattr("sys.stderr", screen)
-    with commands._progress() as note:
+    with checking.progress() as note:
         note("typecheck")
         import time
 
@@ -364,7 +364,7 @@ def test_progress_is_shown_on_a_terminal(monkeypatch) -> None:
 
     piped = io.StringIO()
     monkeypatch.setattr("sys.stderr", piped)
-    with commands._progress() as note:
+    with checking.progress() as note:
         assert note is None
     assert piped.getvalue() == ""
 

@@ -15,7 +15,7 @@ from pathlib import Path
 import pytest
 
 from codemods.checks import verify
-from codemods.cli.commands import _baseline
+from codemods.cli.checking import baseline_of as _baseline
 from codemods.deliver.gitops import open_repo
 
 from .gitrepo import commit_all, git

@@ -1,7 +1,8 @@
 """The typer command line (SPEC section 9): options, help and usage errors.
 
-Each command only converts its options into a call of `commands`, which
-prints and returns the exit code.
+Each command only converts its options into a call of the module that
+conducts it (`local`, `series`, `checking`, `github`), which prints and
+returns the exit code.
 """
 
 from __future__ import annotations
@@ -11,7 +12,7 @@ from typing import Annotated, Optional
 
 import typer
 
-from . import commands
+from . import checking, github, local, series
 from ..plan.formatting import FormatterMode
 from ..recipes.base import Bridge
 
@@ -58,10 +59,10 @@ def apply_command(
 ) -> None:
     """Detect the target, compute every edit, then write it (or show it).
     Steps that .mesh-codemod.toml skips, and files someone removed, are left alone."""
-    request = commands.ApplyRequest(
+    request = local.ApplyRequest(
         repo, dry_run, check, as_json, bridge, only or [], lock_timeout, formatter, restore or []
     )
-    raise typer.Exit(commands.apply(request))
+    raise typer.Exit(local.apply(request))
 
 
 @app.command("status")
@@ -69,13 +70,13 @@ def status_command(
     repo: RepoOption = Path("."), as_json: JsonOption = False, formatter: FormatterOption = FormatterMode.AUTO
 ) -> None:
     """Each step: applied, pending, or refused with its reason."""
-    raise typer.Exit(commands.status(repo, as_json, formatter))
+    raise typer.Exit(local.status(repo, as_json, formatter))
 
 
 @app.command("list")
 def list_command(as_json: JsonOption = False) -> None:
     """The steps with their ids and one-line descriptions."""
-    raise typer.Exit(commands.list_steps(as_json))
+    raise typer.Exit(local.list_steps(as_json))
 
 
 AuthorOption = Annotated[
@@ -104,7 +105,7 @@ def patch_command(
     formatter: FormatterOption = FormatterMode.AUTO,
 ) -> None:
     """Write the edits as a patch series (one commit per logical change) for `git am`."""
-    raise typer.Exit(commands.patch(commands.SeriesRequest(repo, base, bridge, author, as_json, formatter), out))
+    raise typer.Exit(series.patch(series.SeriesRequest(repo, base, bridge, author, as_json, formatter), out))
 
 
 @app.command("pr")
@@ -142,9 +143,9 @@ def pr_command(
     (the working tree, index and HEAD are not touched), and print the PR body."""
     if require_checks and not verify:
         raise typer.BadParameter("--require-checks needs the checks: drop --no-verify", param_hint="--require-checks")
-    series = commands.SeriesRequest(repo, base, bridge, author, as_json, formatter)
-    request = commands.PrRequest(series, branch, push, body_out, force, verify, require_checks, fail_on_blocked, artifact)
-    raise typer.Exit(commands.pr(request))
+    inputs = series.SeriesRequest(repo, base, bridge, author, as_json, formatter)
+    request = series.PrRequest(inputs, branch, push, body_out, force, verify, require_checks, fail_on_blocked, artifact)
+    raise typer.Exit(series.pr(request))
 
 
 @app.command("publish")
@@ -171,10 +172,10 @@ def publish_command(
     trailers, files, and each file, modulo layout, what the tool makes of
     that base with its built-in layout, from git objects). Runs no code of
     the checkout: no install, formatter or checks. Exit 3 when refused."""
-    request = commands.PublishRequest(
+    request = github.PublishRequest(
         repo, artifact, branch, target, push, author, force, fail_on_blocked, report_out, as_json
     )
-    raise typer.Exit(commands.publish(request))
+    raise typer.Exit(github.publish(request))
 
 
 @app.command("open-pr")
@@ -211,8 +212,8 @@ def open_pr_command(
     checkout. In a workflow: run it with --dry-run before pushing, push
     only when pr-action is open or update, then run it without --dry-run.
     """
-    request = commands.OpenPrRequest(branch, base_branch, report, body_file, repo_slug, dry_run, as_json)
-    raise typer.Exit(commands.open_pr(request))
+    request = github.OpenPrRequest(branch, base_branch, report, body_file, repo_slug, dry_run, as_json)
+    raise typer.Exit(github.open_pr(request))
 
 
 @app.command("verify")
@@ -234,7 +235,7 @@ def verify_command(
     ] = None,
 ) -> None:
     """Run the repo's own checks (format, lint, type check against the unpatched tree, tests) on the files the tool edits; exit 4 when one fails."""
-    raise typer.Exit(commands.verify_checkout(repo, as_json, require_checks, base, target))
+    raise typer.Exit(checking.verify_checkout(repo, as_json, require_checks, base, target))
 
 
 def _version(value: bool) -> None:

@@ -90,6 +90,12 @@ def _tokens(path: str, data: bytes) -> list[str]:
     return [line.strip() for line in data.decode("utf-8", "replace").splitlines() if line.strip()]
 
 
+def series_fingerprint(series) -> str:
+    """The change's fingerprint (`fingerprint`): a closed PR with the same
+    one was a "no" to this very change."""
+    return fingerprint([(c.path, c.old, c.new) for c in series.plan.changes])
+
+
 def fingerprint_line(value: str) -> str:
     """The line a PR body carries it in (an HTML comment: not rendered)."""
     return f"<!-- {FINGERPRINT_MARK} {value} -->"

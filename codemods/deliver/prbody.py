@@ -146,7 +146,7 @@ def _reproduce(series, command: Sequence[str]) -> list[str]:
 def fingerprint_line(series) -> str:
     """The change's fingerprint as an HTML comment: once this PR is closed
     without merging, a run with the same fingerprint proposes nothing."""
-    from ..cli.commands import series_fingerprint
+    from .forge import series_fingerprint
     from .forge import fingerprint_line as line
 
     return line(series_fingerprint(series))

@@ -93,7 +93,7 @@ def changelog_entries(since: str, until: str = __version__) -> dict[str, list[st
     releases after ``since`` up to ``until``, newest first; an unreleased
     version reads the "Unreleased" section. Empty when the file is not
     there (it ships beside the package, codemods/CHANGELOG.md)."""
-    path = Path(__file__).with_name("CHANGELOG.md")
+    path = Path(__file__).parents[1] / "CHANGELOG.md"
     try:
         text = path.read_text(encoding="utf-8")
     except OSError:

@@ -1,0 +1,292 @@
+"""`patch` and `pr`: a plan becomes a series of commits (delivery), the
+series is checked (the checks wing, whose verdict is a value), the body is
+written from both, and the branch is updated."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from ..deliver.forge import series_fingerprint
+from ..engine.record import NamedTuple
+from ..plan.formatting import FormatterMode
+from ..recipes.base import Bridge
+from .checking import baseline_of
+from .output import Exit, author, fail, git_failures, print_json, progress, refusal, say
+
+
+class SeriesRequest(NamedTuple):
+    """The inputs shared by `patch` and `pr`."""
+
+    repo: Path = Path(".")
+    base: str = "HEAD"
+    bridge: Bridge = Bridge.AUTO
+    author: str | None = None  # "Name <email>"
+    as_json: bool = False
+    formatter: FormatterMode = FormatterMode.AUTO
+
+
+class PrRequest(NamedTuple):
+    series: SeriesRequest
+    branch: str
+    push: str | None = None
+    body_out: Path | None = None
+    force: bool = False
+    verify: bool = True
+    require_checks: bool = False  # a check that cannot run fails (exit 4)
+    # a branch holding commits that are not the tool's: exit 3 instead of
+    # leaving it alone with exit 0
+    fail_on_blocked: bool = False
+    # the build job's artifact (codemods/publish.py) goes to this folder
+    artifact: Path | None = None
+
+
+def _series(request: SeriesRequest):
+    from ..deliver import gitops
+
+    repo = gitops.open_repo(request.repo)
+    name, email = author(request.author)
+    return gitops.build_series(
+        repo, request.base, request.bridge, gitops.identity(repo, name, email), request.formatter
+    )
+
+
+def patch(request: SeriesRequest, out: Path) -> int:
+    """`mesh-codemod patch`: the series as `git am` files in ``out``."""
+    from ..plan import environment
+
+    with environment.sealed():
+        return _patch(request, out)
+
+
+def _patch(request: SeriesRequest, out: Path) -> int:
+    from ..deliver import gitops
+
+    try:
+        series = _series(request)
+        written = gitops.write_patches(series, out)
+    except ValueError as err:
+        return fail(str(err), Exit.USAGE, request.as_json)
+    except (*git_failures(), OSError) as err:
+        return fail(refusal(err), Exit.REFUSED, request.as_json)
+    if request.as_json:
+        print_json({**series_json(series), "patches": [str(p) for p in written]})
+        return int(Exit.OK)
+    series_header(series)
+    if not written:
+        say("nothing to do: the base already has every edit; no patch written")
+    for path, commit in zip(written, series.commits):
+        say(f"  {path}")
+        for file, kind in commit.files:
+            say(f"      {kind:<9} {file}")
+    if written:
+        say(f"wrote {len(written)} patch(es); apply them with: git am {out}/*.patch")
+    return int(Exit.OK)
+
+
+def series_header(series) -> None:
+    say(f"target: {series.plan.target} ({series.repo.working_tree_dir})")
+    say(f"bridge: {series.bridge.describe()}")
+    say(f"base: {series.base}")
+    for item in series.plan.left_alone():  # skipped, removed or edited: a person's decision
+        say(f"left alone: {item['path']} ({item['step']}): {item['reason']}")
+
+
+def _kind(series) -> str:
+    from ..plan.changeover import kind
+
+    return kind(series.plan)
+
+
+def series_json(series) -> dict:
+    return {
+        "fingerprint": series_fingerprint(series),
+        "kind": _kind(series),
+        "left_alone": series.plan.left_alone(),
+        "target": series.plan.target,
+        "bridge": series.bridge.to_json(),
+        "base": series.base,
+        "tip": series.tip,
+        "author": str(series.identity),
+        "commits": [
+            {
+                "sha": c.sha,
+                "group": c.group.id,
+                "subject": c.group.subject,
+                "files": [{"path": p, "change": k} for p, k in c.files],
+            }
+            for c in series.commits
+        ],
+        # how each file was laid out, and why (the checkout's formatter only
+        # where it changed layout alone)
+        "files": [
+            {"path": c.path, **({"layout": c.layout.to_json()} if getattr(c, "layout", None) else {})}
+            for c in series.plan.changes
+        ],
+    }
+
+
+def _pr_command(request: PrRequest, series) -> list[str]:
+    """The command line that rebuilds exactly this branch."""
+    args = ["pr", "--repo", ".", "--branch", request.branch, "--base", series.base]
+    args += ["--bridge", series.bridge.mode.value, "--author", str(series.identity)]
+    formatter = series.plan.formatter
+    if formatter is not None:  # the layout depends on it: name it, so that a rerun fails rather than differs
+        args += ["--formatter", "biome" if formatter.biome else "none"]
+    return args
+
+
+def pr(request: PrRequest) -> int:
+    """`mesh-codemod pr`: build the series from git objects, verify, push
+    it with a lease, then point the branch at it (never the checked-out
+    one). Credentials reach git's network calls only (`environment`)."""
+    from ..plan import environment
+
+    with environment.sealed():
+        return _pr(request)
+
+
+def _pr(request: PrRequest) -> int:
+    from ..deliver import gitops, prbody
+
+    as_json = request.series.as_json
+    try:
+        # names first: a malformed one is a usage error before any work
+        gitops.check_branch_name(request.branch)
+        if request.push is not None:
+            gitops.check_remote_name(request.push)
+        # the formatter and the checks run the repository's code, which can
+        # reach the checkout (through the copy's node_modules links): the
+        # push never runs with a configuration it changed meanwhile
+        configured = gitops.configuration_state(gitops.open_repo(request.series.repo))
+        series = _series(request.series)
+        if not series.commits:
+            message = f"nothing to do: {series.base[:12]} already has every edit; branch {request.branch} left alone"
+            if as_json:
+                print_json({**series_json(series), "branch": request.branch, "nothing_to_do": True})
+            else:
+                say(message)
+            return int(Exit.OK)
+        try:
+            local, seen, foreign = gitops.check_branch(series, request.branch, request.push, request.force)
+        except gitops.ForeignCommits as err:
+            if request.fail_on_blocked:
+                raise
+            _report_blocked(series, request, err, as_json)
+            return int(Exit.OK)
+        report = None
+        if request.verify:
+            report = verify_commit(series, request.require_checks)
+        if gitops.configuration_state(series.repo) != configured:
+            raise gitops.GitProblem(
+                "the repository's git configuration changed while its formatter or checks ran (core.sshCommand, "
+                "a remote's URL, ...): nothing pushed, branch not moved; look at .git/config"
+            )
+        body = prbody.render(series, report, _pr_command(request, series))
+        if request.body_out:
+            request.body_out.write_text(body, encoding="utf-8")
+        if report is not None and report.failed:
+            message = (
+                f"verification failed ({', '.join(c.name for c in report.failed)}); "
+                f"branch {request.branch} not updated, nothing pushed"
+            )
+            untouched = gitops.BranchUpdate("not updated", replaced=foreign)
+            _report_pr(series, request, untouched, report, body, as_json, message)
+            return int(Exit.VERIFY_FAILED)
+        update = gitops.update_branch(series, request.branch, request.push, local, seen, foreign)
+        if request.artifact is not None:
+            from ..publish import artifact as publish
+
+            built = {**series_json(series), "branch": request.branch, "verify": report.to_json() if report else None}
+            publish.write_artifact(series, request.branch, request.artifact, body, built)
+    except ValueError as err:
+        return fail(str(err), Exit.USAGE, as_json)
+    except (*git_failures(), OSError) as err:
+        return fail(refusal(err), Exit.REFUSED, as_json)
+    _report_pr(series, request, update, report, body, as_json)
+    return int(Exit.OK)
+
+
+def _report_blocked(series, request: PrRequest, err, as_json: bool) -> None:
+    """The branch holds commits the tool did not make: it is left alone
+    (nothing verified, moved or pushed), and the run stays green."""
+    from ..deliver import prbody
+
+    reason = (
+        f"branch {request.branch} holds {len(err.found)} commit(s) that mesh-codemod did not make: "
+        "left alone, nothing pushed (--force replaces them; --fail-on-blocked exits 3 instead)"
+    )
+    commits = [
+        {
+            "sha": f.commit.hexsha,
+            "author": f"{f.commit.author.name} <{f.commit.author.email}>",
+            "subject": f.commit.summary,
+            "why": f.reason,
+        }
+        for f in err.found
+    ]
+    if as_json:
+        print_json(
+            {
+                **series_json(series),
+                "title": prbody.title(series),
+                "branch": request.branch,
+                "push": {"remote": request.push, "pushed": False},
+                "blocked": {"reason": reason, "commits": commits},
+            }
+        )
+        return
+    series_header(series)
+    say(f"blocked: {reason}")
+    say(str(err).split("\n", 1)[1] if "\n" in str(err) else str(err))
+
+
+def _report_pr(series, request: PrRequest, update, report, body: str, as_json: bool, error: str = "") -> None:
+    """``update`` is a gitops.BranchUpdate."""
+    from ..deliver import prbody
+
+    if as_json:
+        data = {
+            **series_json(series),
+            "branch": request.branch,
+            "local": {"before": update.local_before, "action": update.local_action},
+            "push": {"remote": request.push, "lease": update.remote_seen, "pushed": update.pushed},
+            "replaced": [c.hexsha for c in update.replaced],
+            "verify": report.to_json() if report else None,
+            "title": prbody.title(series),
+            "body": body,
+        }
+        if error:
+            data.update(error=error, exit=int(Exit.VERIFY_FAILED))
+        print_json(data)
+        return
+    series_header(series)
+    for commit in series.commits:
+        say(f"  {commit.sha[:12]} {commit.group.subject}")
+    for commit in update.replaced:
+        say(f"  replaced (--force): {commit.hexsha[:12]} {commit.author.name}: {commit.summary}")
+    say(f"branch {request.branch}: {update.local_action} ({series.tip[:12]})")
+    if request.push:
+        say(f"push to {request.push}: " + ("pushed" if update.pushed else "nothing to push (already up to date)"))
+    if report is not None:
+        say("verify:\n" + report.text())
+    if not request.body_out:
+        print(body)
+    if error:
+        say(f"mesh-codemod: {error}")
+
+
+def verify_commit(series, require: bool = False):
+    """Run the checks on the tip's tree (a temporary copy with the
+    checkout's node_modules linked), against the base commit."""
+    from ..deliver import gitops
+    from ..checks import verify
+
+    checkout = Path(series.repo.working_tree_dir)
+    files = [path for c in series.commits for path, _ in c.files]  # verify.run sorts them, once each
+    baseline = baseline_of(series.repo, checkout, series.base, "base", against=series.tip)
+    with gitops.tree_with_dependencies(series.repo, series.tip) as tree, progress() as note:
+        return verify.run(
+            tree, files, baseline, note, linked_from=checkout, target=series.plan.target, require=require
+        )
+
+
