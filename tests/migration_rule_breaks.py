@@ -40,7 +40,7 @@ BREAKS = {
     "        for label, earlier in HANDLERS_0_3_0.items()\n    ]", "        for label, earlier in HANDLERS_0_3_0.items() if False\n    ]"),
  "R11 the compat form follows the SDK major version": ("codemods/recipes/host/bridge_mode.py",
     "            if major is not None and major >= 2:\n                return FORM_2X, f\"{where} asks for", "            if False:\n                return FORM_2X, f\"{where} asks for"),
- "R12 a change over time is one commit of its own": ("codemods/gitops.py",
+ "R12 a change over time is one commit of its own": ("codemods/deliver/build.py",
     "        if full.form_changes:", "        if False:"),
  "R13 a migration is reported as such (from, to, why)": ("codemods/runner.py",
     "                form_changes=tuple(form_changes) if status is Status.APPLIED else (), why=ctx.why,", "                form_changes=(), why=ctx.why,"),

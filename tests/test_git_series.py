@@ -205,10 +205,10 @@ def test_another_authors_commit_on_the_remote_branch_is_refused_and_kept(tmp_pat
 
 
 def test_the_push_lease_protects_a_branch_that_moved_after_it_was_read(tmp_path: Path, monkeypatch) -> None:
-    from codemods.deliver import gitops
+    from codemods.deliver import branches
 
     remote, work = with_remote(tmp_path)
-    original = gitops.remote_branch
+    original = branches.remote_branch
 
     def racing(repo, name, branch):
         seen = original(repo, name, branch)
@@ -216,7 +216,7 @@ def test_the_push_lease_protects_a_branch_that_moved_after_it_was_read(tmp_path:
         git(remote, "update-ref", f"refs/heads/{branch}", git(remote, "rev-parse", "main").strip())
         return seen
 
-    monkeypatch.setattr(gitops, "remote_branch", racing)
+    monkeypatch.setattr(branches, "remote_branch", racing)
     result = invoke("pr", "--repo", work, "--branch", "codemod/app-state", "--push", "origin", "--author", BOT)
     assert result.exit_code == 3
     assert "lease" in result.stderr

@@ -17,7 +17,7 @@ from pathlib import Path
 import pytest
 
 from codemods.plan import environment
-from codemods.deliver import gitops
+from codemods.deliver import branches, build, patches, repository
 
 from . import canary
 from .canary import TOKEN
@@ -319,7 +319,7 @@ def test_patch_out_removes_only_an_earlier_series_it_wrote(tmp_path: Path) -> No
     assert "0009-from-an-older-base.patch" not in names
     assert {"0001-kernel-fix-race.patch", "0002-empty.patch", "notes.md"} <= set(names)
     assert (out / "0001-kernel-fix-race.patch").read_text() == KERNEL_PATCH
-    assert len([n for n in names if gitops.is_our_patch(out / n)]) == 4
+    assert len([n for n in names if patches.is_our_patch(out / n)]) == 4
 
 
 def test_patch_out_with_nothing_to_do_deletes_nothing(tmp_path: Path) -> None:
@@ -385,7 +385,7 @@ def test_a_malformed_branch_is_a_usage_error_before_any_work(tmp_path: Path, mon
     def no_work(*args, **kwargs):
         raise AssertionError("the series was built before the names were checked")
 
-    monkeypatch.setattr(gitops, "build_series", no_work)
+    monkeypatch.setattr(build, "build_series", no_work)
     refs = _remote_refs(remote)
     result = invoke("pr", "--repo", work, f"--branch={name}", "--push", "origin", "--author", BOT)
     assert result.exit_code == 2, result.output
@@ -427,7 +427,7 @@ def test_any_git_failure_is_a_clear_refusal(tmp_path: Path, monkeypatch) -> None
     def broken(*args, **kwargs):
         raise gitpython.GitCommandError(["git", "ls-tree"], 128, b"fatal: simulated corruption")
 
-    monkeypatch.setattr(gitops, "_modes", broken)
+    monkeypatch.setattr(build, "_modes", broken)
     for command in (("patch", "--out", tmp_path / "out"), ("pr", "--branch", BRANCH)):
         result = invoke(*command, "--repo", work, "--author", BOT)
         assert result.exit_code == 3, result.output
@@ -495,8 +495,8 @@ def test_the_export_never_writes_through_a_link(tmp_path: Path) -> None:
     root.mkdir()
     outside.mkdir()
     (root / "apps").symlink_to(outside)
-    with pytest.raises(gitops.GitProblem, match="not a folder"):
-        gitops._make_folders(root, "apps/mesh", set(), "0" * 40)
+    with pytest.raises(repository.GitProblem, match="not a folder"):
+        repository._make_folders(root, "apps/mesh", set(), "0" * 40)
     assert list(outside.iterdir()) == []
 
 
@@ -520,7 +520,7 @@ def test_a_killed_pr_leaves_working_tree_index_and_head_alone(tmp_path: Path, mo
     def killed(*args, **kwargs):
         raise KeyboardInterrupt
 
-    monkeypatch.setattr(gitops, "remote_branch", killed)
+    monkeypatch.setattr(branches, "remote_branch", killed)
     assert _pr(work).exit_code == 130  # SIGINT
     assert state(work) == before and _files(work) == files and _remote_refs(remote) == refs
     assert git(work, "branch", "--list", BRANCH) == ""

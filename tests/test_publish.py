@@ -84,7 +84,7 @@ def _tampered(work: Path, artifact: Path, change) -> None:
     """Replace the artifact's last commit with one the tool's identity and
     trailers made, whose content ``change`` altered; bundle and manifest
     rebuilt to match, as an attacker in the build job could."""
-    from codemods.deliver import gitops
+    from codemods.deliver import build, repository
     from codemods.publish import artifact as publish
 
     tip = git(work, "rev-parse", BRANCH).strip()
@@ -95,15 +95,15 @@ def _tampered(work: Path, artifact: Path, change) -> None:
     git(evil, "add", "-A")
     tree = git(evil, "write-tree").strip()
     parent_tree = git(work, "rev-parse", f"{parent}^{{tree}}").strip()
-    message = git(work, "log", "-1", "--format=%B", tip).split(gitops.CONTENT_TRAILER)[0]
-    message += f"{gitops.CONTENT_TRAILER} {parent_tree}..{tree}\n"
+    message = git(work, "log", "-1", "--format=%B", tip).split(build.CONTENT_TRAILER)[0]
+    message += f"{build.CONTENT_TRAILER} {parent_tree}..{tree}\n"
     sha = subprocess.run(["git", "-C", str(work), "commit-tree", tree, "-p", parent, "-m", message],
                          env={**os.environ, **BOT_ENV}, capture_output=True, text=True, check=True).stdout.strip()
     git(work, "update-ref", f"refs/heads/{BRANCH}", sha)
     manifest = json.loads((artifact / "manifest.json").read_text())
     (artifact / "branch.bundle").unlink()
     git(work, "bundle", "create", "-q", str(artifact / "branch.bundle"), f"refs/heads/{BRANCH}", f"^{manifest['base']}")
-    files = {p: b for p, (_, b) in publish._changed_blobs(gitops.open_repo(work), manifest["base"], sha).items()}
+    files = {p: b for p, (_, b) in publish._changed_blobs(repository.open_repo(work), manifest["base"], sha).items()}
     manifest.update(tip=sha, files=files, digest=publish.artifact_digest(manifest["base"], sha, BRANCH, files))
     (artifact / "manifest.json").write_text(json.dumps(manifest))
 

@@ -172,7 +172,7 @@ def test_the_base_tree_is_exported_once_for_all_packages(checkout: Path, tmp_pat
 
     import git as gitpython
 
-    from codemods.deliver import gitops
+    from codemods.deliver import build, repository, trees
     from codemods.checks import verify
 
     ui = checkout / "packages/ui"
@@ -186,7 +186,7 @@ def test_the_base_tree_is_exported_once_for_all_packages(checkout: Path, tmp_pat
     @contextlib.contextmanager
     def counted():
         exports.append(1)
-        with gitops.tree_with_dependencies(repo, "HEAD") as tree:
+        with trees.tree_with_dependencies(repo, "HEAD") as tree:
             yield tree
 
     baseline = verify.Baseline("HEAD", "HEAD", counted, checkout)
@@ -318,23 +318,23 @@ def test_real_mesh_verify(tmp_path: Path, monkeypatch) -> None:
     """On an installed mesh checkout: the series passes mesh's four checks,
     and a planted type error fails the type check. Runs on temporary copies
     of the commits' trees; the checkout gets git objects, nothing else."""
-    from codemods.cli import checking, series
-    from codemods.deliver import gitops
+    from codemods.cli import checking, delivery
+    from codemods.deliver import build, repository, trees
     from codemods.checks import verify
     from codemods.recipes.base import Bridge
 
     monkeypatch.setenv("MESH_CODEMOD_CACHE", str(tmp_path / "cache"))
-    repo = gitops.open_repo(Path(MESH_CHECKOUT))
-    series = gitops.build_series(repo, "HEAD", Bridge.AUTO, gitops.Identity("t", "t@example.com"))
-    report = series.verify_commit(series)
+    repo = repository.open_repo(Path(MESH_CHECKOUT))
+    series = build.build_series(repo, "HEAD", Bridge.AUTO, repository.Identity("t", "t@example.com"))
+    report = delivery.verify_commit(series)
     assert [(c.name, c.outcome) for c in report.checks] == [
         (name, verify.Outcome.PASSED) for name in ("parse", "format", "lint", "typecheck", "tests")
     ], report.text()
 
     files = sorted({p for c in series.commits for p, _ in c.files})
-    baseline = verify.Baseline(series.base + gitops.lock_digest(Path(MESH_CHECKOUT)), "base",
-                               lambda: gitops.tree_with_dependencies(repo, series.base))
-    with gitops.tree_with_dependencies(repo, series.tip) as tree:
+    baseline = verify.Baseline(series.base + trees.lock_digest(Path(MESH_CHECKOUT)), "base",
+                               lambda: trees.tree_with_dependencies(repo, series.base))
+    with trees.tree_with_dependencies(repo, series.tip) as tree:
         module = tree / MODULE
         module.write_text(module.read_text() + "export const planted: number = 'not a number';\n")
         broken = verify.run(tree, files, baseline)
@@ -347,7 +347,7 @@ def test_progress_is_shown_on_a_terminal(monkeypatch) -> None:
     """A spinner naming the running check, on standard error, only on a terminal."""
     import io
 
-    from codemods.cli import checking, series
+    from codemods.cli import checking, delivery
 
     class Terminal(io.StringIO):
         def isatty(self) -> bool:

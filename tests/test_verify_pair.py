@@ -16,7 +16,7 @@ import pytest
 
 from codemods.checks import verify
 from codemods.cli.checking import baseline_of as _baseline
-from codemods.deliver.gitops import open_repo
+from codemods.deliver.repository import open_repo
 
 from .gitrepo import commit_all, git
 from .node_tools import BIN, NODE_MODULES, require

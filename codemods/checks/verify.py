@@ -28,7 +28,6 @@ from ..engine.source import SourceError, SourceFile
 FIRST_LINES = 15
 REQUIRED = "--require-checks"  # the flag under which a check that cannot run fails
 CACHE_FORMAT = 2  # bump when the cached errors' form changes
-LOCK_FILES = ("bun.lock", "bun.lockb", "package-lock.json", "pnpm-lock.yaml", "yarn.lock")
 _TSC_ERROR = re.compile(r"^(?P<file>[^\s(][^(]*)\((?P<line>\d+),(?P<col>\d+)\): error (?P<code>TS\d+): (?P<message>.*)$")
 
 

@@ -12,7 +12,7 @@ from typing import Annotated, Optional
 
 import typer
 
-from . import checking, github, local, series
+from . import checking, delivery, github, planning
 from ..plan.formatting import FormatterMode
 from ..recipes.base import Bridge
 
@@ -59,10 +59,10 @@ def apply_command(
 ) -> None:
     """Detect the target, compute every edit, then write it (or show it).
     Steps that .mesh-codemod.toml skips, and files someone removed, are left alone."""
-    request = local.ApplyRequest(
+    request = planning.ApplyRequest(
         repo, dry_run, check, as_json, bridge, only or [], lock_timeout, formatter, restore or []
     )
-    raise typer.Exit(local.apply(request))
+    raise typer.Exit(planning.apply(request))
 
 
 @app.command("status")
@@ -70,13 +70,13 @@ def status_command(
     repo: RepoOption = Path("."), as_json: JsonOption = False, formatter: FormatterOption = FormatterMode.AUTO
 ) -> None:
     """Each step: applied, pending, or refused with its reason."""
-    raise typer.Exit(local.status(repo, as_json, formatter))
+    raise typer.Exit(planning.status(repo, as_json, formatter))
 
 
 @app.command("list")
 def list_command(as_json: JsonOption = False) -> None:
     """The steps with their ids and one-line descriptions."""
-    raise typer.Exit(local.list_steps(as_json))
+    raise typer.Exit(planning.list_steps(as_json))
 
 
 AuthorOption = Annotated[
@@ -105,7 +105,7 @@ def patch_command(
     formatter: FormatterOption = FormatterMode.AUTO,
 ) -> None:
     """Write the edits as a patch series (one commit per logical change) for `git am`."""
-    raise typer.Exit(series.patch(series.SeriesRequest(repo, base, bridge, author, as_json, formatter), out))
+    raise typer.Exit(delivery.patch(delivery.SeriesRequest(repo, base, bridge, author, as_json, formatter), out))
 
 
 @app.command("pr")
@@ -143,9 +143,9 @@ def pr_command(
     (the working tree, index and HEAD are not touched), and print the PR body."""
     if require_checks and not verify:
         raise typer.BadParameter("--require-checks needs the checks: drop --no-verify", param_hint="--require-checks")
-    inputs = series.SeriesRequest(repo, base, bridge, author, as_json, formatter)
-    request = series.PrRequest(inputs, branch, push, body_out, force, verify, require_checks, fail_on_blocked, artifact)
-    raise typer.Exit(series.pr(request))
+    inputs = delivery.SeriesRequest(repo, base, bridge, author, as_json, formatter)
+    request = delivery.PrRequest(inputs, branch, push, body_out, force, verify, require_checks, fail_on_blocked, artifact)
+    raise typer.Exit(delivery.pr(request))
 
 
 @app.command("publish")

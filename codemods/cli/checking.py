@@ -7,7 +7,7 @@ from pathlib import Path
 
 from ..plan.formatting import FormatterMode
 from ..recipes.base import Bridge
-from .local import header, plan_checkout
+from .planning import header, plan_checkout
 from .output import Exit, fail, git_failures, print_json, progress, refusal, say
 
 
@@ -65,19 +65,19 @@ def _checkout_baseline(repo: Path, base: str | None, target: str | None = None):
     change, if any, is in the working tree). None outside a git checkout."""
     import git
 
-    from ..deliver import gitops
+    from ..deliver import build, repository, trees
 
     try:
-        git_repo = gitops.open_repo(repo)
+        git_repo = repository.open_repo(repo)
         if base is not None:
-            rev = gitops.resolve(git_repo, base).hexsha
+            rev = repository.resolve(git_repo, base).hexsha
             return baseline_of(git_repo, repo, rev, "--base", f"--base {base} ({rev[:12]})")
         head = git_repo.head.commit
         stop = None
         if target is not None:
-            target_rev = gitops.resolve(git_repo, target).hexsha
+            target_rev = repository.resolve(git_repo, target).hexsha
             stop = git_repo.git.merge_base(head.hexsha, target_rev).strip()
-    except (gitops.GitProblem, git.GitError, ValueError) as err:
+    except (repository.GitProblem, git.GitError, ValueError) as err:
         if base is not None or target is not None:
             option = f"--base {base}" if base is not None else f"--target {target}"
             raise _BaselineProblem(f"{option}: {err}") from None
@@ -87,7 +87,7 @@ def _checkout_baseline(repo: Path, base: str | None, target: str | None = None):
     except _ShallowHistory:
         raise _BaselineProblem(
             f"{repo} is a shallow clone and verify looks for the commit the change was made on "
-            f"in HEAD's history: {gitops.SHALLOW_HINT}; or give --base"
+            f"in HEAD's history: {repository.SHALLOW_HINT}; or give --base"
         ) from None
     if found is not None:
         below, count, above = found
@@ -106,9 +106,9 @@ def _below_tool_commits(head, stop: str | None):
     """(the commit below the newest run of the tool's commits, how many
     there are, how many other commits sit above them) on HEAD's
     first-parent history down to ``stop``; None when there is none."""
-    from ..deliver import gitops
+    from ..deliver import build, repository, trees
 
-    cuts = gitops.shallow_cuts(head.repo)
+    cuts = repository.shallow_cuts(head.repo)
 
     def cut(commit) -> bool:  # the history ends here only because the clone is shallow
         if commit.hexsha in cuts:
@@ -116,12 +116,12 @@ def _below_tool_commits(head, stop: str | None):
         return False
 
     commit, above = head, 0
-    while gitops.TRAILER not in commit.message.splitlines():
+    while build.TRAILER not in commit.message.splitlines():
         if commit.hexsha == stop or above >= _HISTORY_LIMIT or cut(commit) or not commit.parents:
             return None
         commit, above = commit.parents[0], above + 1
     count = 0
-    while gitops.TRAILER in commit.message.splitlines() and commit.hexsha != stop and not cut(commit):
+    while build.TRAILER in commit.message.splitlines() and commit.hexsha != stop and not cut(commit):
         if len(commit.parents) != 1:
             break
         commit, count = commit.parents[0], count + 1
@@ -138,15 +138,15 @@ def baseline_of(git_repo, checkout: Path, rev: str, label: str, describe: str = 
     lock files the dependencies were installed from; and the files that the
     patched tree (``against``, a commit; None: the working tree) changes,
     as ``rev`` has them."""
-    from ..deliver import gitops
+    from ..deliver import build, repository, trees
     from ..checks import verify
 
     return verify.Baseline(
-        key=f"{rev}:{gitops.lock_digest(checkout)}",
+        key=f"{rev}:{trees.lock_digest(checkout)}",
         describe=describe or f"{label} {rev[:12]}",
-        tree=lambda: gitops.tree_with_dependencies(git_repo, rev),
+        tree=lambda: trees.tree_with_dependencies(git_repo, rev),
         checkout=checkout,
-        changes=lambda: gitops.changed_files(git_repo, rev, against),
+        changes=lambda: trees.changed_files(git_repo, rev, against),
     )
 
 

@@ -29,7 +29,7 @@ def parse(argv: list[str]) -> Callable[[], int] | None:
     options = _options(rest)
     if options is None:
         return None
-    from . import local
+    from . import planning
 
     if command == "apply":
         fields: dict = {"only": []}
@@ -53,8 +53,8 @@ def parse(argv: list[str]) -> Callable[[], int] | None:
                     fields["lock_timeout"] = float(value)
                 except ValueError:
                     return None
-        request = local.ApplyRequest(**fields)
-        return lambda: local.apply(request)
+        request = planning.ApplyRequest(**fields)
+        return lambda: planning.apply(request)
     allowed = {"status": {"--repo", "--json", "--formatter"}, "list": {"--json"}}.get(command)
     if allowed is None or any(name not in allowed for name, _ in options):
         return None
@@ -64,8 +64,8 @@ def parse(argv: list[str]) -> Callable[[], int] | None:
         if formatter is None:
             return None
         repo = Path(values.get("--repo", "."))
-        return lambda: local.status(repo, "--json" in values, formatter)
-    return lambda: local.list_steps("--json" in values)
+        return lambda: planning.status(repo, "--json" in values, formatter)
+    return lambda: planning.list_steps("--json" in values)
 
 
 def _member(kind: type[_E], value: str) -> _E | None:

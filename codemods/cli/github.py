@@ -97,25 +97,25 @@ def publish(request: PublishRequest) -> int:
 def _publish(request: PublishRequest) -> int:
     import json
 
-    from ..deliver import gitops
+    from ..deliver import branches, repository
     from ..publish import artifact as publish
 
     as_json = request.as_json
     try:
-        gitops.check_branch_name(request.branch)
+        repository.check_branch_name(request.branch)
         if request.push is not None:
-            gitops.check_remote_name(request.push)
-        repo = gitops.open_repo(request.repo)
-        gitops.refuse_shallow(repo, "publish checks the artifact's base against the target's history")
+            repository.check_remote_name(request.push)
+        repo = repository.open_repo(request.repo)
+        repository.refuse_shallow(repo, "publish checks the artifact's base against the target's history")
         name, email = author(request.author)
-        identity = gitops.identity(repo, name, email)
+        identity = repository.identity(repo, name, email)
         checked = publish.check_artifact(repo, request.artifact, request.branch, request.target, identity)
         data = publish.report(checked, repo)
         data["push"] = {"remote": request.push, "pushed": False}
         if request.push is not None:
             try:
-                _, seen, foreign = gitops.check_branch(checked.own, request.branch, request.push, request.force)
-            except gitops.ForeignCommits as err:
+                _, seen, foreign = branches.check_branch(checked.own, request.branch, request.push, request.force)
+            except branches.ForeignCommits as err:
                 if request.fail_on_blocked:
                     raise
                 data["blocked"] = {
@@ -129,7 +129,7 @@ def _publish(request: PublishRequest) -> int:
                 }
             else:
                 if seen != checked.tip:
-                    gitops.push_branch(repo, request.push, request.branch, checked.tip, seen)
+                    branches.push_branch(repo, request.push, request.branch, checked.tip, seen)
                     data["push"] = {"remote": request.push, "lease": seen, "pushed": True}
                 data["replaced"] = [c.hexsha for c in foreign]
     except ValueError as err:

@@ -60,11 +60,11 @@ def author(value: str | None) -> tuple[str | None, str | None]:
 def git_failures():
     import git
 
-    from ..deliver import gitops
+    from ..deliver import repository
     from ..plan.runner import TargetError
 
     # any git failure is a refusal with git's words, never a traceback
-    return gitops.GitProblem, TargetError, Refused, git.GitError
+    return repository.GitProblem, TargetError, Refused, git.GitError
 
 
 def refusal(err: Exception) -> str:

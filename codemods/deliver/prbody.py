@@ -94,7 +94,7 @@ def introduction(series) -> list[str]:
 
 
 def render(series, report, command: Sequence[str]) -> str:
-    """``series`` is a `gitops.Series`; ``report`` a `verify.Report` or None."""
+    """``series`` is a `build.Series`; ``report`` a `verify.Report` or None."""
     target = series.plan.target
     if target == "sdk":  # written for the SDK's maintainers (SPEC section 7)
         return render_sdk(series, report, command)

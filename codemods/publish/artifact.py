@@ -35,7 +35,7 @@ from pathlib import Path
 import git
 
 from ..engine.record import NamedTuple
-from ..deliver import gitops
+from ..deliver import branches, build, repository
 from ..plan.formatting import _SUFFIXES, FormatterMode, same_code
 from ..recipes.base import Bridge, ModeChoice
 from ..recipes.sdk.pinned import off as pinned_schemas_off
@@ -74,13 +74,13 @@ def _changed_blobs(repo: git.Repo, base: str, tip: str) -> dict[str, tuple[str, 
     return changed
 
 
-def write_artifact(series: gitops.Series, branch: str, out: Path, body: str, report: dict) -> dict:
+def write_artifact(series: build.Series, branch: str, out: Path, body: str, report: dict) -> dict:
     """The build job's artifact in ``out``: the bundle of ``branch``
     (base..tip), the body, the report and the manifest. Returns the manifest."""
     out.mkdir(parents=True, exist_ok=True)
     repo = series.repo
     ref = f"refs/heads/{branch}"
-    if gitops.local_branch(repo, branch) != series.tip:
+    if branches.local_branch(repo, branch) != series.tip:
         raise ArtifactProblem(f"branch {branch} is not the series' tip {series.tip[:12]}")
     bundle = out / BUNDLE
     repo.git.execute(["git", "bundle", "create", "--quiet", str(bundle), ref, f"^{series.base}"])
@@ -111,7 +111,7 @@ class Checked(NamedTuple):
 
     manifest: dict
     tip: str
-    own: gitops.Series
+    own: build.Series
 
 
 def read_manifest(folder: Path) -> dict:
@@ -136,7 +136,7 @@ def _mode_choice(data: dict) -> ModeChoice:
 
 
 def check_artifact(
-    repo: git.Repo, folder: Path, branch: str, target: str, identity: gitops.Identity
+    repo: git.Repo, folder: Path, branch: str, target: str, identity: repository.Identity
 ) -> Checked:
     """Fetch the artifact's bundle into ``repo`` (under a private ref, git
     objects only) and refuse it unless it holds only the tool's own work
@@ -161,9 +161,9 @@ def check_artifact(
     if fetched != tip:
         raise ArtifactProblem(f"the bundle's {branch} is {fetched[:12]}, the manifest says {tip[:12]}")
     try:
-        target_sha = gitops.resolve(repo, target).hexsha
-        base_commit = gitops.resolve(repo, base)
-    except gitops.GitProblem as err:
+        target_sha = repository.resolve(repo, target).hexsha
+        base_commit = repository.resolve(repo, base)
+    except repository.GitProblem as err:
         raise ArtifactProblem(str(err)) from None
     if base_commit.hexsha != base or not repo.is_ancestor(base, target_sha):
         raise ArtifactProblem(f"the recorded base {base[:12]} is not a commit of {target}")
@@ -172,10 +172,10 @@ def check_artifact(
         raise ArtifactProblem("the bundle holds no commit above the base")
     below = base
     for commit in reversed(commits):
-        why = gitops.made_by_tool(commit, identity)
+        why = branches.made_by_tool(commit, identity)
         if not why and commit.parents[0].hexsha != below:
             why = f"not on {below[:12]} (the series is one line of commits on the base)"
-        if not why and not gitops.holds_recorded_content(commit):
+        if not why and not build.holds_recorded_content(commit):
             why = "its content is not the change its Generated-content trailer records"
         if why:
             raise ArtifactProblem(f"commit {commit.hexsha[:12]} is not the tool's: {why}")
@@ -185,7 +185,7 @@ def check_artifact(
     if manifest["files"] != files or manifest["digest"] != artifact_digest(base, tip, branch, files):
         raise ArtifactProblem("the manifest's files or artifact digest do not match the bundle")
     with pinned_schemas_off():  # nothing runs here: generated files as edited by hand
-        own = gitops.build_series(repo, base, _mode_choice(manifest["bridge"]), identity, FormatterMode.NONE)
+        own = build.build_series(repo, base, _mode_choice(manifest["bridge"]), identity, FormatterMode.NONE)
     ours = _changed_blobs(repo, base, own.tip)
     if set(changed) != set(ours):
         extra = sorted(set(changed) - set(ours))

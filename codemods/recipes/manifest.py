@@ -1,9 +1,12 @@
-"""A package's package.json, read the one way every part of the tool reads it."""
+"""A package's package.json, read the one way every part of the tool reads it,
+and the lock files its dependencies are installed from."""
 
 from __future__ import annotations
 
 import json
 from pathlib import Path
+
+LOCK_FILES = ("bun.lock", "bun.lockb", "package-lock.json", "pnpm-lock.yaml", "yarn.lock")
 
 
 def read_manifest(folder: Path) -> dict:

@@ -41,12 +41,12 @@ class PrRequest(NamedTuple):
 
 
 def _series(request: SeriesRequest):
-    from ..deliver import gitops
+    from ..deliver import branches, build, patches, repository, trees
 
-    repo = gitops.open_repo(request.repo)
+    repo = repository.open_repo(request.repo)
     name, email = author(request.author)
-    return gitops.build_series(
-        repo, request.base, request.bridge, gitops.identity(repo, name, email), request.formatter
+    return build.build_series(
+        repo, request.base, request.bridge, repository.identity(repo, name, email), request.formatter
     )
 
 
@@ -59,11 +59,11 @@ def patch(request: SeriesRequest, out: Path) -> int:
 
 
 def _patch(request: SeriesRequest, out: Path) -> int:
-    from ..deliver import gitops
+    from ..deliver import branches, build, patches, repository, trees
 
     try:
         series = _series(request)
-        written = gitops.write_patches(series, out)
+        written = patches.write_patches(series, out)
     except ValueError as err:
         return fail(str(err), Exit.USAGE, request.as_json)
     except (*git_failures(), OSError) as err:
@@ -146,18 +146,18 @@ def pr(request: PrRequest) -> int:
 
 
 def _pr(request: PrRequest) -> int:
-    from ..deliver import gitops, prbody
+    from ..deliver import branches, build, patches, prbody, repository, trees
 
     as_json = request.series.as_json
     try:
         # names first: a malformed one is a usage error before any work
-        gitops.check_branch_name(request.branch)
+        repository.check_branch_name(request.branch)
         if request.push is not None:
-            gitops.check_remote_name(request.push)
+            repository.check_remote_name(request.push)
         # the formatter and the checks run the repository's code, which can
         # reach the checkout (through the copy's node_modules links): the
         # push never runs with a configuration it changed meanwhile
-        configured = gitops.configuration_state(gitops.open_repo(request.series.repo))
+        configured = repository.configuration_state(repository.open_repo(request.series.repo))
         series = _series(request.series)
         if not series.commits:
             message = f"nothing to do: {series.base[:12]} already has every edit; branch {request.branch} left alone"
@@ -167,8 +167,8 @@ def _pr(request: PrRequest) -> int:
                 say(message)
             return int(Exit.OK)
         try:
-            local, seen, foreign = gitops.check_branch(series, request.branch, request.push, request.force)
-        except gitops.ForeignCommits as err:
+            local, seen, foreign = branches.check_branch(series, request.branch, request.push, request.force)
+        except branches.ForeignCommits as err:
             if request.fail_on_blocked:
                 raise
             _report_blocked(series, request, err, as_json)
@@ -176,8 +176,8 @@ def _pr(request: PrRequest) -> int:
         report = None
         if request.verify:
             report = verify_commit(series, request.require_checks)
-        if gitops.configuration_state(series.repo) != configured:
-            raise gitops.GitProblem(
+        if repository.configuration_state(series.repo) != configured:
+            raise repository.GitProblem(
                 "the repository's git configuration changed while its formatter or checks ran (core.sshCommand, "
                 "a remote's URL, ...): nothing pushed, branch not moved; look at .git/config"
             )
@@ -189,10 +189,10 @@ def _pr(request: PrRequest) -> int:
                 f"verification failed ({', '.join(c.name for c in report.failed)}); "
                 f"branch {request.branch} not updated, nothing pushed"
             )
-            untouched = gitops.BranchUpdate("not updated", replaced=foreign)
+            untouched = branches.BranchUpdate("not updated", replaced=foreign)
             _report_pr(series, request, untouched, report, body, as_json, message)
             return int(Exit.VERIFY_FAILED)
-        update = gitops.update_branch(series, request.branch, request.push, local, seen, foreign)
+        update = branches.update_branch(series, request.branch, request.push, local, seen, foreign)
         if request.artifact is not None:
             from ..publish import artifact as publish
 
@@ -241,7 +241,7 @@ def _report_blocked(series, request: PrRequest, err, as_json: bool) -> None:
 
 
 def _report_pr(series, request: PrRequest, update, report, body: str, as_json: bool, error: str = "") -> None:
-    """``update`` is a gitops.BranchUpdate."""
+    """``update`` is a branches.BranchUpdate."""
     from ..deliver import prbody
 
     if as_json:
@@ -278,13 +278,13 @@ def _report_pr(series, request: PrRequest, update, report, body: str, as_json: b
 def verify_commit(series, require: bool = False):
     """Run the checks on the tip's tree (a temporary copy with the
     checkout's node_modules linked), against the base commit."""
-    from ..deliver import gitops
+    from ..deliver import branches, build, patches, repository, trees
     from ..checks import verify
 
     checkout = Path(series.repo.working_tree_dir)
     files = [path for c in series.commits for path, _ in c.files]  # verify.run sorts them, once each
     baseline = baseline_of(series.repo, checkout, series.base, "base", against=series.tip)
-    with gitops.tree_with_dependencies(series.repo, series.tip) as tree, progress() as note:
+    with trees.tree_with_dependencies(series.repo, series.tip) as tree, progress() as note:
         return verify.run(
             tree, files, baseline, note, linked_from=checkout, target=series.plan.target, require=require
         )
