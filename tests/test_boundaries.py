@@ -15,7 +15,7 @@ from pathlib import Path
 
 import pytest
 
-from codemods.checks import sandbox, verify
+from codemods.checks import bun_tests, sandbox
 
 from .gitrepo import BOT, git, with_remote
 from .node_tools import BIN, require
@@ -86,7 +86,7 @@ def test_the_sweep_leaves_the_tools_own_children_alone() -> None:
     ],
 )
 def test_tests_are_counted_per_file(output: str, expected: dict) -> None:
-    assert {path: sum(c.values()) for path, c in verify.tests_run(output).items()} == expected
+    assert {path: sum(c.values()) for path, c in bun_tests.tests_run(output).items()} == expected
 
 
 def _checkout_with_a_test(tmp_path: Path, test_text: str, monkeypatch, bun: str | None = None) -> Path:
@@ -105,12 +105,12 @@ def _checkout_with_a_test(tmp_path: Path, test_text: str, monkeypatch, bun: str 
 
 def test_a_test_check_that_ran_no_test_of_a_touched_modules_file_fails(tmp_path: Path, monkeypatch) -> None:
     root = _checkout_with_a_test(tmp_path, 'test("x", () => {}); // NO_TESTS\n', monkeypatch)
-    check = verify._tests(root, ["apps/mesh/src/state.ts"])
-    assert check.outcome is verify.Outcome.FAILED
+    check = bun_tests.run_tests(root, ["apps/mesh/src/state.ts"])
+    assert check.outcome is bun_tests.Outcome.FAILED
     assert check.summary == "bun test ran no test in 1 of 1 file(s)"
     assert "apps/mesh/src/state.test.ts: no test ran" in check.output
     (root / "apps/mesh/src/state.test.ts").write_text('test("x", () => {});\n')
-    assert verify._tests(root, ["apps/mesh/src/state.ts"]).outcome is verify.Outcome.PASSED
+    assert bun_tests.run_tests(root, ["apps/mesh/src/state.ts"]).outcome is bun_tests.Outcome.PASSED
 
 
 def test_a_preload_that_exits_0_makes_the_test_check_fail(tmp_path: Path, monkeypatch) -> None:
@@ -121,16 +121,16 @@ def test_a_preload_that_exits_0_makes_the_test_check_fail(tmp_path: Path, monkey
     root = _checkout_with_a_test(
         tmp_path, 'import { test, expect } from "bun:test";\ntest("x", () => expect(1).toBe(1));\n', monkeypatch, bun
     )
-    assert verify._tests(root, ["apps/mesh/src/state.ts"]).outcome is verify.Outcome.PASSED
+    assert bun_tests.run_tests(root, ["apps/mesh/src/state.ts"]).outcome is bun_tests.Outcome.PASSED
     (root / "apps/mesh/bunfig.toml").write_text('[test]\npreload = ["./exit.ts"]\n')
     (root / "apps/mesh/exit.ts").write_text("process.exit(0);\n")
-    check = verify._tests(root, ["apps/mesh/src/state.ts"])
-    assert check.outcome is verify.Outcome.FAILED, check
+    check = bun_tests.run_tests(root, ["apps/mesh/src/state.ts"])
+    assert check.outcome is bun_tests.Outcome.FAILED, check
 
 
 def test_a_type_only_test_file_is_not_required_to_run_tests(tmp_path: Path, monkeypatch) -> None:
     root = _checkout_with_a_test(tmp_path, "export type T = string; // NO_TESTS\n", monkeypatch)
-    assert verify._tests(root, ["apps/mesh/src/state.test.ts"]).outcome is verify.Outcome.PASSED
+    assert bun_tests.run_tests(root, ["apps/mesh/src/state.test.ts"]).outcome is bun_tests.Outcome.PASSED
 
 
 # --- git ---------------------------------------------------------------------

@@ -15,7 +15,8 @@ from pathlib import Path
 import pytest
 
 from codemods.engine.diff import unified_diff
-from codemods.engine.editor import FileEditor, Item, statement
+from codemods.engine.editor import FileEditor
+from codemods.engine.statements import Item, statement
 from codemods.engine.edits import DuplicateEdit, Edit, EditSet, OverlapError
 from codemods.engine.outcome import AnchorMissing, Conflict, SyntaxProblem
 from codemods.engine.source import SourceError, SourceFile

@@ -11,8 +11,9 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from codemods.engine import layout as L
-from codemods.engine import editor
-from codemods.engine.editor import FileEditor, Item, check_roles, statement
+from codemods.engine import statements
+from codemods.engine.editor import FileEditor
+from codemods.engine.statements import Item, check_roles, statement
 from codemods.engine.layout import restyle_text
 from codemods.engine.snippet_printer import layout_snippet
 from codemods.engine.source import SourceFile
@@ -210,7 +211,7 @@ def test_statement_identity_is_checked() -> None:
     statement("bridge.onappstatechange = f;", role="$B.onsizechange = $H")
     with pytest.raises(ValueError, match="does not match its own snippet"):
         check_roles()
-    editor._UNCHECKED_ROLES.clear()  # the wrong role above is this test's own
+    statements._UNCHECKED_ROLES.clear()  # the wrong role above is this test's own
     with pytest.raises(ValueError, match="needs a role"):
         statement("go();")
 
@@ -238,7 +239,7 @@ def test_recipe_roles_match_their_snippets() -> None:
         importlib.import_module(module.name)
     assert len(bridge_store._sdk_variants()) == 8
     check_roles()
-    assert not editor._UNCHECKED_ROLES
+    assert not statements._UNCHECKED_ROLES
     assert all(h.role for h in bridge_store.HANDLERS.values()) and panel_app_view.DECODE.name == "appState"
     assert tool_call_part.SEARCH.name == "appStateParam"
 

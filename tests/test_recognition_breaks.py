@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from codemods.engine import editor, equivalence
+from codemods.engine import editor, equivalence, statement_edits
 
 from . import test_recognition as cases
 
@@ -62,7 +62,7 @@ def test_roles_looked_for_only_in_the_anchor_block_fail_the_moved_handler_case(m
 
 def test_patterns_without_renamable_names_fail_the_rename_cases(monkeypatch, tmp_path: Path) -> None:
     real = equivalence.compile_pattern.__wrapped__
-    monkeypatch.setattr(editor, "compile_pattern", lambda text, tsx=False, names=frozenset(): real(text, tsx))
+    monkeypatch.setattr(statement_edits, "compile_pattern", lambda text, tsx=False, names=frozenset(): real(text, tsx))
     _fails(
         cases.test_a_renamed_local_or_member_is_recognised,
         "compat-1x", cases.BRIDGE, "updateConfig", "appStateJson", "serialized", cases.LOCAL, tmp_path / "a",

@@ -11,7 +11,8 @@ from pathlib import Path
 import pytest
 
 from codemods import recipes
-from codemods.engine.editor import FileEditor, Item, statement
+from codemods.engine.editor import FileEditor
+from codemods.engine.statements import Item, statement
 from codemods.engine.outcome import AnchorMissing
 from codemods.engine.parsing import TYPESCRIPT, parse
 from codemods.engine.source import SourceFile

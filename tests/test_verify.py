@@ -103,9 +103,9 @@ def test_a_planted_type_error_fails_with_exit_4_and_is_shown(checkout: Path, mon
 
 def test_a_coloured_type_error_is_counted_and_shown(checkout: Path, monkeypatch) -> None:
     """tsc's lines in colour: the new error is both counted and shown."""
-    from codemods.checks import verify
+    from codemods.checks import typecheck
 
-    plain = verify._exec
+    plain = typecheck.execute
 
     def coloured(command, cwd, timeout=1800, started=None):
         result = plain(command, cwd, timeout, started)
@@ -113,7 +113,7 @@ def test_a_coloured_type_error_is_counted_and_shown(checkout: Path, monkeypatch)
             result.stdout = "".join(f"\x1b[31m{line}\x1b[0m\n" for line in result.stdout.splitlines())
         return result
 
-    monkeypatch.setattr(verify, "_exec", coloured)
+    monkeypatch.setattr(typecheck, "execute", coloured)
     assert invoke("apply", "--repo", checkout).exit_code == 0
     module = checkout / MODULE
     text = module.read_text()

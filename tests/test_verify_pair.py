@@ -59,7 +59,7 @@ def _both_ways(repo: Path, files: list[str], monkeypatch: pytest.MonkeyPatch, ca
     check = next(c for c in paired.checks if c.name == "typecheck")
     assert "(and the base, in one process)" in check.command, check
     monkeypatch.setenv("MESH_CODEMOD_CACHE", str(cache))  # nothing cached for the second way
-    monkeypatch.setattr(verify, "_pair_for", lambda *args: None)
+    monkeypatch.setattr(verify, "pair_for", lambda *args: None)
     two_runs = verify.run(repo, files, baseline)
     other = next(c for c in two_runs.checks if c.name == "typecheck")
     assert other.command == "cd apps/mesh && bun run check", other

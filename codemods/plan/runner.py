@@ -12,7 +12,8 @@ from types import MappingProxyType
 
 from ..engine.record import NamedTuple
 from ..engine.diff import unified_diff
-from ..engine.editor import FileEditor, FormChange
+from ..engine.editor import FileEditor
+from ..engine.statements import FormChange
 from ..engine.edits import DuplicateEdit, OverlapError
 from ..engine.outcome import Conflict, Refused, Status, StepResult, TargetMissing, parsed_or_refused
 from ..engine.style import read_config, style_for

@@ -4,7 +4,11 @@ from __future__ import annotations
 
 from tree_sitter import Node
 
-from ...engine.editor import FileEditor, Item, Statement, form, module_stem, statement
+from ...engine.editor import FileEditor
+
+from ...engine.statements import Item, Statement, form, statement
+
+from ...engine.find import module_stem
 from ...engine.outcome import AnchorMissing
 
 APP_STATE_HELPERS = ("decodeAppState", "toAppStateParam")

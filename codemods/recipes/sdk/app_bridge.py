@@ -16,7 +16,11 @@ from pathlib import Path
 
 from tree_sitter import Node
 
-from ...engine.editor import MEMBER_CONTAINERS, FileEditor, Item
+from ...engine.list_edits import MEMBER_CONTAINERS
+
+from ...engine.editor import FileEditor
+
+from ...engine.statements import Item
 from ...engine.outcome import AnchorMissing
 from ..base import Context
 from .common import (

@@ -5,7 +5,9 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable
 
-from ...engine.editor import FileEditor, Item
+from ...engine.editor import FileEditor
+
+from ...engine.statements import Item
 from ...engine.outcome import AnchorMissing
 from .common import STATE, rename
 

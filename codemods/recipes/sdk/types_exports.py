@@ -4,7 +4,9 @@ the protocol's send type, so `sendStateChanged` type-checks only with it)."""
 
 from __future__ import annotations
 
-from ...engine.editor import FileEditor, Item
+from ...engine.editor import FileEditor
+
+from ...engine.statements import Item
 from ...engine.outcome import AnchorMissing
 from ..base import Context
 from .common import SIZE, SIZE_METHOD_CONST, SIZE_SCHEMA, STATE, rename

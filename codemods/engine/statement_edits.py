@@ -1,0 +1,282 @@
+"""Ensure operations on statements and class members: found by name or by
+role (modulo layout), inserted after an anchor or at the end of a block,
+and earlier forms replaced while their code is still what was written."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from tree_sitter import Node
+from .find import FUNCTION_TYPES
+from .layout import dedent
+from .outcome import Conflict
+from .equivalence import Group, canonical_tree, compile_pattern, groups_by_kind
+from .parsing import TSX, parse
+from .editor_base import EditorBase
+from .statements import Ensured, Form, FormChange, Statement, code_of
+
+
+class StatementEdits(EditorBase):
+    """Statements and class members, and the forms that become them."""
+
+    def ensure_statements_after(
+        self,
+        anchor: Node | Callable[[], Node],
+        statements: Sequence[Statement],
+        *,
+        block: Node | None = None,
+        scope: Node | None = None,
+    ) -> Ensured:
+        """Insert each statement after ``anchor`` unless the block already has
+        it (see :class:`Statement`; by role, anywhere in ``scope`` when
+        given: a handler moved into a helper method). In a partly applied
+        block a missing statement goes after its present predecessor, so the
+        sequence keeps its order. ``anchor`` may be a function that finds
+        it (``block`` given): it is looked for only when something must be
+        inserted, so a missing anchor does not matter once the work is there."""
+        if block is None:
+            if callable(anchor):
+                raise ValueError("a lazily found anchor needs its block")
+            block = anchor.parent
+        cursor, pending, added = None, [], []
+        inserts: list[tuple[Node | None, list[str]]] = []
+        for wanted in statements:
+            found = self._present(block, wanted, scope)
+            if found is None:
+                pending.append(self._with_names(wanted.snippet, wanted.names))
+                added.append(dedent(wanted.snippet).strip())
+                continue
+            if found.parent is None or found.parent.id != block.id:
+                continue  # present elsewhere in the scope: the order is not ours
+            if pending:
+                inserts.append((cursor, pending))
+            cursor, pending = found, []
+        if pending:
+            inserts.append((cursor, pending))
+        where = ""
+        if inserts:
+            resolved = anchor() if callable(anchor) else anchor
+            where = f"after line {resolved.end_point[0] + 1}"
+            before, after = self._neighbours(resolved)
+            # An anchor set apart by blank lines on both sides (one of a list
+            # of handlers, say): the new statements get blank lines too.
+            spaced = (
+                before is not None and after is not None
+                and resolved.start_point[0] - before.end_point[0] > 1
+                and after.start_point[0] - resolved.end_point[0] > 1
+            )
+            for at, texts in inserts:
+                at = resolved if at is None else at
+                self._insert_after(at, texts, self.source.indent_of(at), spaced)
+        return self._record("statements", where or "present", added)
+
+    def canonical(self, node: Node) -> Group:
+        """The canonical tree of ``node`` (cached), for role matching."""
+        cached = self._canonical.get(node.id)
+        if cached is None:
+            cached = canonical_tree(node, self.source.data) or Group(node.type, [], node)
+            self._canonical[node.id] = cached
+        return cached
+
+    def find_statement(self, block: Node, wanted: Statement | Form, scope: Node | None = None) -> Node | None:
+        """The statement of ``block`` that ``wanted`` already is: the one
+        declaring its name (or, renamed, the same code under other names),
+        or one that plays its role, anywhere in ``scope`` when given."""
+        if wanted.name:
+            found = self.declaration_in(block, self.bindings.get(wanted.name, wanted.name))
+            if found is not None or wanted.name not in wanted.names:
+                return found
+            return next((s for s in self.entries(block) if self.same_code(s, wanted.snippet, wanted.names)), None)
+        return self.find_role(scope or block, wanted.role, wanted.names)
+
+    def find_role(self, scope: Node, role: str, names: frozenset[str] = frozenset()) -> Node | None:
+        """The first statement in ``scope`` that holds code matching the
+        pattern ``role`` (see :class:`~.equivalence.Pattern`); the names it
+        binds are recorded."""
+        pattern = compile_pattern(role, True, names)
+        text = self.source.data[scope.start_byte:scope.end_byte]
+        if not all(word.encode() in text for word in pattern.words):
+            return None
+        by_kind = self._by_kind.get(scope.id)
+        if by_kind is None:
+            by_kind = self._by_kind[scope.id] = groups_by_kind(self.canonical(scope))
+        for group, env in pattern.search(self.canonical(scope), self.bindings, by_kind):
+            if group.node is None:
+                continue
+            self.bindings.update(env)
+            return self._top_statement(group.node, scope)
+        return None
+
+    def _top_statement(self, node: Node, scope: Node) -> Node:
+        """The statement that holds ``node``: an entry of ``scope`` when that
+        is a block, else an entry of the function body it is in."""
+        current = node
+        while current.parent is not None and current.id != scope.id:
+            parent = current.parent
+            if parent.id == scope.id or parent.type in {"program", "class_body"} or (
+                parent.type == "statement_block" and parent.parent is not None and parent.parent.type in FUNCTION_TYPES
+            ):
+                return current
+            current = parent
+        return current
+
+    def same_code(self, node: Node, snippet: str, names: frozenset[str] = frozenset()) -> bool:
+        """Whether ``node`` is ``snippet``'s code modulo layout (comments
+        aside) and the renaming of ``names``; the names it binds are
+        recorded."""
+        pattern = compile_pattern(code_of(snippet), True, names)
+        expected = node.named_children[0].type if node.type == "expression_statement" and node.named_children else node.type
+        if pattern.kind is not None and pattern.kind != expected:
+            return False
+        text = self.source.data[node.start_byte:node.end_byte]
+        if not all(word.encode() in text for word in pattern.words):
+            return False
+        group = self.canonical(node)
+        # A snippet that is one expression statement is compiled to its expression.
+        target = group.items[0] if node.type == "expression_statement" and len(group.items) == 1 else group
+        env = pattern.match(target, self.bindings)
+        if env is None:
+            return False
+        self.bindings.update(env)
+        return True
+
+    def _with_names(self, snippet: str, names: frozenset[str]) -> str:
+        """``snippet`` with the step's names as this file has them."""
+        renames = {k: v for k, v in self.bindings.items() if k in names and v != k.removeprefix("this.")}
+        if not renames:
+            return snippet
+        data = snippet.encode("utf-8")
+        tree = parse(data, TSX)
+        edits = []
+        stack = [tree.root_node]
+        while stack:
+            node = stack.pop()
+            stack.extend(node.children)
+            text = data[node.start_byte:node.end_byte].decode()
+            key = text if node.type == "identifier" else "this." + text if node.type == "property_identifier" else None
+            if key in renames:
+                edits.append((node.start_byte, node.end_byte, renames[key]))
+        for start, end, text in sorted(edits, reverse=True):
+            data = data[:start] + text.encode() + data[end:]
+        return data.decode()
+
+    def has_statement(self, block: Node, wanted: Statement, scope: Node | None = None) -> bool:
+        return self.find_statement(block, wanted, scope) is not None
+
+    def _present(self, block: Node, wanted: Statement, scope: Node | None = None) -> Node | None:
+        """The statement of ``block`` (or ``scope``) that is ``wanted``, after
+        replacing an earlier form of it (planned here, see :class:`Form`),
+        or None.
+
+        The current form wins; an earlier form whose code is still what was
+        written (modulo layout and renamed names) becomes the current one.
+        An earlier form known by its own name or role but with other code
+        was changed by someone since: refused (the current one is not added
+        beside it). A statement with the current form's name or role and
+        other code is kept as it is, and so is another form of the same
+        work (``alike``)."""
+        found = self.find_statement(block, wanted, scope)
+        if not wanted.earlier or (found is not None and self.same_code(found, wanted.snippet, wanted.names)):
+            return found
+        # Several forms may share a role (a wiring and its earlier
+        # release): a statement is "changed since" only when none of them
+        # is its code.
+        changed: tuple[Node, Form] | None = None
+        for earlier in wanted.earlier:
+            node = found if (earlier.name, earlier.role) == (wanted.name, wanted.role) else self.find_statement(
+                block, earlier, scope
+            )
+            if node is None:
+                continue
+            if self.same_code(node, earlier.snippet, earlier.names):
+                self._replace_statement(node, earlier, wanted)
+                return node
+            if node is not found and changed is None:
+                changed = (node, earlier)
+        if changed is not None:
+            node, earlier = changed
+            first, last = node.start_point[0] + 1, node.end_point[0] + 1
+            raise Conflict(
+                self.path,
+                f"{self.path} lines {first}-{last} hold {earlier.label}, changed since mesh-codemod wrote it: "
+                f"not replaced with {wanted.label or 'the current form'}; "
+                "restore the written form or make the change by hand",
+            )
+        if found is None:
+            for role in wanted.alike:
+                found = self.find_role(scope or block, role, wanted.names)
+                if found is not None:
+                    first = found.start_point[0] + 1
+                    self.note(f"line {first} does this step's work in another form; kept as it is")
+                    return found
+        return found
+
+    def _replace_statement(self, node: Node, earlier: Form, wanted: Statement) -> None:
+        """Replace ``node`` (``earlier``, with the comment lines above it
+        that the earlier snippet has) by the current snippet."""
+        start = node
+        comments = [
+            line.strip() for line in dedent(earlier.snippet).strip("\n").split("\n") if line.lstrip().startswith("//")
+        ]
+        above = node.prev_named_sibling
+        for comment in reversed(comments):
+            if above is None or above.type != "comment" or self.text(above).strip() != comment:
+                break
+            start, above = above, above.prev_named_sibling
+        indent = self.source.indent_of(node)
+        snippet = self._with_names(wanted.snippet, wanted.names)
+        self.edits.replace(start.start_byte, node.end_byte, self.render(snippet, indent))
+        first, last = start.start_point[0] + 1, node.end_point[0] + 1
+        where = f"line {first}" if first == last else f"lines {first}-{last}"
+        self.form_changes.append(FormChange(earlier.kind, where, earlier.label, wanted.label or "the current form"))
+
+    def _neighbours(self, anchor: Node) -> tuple[Node | None, Node | None]:
+        """The siblings before and after ``anchor``, not counting a comment
+        that shares a line with it (that comment belongs to the anchor)."""
+        before, after = anchor.prev_named_sibling, anchor.next_named_sibling
+        if before is not None and before.type == "comment" and before.end_point[0] == anchor.start_point[0]:
+            before = before.prev_named_sibling
+        if after is not None and after.type == "comment" and after.start_point[0] == anchor.end_point[0]:
+            after = after.next_named_sibling
+        return before, after
+
+    def ensure_statements_at_end(
+        self, block: Node, statements: Sequence[Statement], *, scope: Node | None = None
+    ) -> Ensured:
+        missing = [
+            (s.snippet, self._with_names(s.snippet, s.names))
+            for s in statements
+            if self._present(block, s, scope) is None
+        ]
+        result = self._record("statements", "end of block", [dedent(s).strip() for s, _ in missing])
+        if not missing:
+            return result
+        texts = [text for _, text in missing]
+        existing = self.entries(block)
+        if existing:
+            self._insert_after(existing[-1], texts, self.source.indent_of(existing[-1]))
+        else:
+            indent = self.source.indent_of(block) + self.style.indent
+            text = "".join(self.style.eol + indent + self.render(s, indent) for s in texts)
+            self.edits.insert(block.children[0].end_byte, text)
+        return result
+
+    def ensure_class_member(
+        self,
+        cls: Node,
+        name: str,
+        snippet: str,
+        *,
+        after: Node | Callable[[], Node],
+        spaced: bool = False,
+        names: frozenset[str] = frozenset(),
+    ) -> Ensured:
+        """A class field or method named ``name`` (or what this file renamed
+        it to), placed after ``after`` (``spaced``: set apart by a blank
+        line, as methods are; a function: looked for only when the member
+        must be added)."""
+        if self.class_members(cls, self.member_name(name)):
+            return self._record("class member", name, [])
+        anchor = after() if callable(after) else after
+        text = self._with_names(snippet, names | {"this." + name})
+        self._insert_after(anchor, [text], self.source.indent_of(anchor), spaced, kind="members")
+        return self._record("class member", name, [dedent(snippet).strip()])
