@@ -66,16 +66,17 @@ def test_the_generated_schema_runs_with_bun(shape: str, tmp_path: Path) -> None:
 
 @pytest.mark.parametrize("shape", SHAPES)
 def test_the_publishing_side_runs_no_toolchain_and_gets_the_same_files(shape: str, tmp_path: Path) -> None:
-    """Inside `pinned.off()` (the publishing side's own build, which starts
-    no process) the files are edited in the generator's style, and that
-    hand edit gives the same bytes the pinned toolchain makes: the publish
-    check takes a branch the build job regenerated."""
-    from codemods.recipes.sdk import pinned
+    """Planned without the checks wing's tools (the publishing side's own
+    build, which starts no process) the files are edited in the generator's
+    style, and that hand edit gives the same bytes the pinned toolchain
+    makes: the publish check takes a branch the build job regenerated."""
+    from codemods.plan.runner import NO_TOOLS, plan, write
 
     require_pinned_schemas()
-    with pinned.off():
-        assert pinned.toolchain() is None
-        tree, report = _applied(tmp_path, shape)
+    tree = sdk_tree(tmp_path, shape)
+    planned = plan(tree, tools=NO_TOOLS)
+    write(tree, planned.changes)
+    report = planned.to_json()
     notes = {s["step"]: s.get("notes", []) for s in report["steps"]}
     assert any("edited in the generator's style" in n and "the publishing side runs no tools" in n for n in notes["schema"])
     expected = snapshot(SDK_FIXTURES / shape / "expected-auto")

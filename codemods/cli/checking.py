@@ -65,7 +65,7 @@ def _checkout_baseline(repo: Path, base: str | None, target: str | None = None):
     change, if any, is in the working tree). None outside a git checkout."""
     import git
 
-    from ..deliver import build, repository, trees
+    from ..deliver import repository
 
     try:
         git_repo = repository.open_repo(repo)
@@ -106,7 +106,7 @@ def _below_tool_commits(head, stop: str | None):
     """(the commit below the newest run of the tool's commits, how many
     there are, how many other commits sit above them) on HEAD's
     first-parent history down to ``stop``; None when there is none."""
-    from ..deliver import build, repository, trees
+    from ..deliver import build, repository
 
     cuts = repository.shallow_cuts(head.repo)
 
@@ -138,7 +138,7 @@ def baseline_of(git_repo, checkout: Path, rev: str, label: str, describe: str = 
     lock files the dependencies were installed from; and the files that the
     patched tree (``against``, a commit; None: the working tree) changes,
     as ``rev`` has them."""
-    from ..deliver import build, repository, trees
+    from ..deliver import trees
     from ..checks import verify
 
     return verify.Baseline(

@@ -41,12 +41,14 @@ class PrRequest(NamedTuple):
 
 
 def _series(request: SeriesRequest):
-    from ..deliver import branches, build, patches, repository, trees
+    # the checks wing is loaded only by the commands that run it: never by `publish`
+    from ..checks.tools import TOOLS
+    from ..deliver import build, repository
 
     repo = repository.open_repo(request.repo)
     name, email = author(request.author)
     return build.build_series(
-        repo, request.base, request.bridge, repository.identity(repo, name, email), request.formatter
+        repo, request.base, request.bridge, repository.identity(repo, name, email), request.formatter, TOOLS
     )
 
 
@@ -59,7 +61,7 @@ def patch(request: SeriesRequest, out: Path) -> int:
 
 
 def _patch(request: SeriesRequest, out: Path) -> int:
-    from ..deliver import branches, build, patches, repository, trees
+    from ..deliver import patches
 
     try:
         series = _series(request)
@@ -146,7 +148,7 @@ def pr(request: PrRequest) -> int:
 
 
 def _pr(request: PrRequest) -> int:
-    from ..deliver import branches, build, patches, prbody, repository, trees
+    from ..deliver import branches, prbody, repository
 
     as_json = request.series.as_json
     try:
@@ -278,7 +280,7 @@ def _report_pr(series, request: PrRequest, update, report, body: str, as_json: b
 def verify_commit(series, require: bool = False):
     """Run the checks on the tip's tree (a temporary copy with the
     checkout's node_modules linked), against the base commit."""
-    from ..deliver import branches, build, patches, repository, trees
+    from ..deliver import trees
     from ..checks import verify
 
     checkout = Path(series.repo.working_tree_dir)

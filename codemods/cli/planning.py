@@ -39,9 +39,10 @@ _STATUS_WORDS = {
 def plan_checkout(
     repo: Path, bridge: Bridge, only: list[str], formatter: FormatterMode = FormatterMode.AUTO, restore=()
 ):
+    from ..checks.tools import TOOLS
     from ..plan.runner import plan
 
-    return plan(repo, bridge, only, formatter, restore)
+    return plan(repo, bridge, only, formatter, restore, TOOLS)
 
 
 def header(plan, layout: bool = True) -> None:

@@ -21,7 +21,7 @@ import git
 from ..engine.record import NamedTuple
 from ..recipes.base import Bridge, CommitGroup, ModeChoice
 from ..plan.formatting import FormatterMode, choose as choose_formatter
-from ..plan.runner import FileChange, Plan, TargetError, detect_target, plan
+from ..plan.runner import NO_TOOLS, FileChange, Plan, TargetError, Tools, detect_target, plan
 from .repository import GitProblem, Identity, commit_date, exported_tree, resolve
 
 
@@ -56,6 +56,7 @@ class Series(NamedTuple):
     identity: Identity
     date: str
     formatter: FormatterMode = FormatterMode.AUTO  # as asked: a rebuild uses it again
+    tools: Tools = NO_TOOLS  # what may start the checkout's processes: a rebuild uses them again
 
     @property
     def tip(self) -> str:
@@ -68,11 +69,14 @@ def build_series(
     bridge: Bridge | ModeChoice,
     author: Identity,
     formatter: FormatterMode = FormatterMode.AUTO,
+    tools: Tools = NO_TOOLS,
 ) -> Series:
     """Make (in the object store only) one commit per commit group whose
     steps change something, on top of ``base_rev``. The files are laid out
     by the checkout's formatter (its installed Biome, run under the
-    configuration committed in the base) where ``formatter`` allows."""
+    configuration committed in the base) where ``formatter`` allows and
+    ``tools`` (the checks wing's) can start it; without tools nothing of
+    the checkout is started."""
     base = resolve(repo, base_rev)
     checkout = Path(repo.working_tree_dir)
     date = commit_date(base)
@@ -105,7 +109,7 @@ def build_series(
             selected: list[str] = []
             for group in target.commits:
                 selected.extend(group.steps)
-                plans.append(plan(tree, choice, selected, layout))
+                plans.append(plan(tree, choice, selected, layout, tools=tools))
         except TargetError as err:
             raise GitProblem(str(err).replace(str(tree), f"{checkout} at {base.hexsha[:12]}")) from None
         full = plans[-1]
@@ -155,7 +159,7 @@ def build_series(
             files = [(c.path, c.kind) for c in changed]
             commits.append(SeriesCommit(sha, group, files, message))
             parent, parent_tree = sha, new_tree
-    return Series(repo, base.hexsha, commits, full, choice, author, date, formatter)
+    return Series(repo, base.hexsha, commits, full, choice, author, date, formatter, tools)
 
 
 def group_touches(change: FileChange, group: CommitGroup) -> bool:

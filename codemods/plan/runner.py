@@ -6,7 +6,7 @@ import os
 import posixpath
 import re
 import stat
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from pathlib import Path
 from types import MappingProxyType
 
@@ -21,7 +21,23 @@ from .. import recipes
 from .formatting import BUILT_IN, Candidate, FormatterChoice, FormatterMode, Layout, choose
 from ..recipes import Target
 from ..recipes.base import ModeChoice
-from ..recipes.base import Bridge, Context, Notice, Planned, Step
+from ..recipes.base import Bridge, Context, Notice, Planned, Runner, Step
+from . import config as configuration
+
+
+class Tools(NamedTuple):
+    """What may start the checkout's processes while a plan is made: the
+    runner a recipe asks for its generator (`Context.run`) and the
+    formatter pass over the changed files. The command line hands down the
+    checks wing's (`checks.tools.TOOLS`); the publishing side plans with
+    `NO_TOOLS`: the built-in layout, and generated files edited by hand."""
+
+    run: Runner | None = None
+    # (checkout, candidates, formatter choice) -> [(bytes, Layout)], one per candidate
+    format_pass: Callable[..., list] | None = None
+
+
+NO_TOOLS = Tools()
 
 
 class TargetError(Exception):
@@ -149,6 +165,7 @@ def plan(
     only: Sequence[str] = (),
     formatter: FormatterMode | str | FormatterChoice = FormatterMode.AUTO,
     restore: Sequence[str] = (),
+    tools: Tools = NO_TOOLS,
 ) -> Plan:
     """Compute every step's edits against the files as they are now, and
     pass the changed files through the checkout's formatter (``formatter``:
@@ -157,9 +174,8 @@ def plan(
     The checkout's decisions stand (SPEC 5a): a step its configuration file
     skips is skipped, and a file the tool creates that is missing while the
     rest of the feature is present is not created again, unless its step
-    is in ``restore``."""
-    from . import config as configuration
-
+    is in ``restore``. ``tools`` start the checkout's processes (its
+    formatter, a generator); without them nothing is started."""
     target = detect_target(repo)
     steps = target.steps
     ids = {s.id for s in steps}
@@ -184,6 +200,7 @@ def plan(
         form=choice.form or "1.x",
         why=choice.describe(),
         sdk_api=choice.sdk_api,
+        run=tools.run,
     )
     root = repo.resolve()
     selected = [s for s in steps if not only or s.id in only]
@@ -243,11 +260,10 @@ def plan(
     if changes:
         if formatter.biome is None:
             laid_out = [(c.new, Layout(BUILT_IN, f"no formatter: {formatter.reason}")) for c in changes]
+        elif tools.format_pass is None:
+            laid_out = [(c.new, Layout(BUILT_IN, "no formatter: nothing of the checkout runs here")) for c in changes]
         else:
-            # only here is the checkout's Biome started (and its module imported)
-            from ..checks.format_pass import format_pass
-
-            laid_out = format_pass(root, [Candidate(c.path, c.old, c.new) for c in changes], formatter)
+            laid_out = tools.format_pass(root, [Candidate(c.path, c.old, c.new) for c in changes], formatter)
         changes = [c._replace(new=new, layout=layout) for c, (new, layout) in zip(changes, laid_out)]
     notices = dict.fromkeys(
         str(note)
@@ -330,17 +346,11 @@ def _keep_decisions(
         reason = (
             f"{result.path} is missing while the rest of the feature is present: someone removed it, "
             f"a decision that stands; not created again (restore it: mesh-codemod apply --restore {result.step}, "
-            f"or skip it for good in {_config_name()})"
+            f"or skip it for good in {configuration.FILE_NAME})"
         )
         results[index] = StepResult(result.step, result.path, Status.SKIPPED, reason, "decision", result.notes)
         touched.pop(result.path, None)
         contents.pop(result.path, None)
-
-
-def _config_name() -> str:
-    from .config import FILE_NAME
-
-    return FILE_NAME
 
 
 def _rest_present(repo, target, ctx, config, step_id, done, contents) -> bool:

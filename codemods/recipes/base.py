@@ -65,6 +65,11 @@ class Planned(NamedTuple):
     refusal: Refused | None = None
 
 
+# (command, cwd, timeout) -> the finished process: how a recipe asks the
+# checks wing to run one of the checkout's tools (`checks.sandbox.run`).
+Runner = Callable[..., "subprocess.CompletedProcess"]
+
+
 class Context(NamedTuple):
     """What a transform may know besides the file: the chosen bridge mode."""
 
@@ -81,6 +86,10 @@ class Context(NamedTuple):
     why: str = ""
     # sdk mode's API (ModeChoice.sdk_api)
     sdk_api: object = None
+    # Starts one of the checkout's tools (a generator), handed down from the
+    # checks wing by the command line (`checks.tools`); None where no
+    # process may start (the publishing side): a step then edits by hand.
+    run: Runner | None = None
 
 
 class NewFile(NamedTuple):

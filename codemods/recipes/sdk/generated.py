@@ -30,7 +30,7 @@ from ...engine.outcome import AnchorMissing, Conflict, Refused, SyntaxProblem, T
 from ...engine.source import SourceFile
 from ...engine.style import FormatterConfig, Style, style_for
 from ..manifest import read_manifest
-from ..base import Context, Notice, Planned
+from ..base import Context, Notice, Planned, Runner
 from . import pinned, spec_types
 from .common import (
     APP_STATE,
@@ -134,9 +134,10 @@ def _spec(ctx: Context) -> SpecFacts:
 # ----------------------------------------------------------------------
 
 
-def generator_unavailable(repo: Path) -> str:
-    """Why the checkout cannot regenerate ("" when it can): the script
-    declared, node_modules installed and npm on PATH."""
+def generator_unavailable(repo: Path, run: Runner | None) -> str:
+    """Why the checkout cannot regenerate ("" when it can): a runner to
+    start it (none on the publishing side), the script declared,
+    node_modules installed and npm on PATH."""
     import shutil
 
     scripts = read_manifest(repo).get("scripts")
@@ -146,11 +147,11 @@ def generator_unavailable(repo: Path) -> str:
         return "the checkout has no node_modules"
     if shutil.which("npm") is None:
         return "npm not found on PATH"
-    return ""
+    return pinned.NO_RUNNER if run is None else ""
 
 
 @lru_cache(maxsize=4)
-def _regenerate(repo: str, spec: Planned) -> dict[str, bytes]:
+def _regenerate(repo: str, spec: Planned, run: Runner) -> dict[str, bytes]:
     """Run the generator on a scratch copy of the checkout (its top-level
     files, src/ and scripts/, node_modules linked) whose spec.types.ts is
     the edited one; the checkout itself is not touched."""
@@ -181,17 +182,17 @@ def _generated(path: str, data: bytes, ctx: Context, edit) -> tuple[bytes, list[
     pinned in tools/ (see `pinned`), else the edits in the generator's
     style (the report then asks for a confirmation)."""
     repo = Path(ctx.repo)
-    why_not = generator_unavailable(repo)
+    why_not = generator_unavailable(repo, ctx.run)
     if not why_not:
-        files = _regenerate(str(repo.resolve()), _planned_spec(ctx))
+        files = _regenerate(str(repo.resolve()), _planned_spec(ctx), ctx.run)
         if path not in files:
             raise Refused(path, f"`npm run {GENERATOR}` did not write it")
         _check_parses(path, files[path], ctx)
         return files[path], [Notice(f"regenerated with `npm run {GENERATOR}`")]
-    tools = pinned.toolchain()
+    tools = pinned.toolchain() if ctx.run is not None else None
     failed = ""
     if tools is not None:
-        files, failed = pinned.attempt(str(repo.resolve()), _planned_spec(ctx), tools)
+        files, failed = pinned.attempt(str(repo.resolve()), _planned_spec(ctx), tools, ctx.run)
         if not failed:
             if path not in files:
                 raise Refused(path, f"{pinned.describe(tools)} did not write it")
@@ -201,7 +202,8 @@ def _generated(path: str, data: bytes, ctx: Context, edit) -> tuple[bytes, list[
     # derive from cannot be planned (the facts are cached for the edits).
     _spec(ctx)
     new = edit(path, data, ctx)
-    return new, [unconfirmed(f"{why_not}, and {failed or pinned.unavailable()}")] if new != data else []
+    reasons = dict.fromkeys((why_not, failed or pinned.unavailable(ctx.run)))  # each once
+    return new, [unconfirmed(", and ".join(reasons))] if new != data else []
 
 
 def _check_parses(path: str, data: bytes, ctx: Context) -> None:

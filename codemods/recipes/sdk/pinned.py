@@ -20,10 +20,10 @@ the edited spec.types.ts and links tools/node_modules as its node_modules:
 
 Only the files the checkout has are made (schema.test.ts and schema.json are
 optional). `MESH_CODEMOD_NODE_TOOLS` names another node_modules (a missing
-one turns the toolchain off). The publishing side, which runs nothing
-(codemods/publish.py), turns it off with `off()`: its own build of the
-series then edits the files in the generator's style, and the build job's
-regenerated files must equal that modulo layout.
+one turns the toolchain off). Every process starts through the runner
+the checks wing hands down (`Context.run`); the publishing side, which
+runs nothing, plans without one: its own build of the series then edits
+the files in the generator's style.
 """
 
 from __future__ import annotations
@@ -34,15 +34,12 @@ import re
 import shutil
 import subprocess
 import tempfile
-from collections.abc import Iterator
-from contextlib import contextmanager
-from contextvars import ContextVar
 from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
 
 from ...engine.outcome import NotUtf8, SyntaxProblem
-from ..base import Planned
+from ..base import Planned, Runner
 
 SCHEMA_PATH = "src/generated/schema.ts"
 TEST_PATH = "src/generated/schema.test.ts"
@@ -53,23 +50,17 @@ NODE_TOOLS = Path(__file__).resolve().parents[3] / "tools" / "node_modules"
 ENV = "MESH_CODEMOD_NODE_TOOLS"
 MISSING = "the pinned schema toolchain is not installed (`scripts/setup --node` installs it in tools/node_modules)"
 PACKAGES = ("ts-to-zod", "zod", "prettier", "bun")
-_OFF: ContextVar[bool] = ContextVar("mesh_codemod_pinned_schemas_off", default=False)
 
 
-@contextmanager
-def off() -> Iterator[None]:
-    """No pinned toolchain inside (the publishing side starts no process)."""
-    token = _OFF.set(True)
-    try:
-        yield
-    finally:
-        _OFF.reset(token)
+
+NO_RUNNER = "the publishing side runs no tools"
 
 
-def unavailable() -> str:
-    """Why the pinned toolchain is not used ("" when it is)."""
-    if _OFF.get():
-        return "the publishing side runs no tools"
+def unavailable(run: Runner | None) -> str:
+    """Why the pinned toolchain is not used ("" when it is): nothing may
+    start a process here (no ``run``), or it is not installed."""
+    if run is None:
+        return NO_RUNNER
     return "" if toolchain() is not None else MISSING
 
 
@@ -88,10 +79,7 @@ class Toolchain:
 
 
 def toolchain() -> Toolchain | None:
-    """The pinned toolchain, or None when one of its packages is missing
-    (or inside `off()`)."""
-    if _OFF.get():
-        return None
+    """The pinned toolchain, or None when one of its packages is missing."""
     where = Path(os.environ[ENV]) if os.environ.get(ENV) else NODE_TOOLS
     versions = []
     for name in PACKAGES:
@@ -121,11 +109,11 @@ class ToolchainFailed(Exception):
 
 
 @lru_cache(maxsize=4)
-def attempt(repo: str, spec: Planned, tools: Toolchain) -> tuple[dict[str, bytes], str]:
+def attempt(repo: str, spec: Planned, tools: Toolchain, run: Runner) -> tuple[dict[str, bytes], str]:
     """`regenerate`'s files and "", or no files and why it failed (the
     three generated-file steps ask once)."""
     try:
-        return regenerate(repo, spec, tools), ""
+        return regenerate(repo, spec, tools, run), ""
     except ToolchainFailed as err:
         return {}, str(err)
 
@@ -146,7 +134,7 @@ def scratch_checkout(root: Path, work: Path, folders: set[str], node_modules: Pa
     (work / spec.path).write_bytes(spec.data)
 
 
-def regenerate(repo: str, spec: Planned, tools: Toolchain) -> dict[str, bytes]:
+def regenerate(repo: str, spec: Planned, tools: Toolchain, run: Runner) -> dict[str, bytes]:
     """The generated files the checkout has, made by the pinned toolchain
     from the edited spec.types.ts; the checkout itself is not touched."""
     root = Path(repo)
@@ -161,7 +149,7 @@ def regenerate(repo: str, spec: Planned, tools: Toolchain) -> dict[str, bytes]:
                 json.loads(current[JSON_PATH])
             except ValueError as err:
                 raise SyntaxProblem(JSON_PATH, f"not valid JSON ({err})") from None
-        made = json.loads(_bun(tools, work, "generate", str(work / spec.path)))
+        made = json.loads(_bun(tools, work, run, "generate", str(work / spec.path)))
         if made["errors"]:
             raise ToolchainFailed(f"{describe(tools)}: ts-to-zod: " + " / ".join(made["errors"][:3]))
         written = [SCHEMA_PATH]
@@ -171,12 +159,12 @@ def regenerate(repo: str, spec: Planned, tools: Toolchain) -> dict[str, bytes]:
             written.append(TEST_PATH)
         if (root / JSON_PATH).is_file():
             out = json.loads(
-                _bun(tools, work, "json", str(work / SCHEMA_PATH), str(root / JSON_PATH), str(work / JSON_PATH))
+                _bun(tools, work, run, "json", str(work / SCHEMA_PATH), str(root / JSON_PATH), str(work / JSON_PATH))
             )
             if out["problems"]:
                 raise ToolchainFailed(f"{describe(tools)}: zod's toJSONSchema: " + " / ".join(out["problems"][:3]))
             written.append(JSON_PATH)
-        _run(tools, work, [str(tools.bun), str(tools.prettier), "--write", *written], "Prettier")
+        _run(tools, work, run, [str(tools.bun), str(tools.prettier), "--write", *written], "Prettier")
         return {path: _line_endings((work / path).read_bytes(), current[path]) for path in written}
 
 
@@ -198,14 +186,13 @@ def _line_endings(data: bytes, current: str) -> bytes:
     return data.replace(b"\r\n", b"\n").replace(b"\n", b"\r\n") if "\r\n" in current else data
 
 
-def _bun(tools: Toolchain, work: Path, *args: str) -> str:
-    return _run(tools, work, [str(tools.bun), str(DRIVER), args[0], str(tools.node_modules), *args[1:]], args[0])
+def _bun(tools: Toolchain, work: Path, run: Runner, *args: str) -> str:
+    return _run(tools, work, run, [str(tools.bun), str(DRIVER), args[0], str(tools.node_modules), *args[1:]], args[0])
 
 
-def _run(tools: Toolchain, work: Path, command: list[str], what: str) -> str:
-    # the checkout's sources are imported (schema.json): its environment rules
-    from ...checks.sandbox import run
-
+def _run(tools: Toolchain, work: Path, run: Runner, command: list[str], what: str) -> str:
+    # the checkout's sources are imported (schema.json): the checks wing's
+    # runner gives it the environment rules of the checkout's own tools
     try:
         result = run(command, work, timeout=600)
     except (OSError, subprocess.SubprocessError) as err:
