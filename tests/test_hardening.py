@@ -13,7 +13,7 @@ from pathlib import Path
 
 import pytest
 
-from codemods.plan import runner
+from codemods.plan import writing
 from codemods.plan.lock import repo_lock
 
 from .support import FIXTURES, ROOT, invoke, snapshot
@@ -68,7 +68,7 @@ class FailingReplace:
 def test_failure_after_some_renames_restores_every_file(host_tree, monkeypatch, fail_on: int) -> None:
     repo = host_tree()
     before = snapshot(repo)
-    monkeypatch.setattr(runner.os, "replace", FailingReplace(fail_on))
+    monkeypatch.setattr(writing.os, "replace", FailingReplace(fail_on))
     stderr = refused(repo, "nothing written", "No space left on device")
     assert "Traceback" not in stderr
     assert snapshot(repo) == before

@@ -70,7 +70,9 @@ def test_the_publishing_side_runs_no_toolchain_and_gets_the_same_files(shape: st
     build, which starts no process) the files are edited in the generator's
     style, and that hand edit gives the same bytes the pinned toolchain
     makes: the publish check takes a branch the build job regenerated."""
-    from codemods.plan.runner import NO_TOOLS, plan, write
+    from codemods.plan.model import NO_TOOLS
+    from codemods.plan.runner import plan
+    from codemods.plan.writing import write
 
     require_pinned_schemas()
     tree = sdk_tree(tmp_path, shape)

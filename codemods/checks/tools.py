@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from ..plan.runner import Tools
+from ..plan.model import Tools
 
 
 def _format_pass(root: Path, candidates: list, choice) -> list:

@@ -26,7 +26,7 @@ def verify_checkout(
 
 def _verify_checkout(repo: Path, as_json: bool, require: bool, base: str | None, target: str | None = None) -> int:
     from ..checks import verify
-    from ..plan.runner import TargetError
+    from ..plan.model import TargetError
 
     try:
         # only whether edits are pending matters here, not their layout

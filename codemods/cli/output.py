@@ -61,7 +61,7 @@ def git_failures():
     import git
 
     from ..deliver import repository
-    from ..plan.runner import TargetError
+    from ..plan.model import TargetError
 
     # any git failure is a refusal with git's words, never a traceback
     return repository.GitProblem, TargetError, Refused, git.GitError

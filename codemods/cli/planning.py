@@ -100,7 +100,7 @@ def form_change_line(change, why: str) -> str:
 def apply(request: ApplyRequest) -> int:
     """`mesh-codemod apply`: plan, then write (or show, or only check)."""
     from ..plan.lock import Busy, repo_lock
-    from ..plan.runner import TargetError
+    from ..plan.model import TargetError
 
     if request.dry_run and request.check:
         return fail("--dry-run and --check cannot be combined", Exit.USAGE, request.as_json)
@@ -109,12 +109,12 @@ def apply(request: ApplyRequest) -> int:
         with repo_lock(request.repo, request.lock_timeout):
             plan = plan_checkout(request.repo, request.bridge, request.only, request.formatter, request.restore)
             if writing_allowed and plan.pending:
-                from ..plan.runner import refuse_unwritable
+                from ..plan.writing import refuse_unwritable
 
                 refuse_unwritable(plan)
             writing = writing_allowed and plan.pending and not plan.refused
             if writing:
-                from ..plan.runner import write
+                from ..plan.writing import write
 
                 write(plan.repo, plan.changes)
     except TargetError as err:
@@ -164,7 +164,7 @@ def _summary(plan, writing: bool, check: bool) -> str:
 
 def status(repo: Path, as_json: bool, formatter: FormatterMode = FormatterMode.AUTO) -> int:
     """`mesh-codemod status`: each step applied, pending or refused."""
-    from ..plan.runner import TargetError
+    from ..plan.model import TargetError
 
     try:
         plan = plan_checkout(repo, Bridge.AUTO, [], formatter)

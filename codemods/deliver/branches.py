@@ -11,7 +11,7 @@ import git
 
 from ..engine.record import NamedTuple
 from ..plan import environment
-from ..plan.runner import TargetError
+from ..plan.model import TargetError
 from .repository import GitProblem, Identity, ZERO, check_branch_name, git_error, refuse_shallow
 from .build import Series, TRAILER, build_series, holds_recorded_content
 

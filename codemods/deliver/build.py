@@ -21,7 +21,8 @@ import git
 from ..engine.record import NamedTuple
 from ..recipes.base import Bridge, CommitGroup, ModeChoice
 from ..plan.formatting import FormatterMode, choose as choose_formatter
-from ..plan.runner import NO_TOOLS, FileChange, Plan, TargetError, Tools, detect_target, plan
+from ..plan.model import NO_TOOLS, FileChange, Plan, TargetError, Tools, detect_target
+from ..plan.runner import plan
 from .repository import GitProblem, Identity, commit_date, exported_tree, resolve
 
 

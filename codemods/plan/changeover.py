@@ -12,7 +12,7 @@ from pathlib import Path
 from .. import __version__
 from ..engine.outcome import Status
 from ..recipes.base import CommitGroup
-from .runner import Plan
+from .model import Plan
 
 FIRST, MIGRATION, UPGRADE, BOTH, COMPLETION = (
     "first change", "migration", "upgrade", "migration and upgrade", "completion",

@@ -10,7 +10,6 @@ from __future__ import annotations
 from tree_sitter import Node
 
 from ...engine.editor import FileEditor
-
 from ...engine.statements import Item, Statement, as_form, form, statement
 from ...engine.outcome import AnchorMissing, Conflict
 from ..base import Bridge, Context

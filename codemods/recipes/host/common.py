@@ -5,7 +5,6 @@ from __future__ import annotations
 from tree_sitter import Node
 
 from ...engine.editor import FileEditor
-
 from ...engine.statements import Item, Statement, form, statement
 
 from ...engine.find import module_stem

@@ -6,7 +6,6 @@
 from __future__ import annotations
 
 from ...engine.editor import FileEditor
-
 from ...engine.statements import Item
 from ...engine.outcome import AnchorMissing
 from ..base import Context

@@ -7,7 +7,6 @@ renderer, so the two values are threaded through the wrapper's props.
 from __future__ import annotations
 
 from ...engine.editor import FileEditor
-
 from ...engine.statements import Item
 from ..base import Context
 from .common import (

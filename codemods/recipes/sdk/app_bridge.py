@@ -19,7 +19,6 @@ from tree_sitter import Node
 from ...engine.list_edits import MEMBER_CONTAINERS
 
 from ...engine.editor import FileEditor
-
 from ...engine.statements import Item
 from ...engine.outcome import AnchorMissing
 from ..base import Context

@@ -166,8 +166,6 @@ def _regenerate(repo: str, spec: Planned, run: Runner) -> dict[str, bytes]:
         npm = shutil.which("npm")
         if npm is None:  # gone since generator_unavailable() looked
             raise Refused(SCHEMA_PATH, f"`npm run {GENERATOR}`: npm not found on PATH")
-        from ...checks.sandbox import run
-
         # the SDK's own script: an allow-listed environment, its own process group
         result = run([npm, "run", "--silent", GENERATOR], work, timeout=600)
         if result.returncode != 0:

@@ -6,7 +6,6 @@ import re
 from collections.abc import Iterable
 
 from ...engine.editor import FileEditor
-
 from ...engine.statements import Item
 from ...engine.outcome import AnchorMissing
 from .common import STATE, rename

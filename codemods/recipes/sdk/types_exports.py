@@ -5,7 +5,6 @@ the protocol's send type, so `sendStateChanged` type-checks only with it)."""
 from __future__ import annotations
 
 from ...engine.editor import FileEditor
-
 from ...engine.statements import Item
 from ...engine.outcome import AnchorMissing
 from ..base import Context

@@ -1,0 +1,151 @@
+"""One step over one file: its transform, or the file it creates (replaced
+when it is an earlier release's or another wiring's output, left alone when
+someone edited it)."""
+
+from __future__ import annotations
+
+import posixpath
+import re
+from pathlib import Path
+from ..engine.editor import FileEditor
+from ..engine.statements import FormChange
+from ..engine.edits import DuplicateEdit, OverlapError
+from ..engine.outcome import Conflict, Refused, TargetMissing, parsed_or_refused
+from ..engine.style import style_for
+from ..recipes.base import Context, Notice, Step
+from .locate import find_definitions
+
+
+def read_target(path: Path, relative: str, step: Step) -> bytes | None:
+    """The bytes of a resolved path; None for a new file not yet there."""
+    if not path.exists():
+        if step.new_file is not None:
+            return None
+        raise TargetMissing(relative, "file not found")
+    if not path.is_file():
+        raise Refused(relative, "is not a regular file")
+    return path.read_bytes()
+
+
+def run_step(
+    step: Step, ctx: Context, path: str, current: bytes | None, owned: frozenset[str] = frozenset()
+) -> tuple[bytes, list[str], list[FormChange]]:
+    if step.new_file is not None:
+        return _new_file(step, ctx, path, current, owned)
+    if current is None:
+        raise TargetMissing(path, "file not found")
+    try:
+        if step.rewrite is not None:
+            return (*step.rewrite(path, current, ctx), [])
+        editor = FileEditor(parsed_or_refused(path, current, ctx.formatter))
+        step.transform(editor, ctx)
+        new = editor.result()
+    except DuplicateEdit as err:
+        raise Conflict(path, f"internal error, please report it: {err}") from None
+    except OverlapError as err:
+        raise Conflict(path, f"two edits would overlap ({err})") from None
+    # the current form of a statement is this release's
+    from .. import __version__
+
+    changes = [c._replace(now=__version__) if c.now == "the current form" else c for c in editor.form_changes]
+    return new, editor.added, changes
+
+
+def _new_file(
+    step: Step, ctx: Context, path: str, current: bytes | None, owned: frozenset[str] = frozenset()
+) -> tuple[bytes, list[str], list[FormChange]]:
+    """A file the step creates: written when missing; replaced when it is,
+    modulo layout, what an earlier release or another mode wrote; else kept
+    as it is. ``owned``: the files the run's own steps write (their imports
+    of this file are the steps' business)."""
+    # Templates are written in mesh's style; a new file takes the
+    # repository's (no file yet to look at).
+    from ..engine.snippet_printer import render_file
+
+    new_file = step.new_file
+    style = style_for(b"", ctx.formatter)
+    text = new_file.render(ctx)
+    wanted = render_file(text, style).encode()
+    if current is None or current == wanted:
+        return current or wanted, [], []
+    from ..engine.equivalence import LayoutKeyError, layout_key
+
+    try:
+        key = layout_key(current, path)
+    except LayoutKeyError:
+        key = None  # does not parse: edited
+    now = new_file.label(ctx) if new_file.label is not None else "the current form"
+    if key is not None:
+        if key == layout_key(text, path):
+            return current, [], []  # this release's output, in the checkout's layout
+        # Another wiring of this release first: an earlier release may have
+        # written the same code, but the change is the migration.
+        variants = new_file.variants(ctx) if new_file.variants is not None else {}
+        for label, variant in variants.items():
+            if layout_key(variant, path) == key:
+                new, notes = _keeping_imported_exports(new_file, ctx, path, variant, text, owned, style)
+                return new or wanted, notes, [FormChange("migrate", "the file", label, now)]
+        import hashlib
+
+        digest = hashlib.sha256(key.encode("utf-8")).hexdigest()
+        earlier = {value: label for label, value in new_file.earlier.items()}
+        if digest in earlier:
+            return wanted, [], [FormChange("upgrade", "the file", earlier[digest], now)]
+    decoded = current.decode("utf-8", "replace")
+    missing = [name for name in new_file.exports(ctx) if name not in decoded]
+    if missing:
+        raise Conflict(path, f"exists but does not define {', '.join(missing)}")
+    return current, [
+        Notice(
+            f"{path} was edited since mesh-codemod wrote it (no release wrote this code): "
+            f"left alone; compare it with what this release writes ({now}) by hand"
+        )
+    ], []
+
+
+_EXPORT = re.compile(r"^export\s+(?:const|function|class|type|interface)\s+([A-Za-z_$][\w$]*)", re.M)
+
+
+def _keeping_imported_exports(new_file, ctx, path, was: str, now: str, owned, style) -> tuple[bytes | None, list[str]]:
+    """The migrated file, keeping every export the earlier form had that
+    another file of the checkout imports (None: nothing to keep), with a
+    notice per kept export saying who imports it."""
+    gone = sorted(set(_EXPORT.findall(was)) - set(_EXPORT.findall(now)))
+    if not gone:
+        return None, []
+    importers = {name: _importers(ctx.repo, name, path, owned) for name in gone}
+    kept = [name for name in gone if importers[name]]
+    if not kept or new_file.keeping is None:
+        return None, []
+    from ..engine.snippet_printer import render_file
+
+    notes = [
+        Notice(
+            f"{path}: kept the export `{name}`, which only the earlier wiring used: "
+            f"{', '.join(importers[name])} import{'s' if len(importers[name]) == 1 else ''} it "
+            "(an export is removed only when nothing in the checkout imports it)"
+        )
+        for name in kept
+    ]
+    return render_file(new_file.keeping(ctx, kept), style).encode(), notes
+
+
+def _importers(repo: Path, name: str, path: str, owned: frozenset[str]) -> list[str]:
+    """The files of the checkout, other than ``owned`` ones, that import
+    ``name`` from the module at ``path``."""
+    stem = posixpath.splitext(posixpath.basename(path))[0]
+    imports = re.compile(
+        r"import\s+(?:type\s+)?\{[^}]*\b" + re.escape(name) + r"\b[^}]*\}\s*from\s*[\"'][^\"']*"
+        + re.escape(stem) + r"(?:\.[jt]sx?)?[\"']"
+    )
+    found = []
+    for candidate in find_definitions(repo, name):
+        if candidate == path or candidate in owned:
+            continue
+        try:
+            text = (repo / candidate).read_text(encoding="utf-8", errors="replace")
+        except OSError:
+            continue
+        if imports.search(text):
+            found.append(candidate)
+    return found
