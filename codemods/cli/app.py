@@ -37,7 +37,7 @@ FormatterOption = Annotated[
 ]
 
 
-@app.command("apply")
+@app.command("apply", short_help="Compute every edit, then write it, show it (--dry-run) or only report (--check).")
 def apply_command(
     repo: RepoOption = Path("."),
     dry_run: Annotated[bool, typer.Option("--dry-run", help="Print the diff; write nothing.")] = False,
@@ -65,7 +65,7 @@ def apply_command(
     raise typer.Exit(planning.apply(request))
 
 
-@app.command("status")
+@app.command("status", short_help="Each step: applied, pending, or refused with its reason.")
 def status_command(
     repo: RepoOption = Path("."), as_json: JsonOption = False, formatter: FormatterOption = FormatterMode.AUTO
 ) -> None:
@@ -73,7 +73,7 @@ def status_command(
     raise typer.Exit(planning.status(repo, as_json, formatter))
 
 
-@app.command("list")
+@app.command("list", short_help="The steps with their ids and one-line descriptions.")
 def list_command(as_json: JsonOption = False) -> None:
     """The steps with their ids and one-line descriptions."""
     raise typer.Exit(planning.list_steps(as_json))
@@ -94,7 +94,7 @@ RequireChecksOption = Annotated[
 ]
 
 
-@app.command("patch")
+@app.command("patch", short_help="Write the edits as a patch series for `git am`.")
 def patch_command(
     out: Annotated[Path, typer.Option("--out", help="Folder for 0001-*.patch and onward.")],
     repo: RepoOption = Path("."),
@@ -108,7 +108,7 @@ def patch_command(
     raise typer.Exit(delivery.patch(delivery.SeriesRequest(repo, base, bridge, author, as_json, formatter), out))
 
 
-@app.command("pr")
+@app.command("pr", short_help="Create or update the branch holding the series, and print the PR body.")
 def pr_command(
     branch: Annotated[str, typer.Option("--branch", help="The branch to create or update.")],
     repo: RepoOption = Path("."),
@@ -148,7 +148,7 @@ def pr_command(
     raise typer.Exit(delivery.pr(request))
 
 
-@app.command("publish")
+@app.command("publish", short_help="Check the build job's artifact and push its branch (the publish job).")
 def publish_command(
     artifact: Annotated[Path, typer.Option("--artifact", help="The folder `pr --artifact` wrote (the build job's).")],
     branch: Annotated[str, typer.Option("--branch", help="The branch to publish.")],
@@ -178,7 +178,7 @@ def publish_command(
     raise typer.Exit(github.publish(request))
 
 
-@app.command("open-pr")
+@app.command("open-pr", short_help="Open or update the branch's pull request on GitHub, or decline to.")
 def open_pr_command(
     branch: Annotated[str, typer.Option("--branch", help="The branch the PR comes from (the repository's own).")],
     base_branch: Annotated[str, typer.Option("--base-branch", help="The branch the PR targets.")],
@@ -216,7 +216,7 @@ def open_pr_command(
     raise typer.Exit(github.open_pr(request))
 
 
-@app.command("verify")
+@app.command("verify", short_help="Run the target's own checks on the files the tool edits, against the base.")
 def verify_command(
     repo: RepoOption = Path("."),
     as_json: JsonOption = False,
