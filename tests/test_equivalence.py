@@ -48,7 +48,7 @@ def test_a_change_of_meaning_is_not_layout(a: str, b: str) -> None:
 
 
 def test_jsx_text_and_attribute_quotes_in_tsx() -> None:
-    a = 'const a = <div className="x">\n  hello   world\n</div>;'
+    a = 'const a = <div className="x">\n  hello\n  world\n</div>;'
     b = "const a = (<div className='x'>hello world</div>)"
     assert same_modulo_layout(a, b, TSX)
     assert not same_modulo_layout(a, b.replace("world", "there"), TSX)
