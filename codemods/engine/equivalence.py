@@ -462,15 +462,18 @@ def _find_facts(root: Node, data: bytes, language: Language) -> tuple[frozenset[
         stack.extend(reversed(node.children))
     breaks = set()
     for i, token in enumerate(tokens):
-        if token.is_named:
+        if token.is_named or token.parent is None:
             continue
-        kind = token.type
-        if (kind in _BREAK_AFTER or kind == "await" and i + 1 < len(tokens) and tokens[i + 1].type == "using") and (
-            i + 1 < len(tokens) and _LINE_BREAK.search(data, token.end_byte, tokens[i + 1].start_byte)
-        ):
-            breaks.add(token.start_byte)
-        elif kind in _BREAK_BEFORE and i > 0 and _LINE_BREAK.search(data, tokens[i - 1].end_byte, token.start_byte):
-            breaks.add(token.start_byte)
+        kind, parent = token.type, token.parent
+        # Only a break inside the construct counts: `return;` is `return\n}`.
+        if kind in _BREAK_AFTER or kind == "await" and i + 1 < len(tokens) and tokens[i + 1].type == "using":
+            after = tokens[i + 1] if i + 1 < len(tokens) else None
+            if after is not None and after.start_byte < parent.end_byte:
+                if _LINE_BREAK.search(data, token.end_byte, after.start_byte):
+                    breaks.add(token.start_byte)
+        elif kind in _BREAK_BEFORE and i > 0 and tokens[i - 1].end_byte > parent.start_byte:
+            if _LINE_BREAK.search(data, tokens[i - 1].end_byte, token.start_byte):
+                breaks.add(token.start_byte)
     candidates = [p for p in parens if _may_be_layout(p, data, comment_starts, comment_ends)]
     return _removable_parens(root, data, language, candidates), frozenset(breaks)
 

@@ -28,17 +28,17 @@ CREATED = MappingProxyType(
     {
         "app-state-module": MappingProxyType(
             {
-                "0.1.0, compat mode": "e916adb9b0ffdf68e3f970cf0029d6b52c763f306b07369ce0232cec809022f7",
-                "0.1.0, sdk mode": "7e4e3dea91070a6e4bb1244127904e80077800a1578d51512e1a04e081cbda30",
-                "0.2.0 and 0.3.0, compat mode": "7f80818284bd7e5b3eced53d0a2e1780d969b54bb1d45a924116814d5af6eacf",
-                "0.2.0 and 0.3.0, sdk mode": "b62dd790241710c0316a49994f0ba8d71340f4b54d4289d97436224442a76767",
-                "0.3.0, compat mode, 2.x form": "b7e1b6e72cc94be8a8f906573a555235fff12be61a2715fd60bcf5adbabbd2c1",
+                "0.1.0, compat mode": "6f8e055d42c78f9eff3309e46dfd3e7d3260936aee73d2b1c8cc2b60a705d229",
+                "0.1.0, sdk mode": "f27c054c4db4c118931675ea798a3f5f740d766d10219e6105084636a86b49c0",
+                "0.2.0 and 0.3.0, compat mode": "ae4c49ad3448c7b073fac1fa6ba4f86c3eb0285228e663c2ac81580c3e4e86fb",
+                "0.2.0 and 0.3.0, sdk mode": "2446765dd4d17032024dcc78fc4a287fc2c3ada77acf44d696f3d8bc7aa00f87",
+                "0.3.0, compat mode, 2.x form": "ab6270c5e15aac4e2c8705e1bbc8d32a9bdada911e337a47cbd2d93ad33bb856",
             }
         ),
         "app-state-tests": MappingProxyType(
             {
-                "0.1.0": "95e0b4af2ee61f2635a00a7941a6064fca31c250abb8f607d338cbed45dc39c3",
-                "0.2.0 and 0.3.0": "abfae3148259e17db435d6a4ce599e05085a30fa06261ca55d8015a404d1b05c",
+                "0.1.0": "ff8ec261b2012b07bb274265071def21b31ffc17d1eb489d2896b29ba2e38c9a",
+                "0.2.0 and 0.3.0": "1e7c724da35cacfa355aaa805b048722fb82da3d3f97067345d8137bff65e5ba",
             }
         ),
     }
