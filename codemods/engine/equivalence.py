@@ -38,15 +38,17 @@ from __future__ import annotations
 
 import json
 import re
+from bisect import bisect_left
 from collections.abc import Iterator
 from decimal import Decimal, InvalidOperation
 from functools import lru_cache
 from pathlib import PurePath
 
-from tree_sitter import Language, Node
+from tree_sitter import Language, Node, Tree
 
 from .record import NamedTuple
-from .parsing import TSX, TYPESCRIPT, language_for, parse
+from .edits import Edit
+from .parsing import TSX, TYPESCRIPT, language_for, parse, reparse
 
 # Punctuation that only separates or terminates: the named nodes around it
 # carry the structure (an array's commas excepted: they make holes).
@@ -524,11 +526,12 @@ def _removable_parens(root: Node, data: bytes, language: Language, candidates: l
     (less those parentheses): all at once, else halves, down to one."""
     if not candidates:
         return frozenset()
+    tree = parse(data, language)  # the re-parses reuse what they do not touch
     accepted: list[Node] = []
     pending = [candidates]
     while pending:
         group = pending.pop()
-        if _same_without(root, data, language, accepted + group):
+        if _same_without(tree, root, data, accepted + group):
             accepted += group
         elif len(group) > 1:
             half = len(group) // 2
@@ -536,42 +539,56 @@ def _removable_parens(root: Node, data: bytes, language: Language, candidates: l
     return frozenset(p.start_byte for p in accepted)
 
 
-def _same_without(root: Node, data: bytes, language: Language, parens: list[Node]) -> bool:
+def _same_without(tree: Tree, root: Node, data: bytes, parens: list[Node]) -> bool:
     cuts = []
     for paren in parens:
         inner = paren.named_children[0]
-        cuts += [(paren.start_byte, inner.start_byte), (inner.end_byte, paren.end_byte)]
+        cuts += [Edit(paren.start_byte, inner.start_byte, b" "), Edit(inner.end_byte, paren.end_byte, b" ")]
+    cuts.sort()
     pieces, at = [], 0
-    for start, end in sorted(cuts):
-        pieces += [data[at:start], b" "]
-        at = end
+    for cut in cuts:
+        pieces += [data[at : cut.start], cut.text]
+        at = cut.end
     pieces.append(data[at:])
     changed = b"".join(pieces)
-    tree = parse(changed, language)
+    tree = reparse(tree, data, changed, cuts)
     if tree.root_node.has_error:
         return False
-    skip = frozenset(p.start_byte for p in parens)
-    return list(_shape(root, data, skip)) == list(_shape(tree.root_node, changed, frozenset()))
+    # The grammar's own print of a tree (its node types and fields, in C):
+    # the tokens are the same by construction (only parentheses went, each
+    # for a space), so the same print is the same tree.
+    # Statements without a cut are the same text, parsed from the same
+    # place: their kinds suffice; those with one are printed in full.
+    starts = sorted(p.start_byte for p in parens)
+    before, after = root.children, tree.root_node.children
+    if len(before) != len(after):
+        return False
+    for old, new in zip(before, after):
+        at = bisect_left(starts, old.start_byte)
+        if at < len(starts) and starts[at] < old.end_byte:
+            if str(new) != _print_without(old, starts):
+                return False
+        elif old.type != new.type or old.child_count != new.child_count:
+            return False
+    return True
 
 
-def _shape(node: Node, data: bytes, skip: frozenset[int]) -> Iterator[object]:
-    """The node types and token texts of a tree, in order, the parentheses
-    at ``skip`` left out."""
-    stack: list = [node]
-    while stack:
-        current = stack.pop()
-        if current is None:
-            yield None
-            continue
-        if current.type in _PARENTHESIZED and current.start_byte in skip:
-            stack.append(current.named_children[0])
-            continue
-        if current.child_count == 0:
-            yield current.type, data[current.start_byte : current.end_byte]
-            continue
-        yield current.type
-        stack.append(None)
-        stack.extend(reversed(current.children))
+def _print_without(node: Node, starts: list[int]) -> str:
+    """The grammar's print of ``node`` with the parentheses that start at
+    ``starts`` (sorted) left out; only the nodes that hold one are printed
+    here, the rest by the grammar."""
+    at = bisect_left(starts, node.start_byte)
+    if at == len(starts) or starts[at] >= node.end_byte:
+        return str(node)
+    if node.type in _PARENTHESIZED and starts[at] == node.start_byte:
+        return _print_without(node.named_children[0], starts)
+    parts = []
+    for i, child in enumerate(node.children):
+        if child.is_named or child.is_missing:
+            text = _print_without(child, starts)
+            field = node.field_name_for_child(i)
+            parts.append(f"{field}: {text}" if field else text)
+    return "(" + " ".join([node.type, *parts]) + ")"
 
 
 def _tree(node: Node, keying: _Keying) -> list[Item]:
