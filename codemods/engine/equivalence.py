@@ -56,6 +56,9 @@ _SEPARATORS = frozenset({";", ","})
 # Lists whose commas count: `[, a]` has a hole; only a comma after an
 # element and before the closing bracket is a trailing comma.
 _HOLED = frozenset({"array", "array_pattern"})
+# Lists whose members a `;` or a `,` may end alike.
+_MEMBER_LISTS = frozenset({"object_type", "interface_body", "enum_body"})
+_CLOSERS = frozenset({")", "]", "}", ">"})
 # Parentheses that may be layout, when removing them re-parses to the same tree.
 _PARENTHESIZED = frozenset({"parenthesized_expression", "parenthesized_type"})
 # Keywords whose parentheses are syntax (`if (a)`): never removed.
@@ -612,7 +615,7 @@ def _tree(node: Node, keying: _Keying) -> list[Item]:
         return _group(kind, _template(node, keying), node, keying)
     if kind == "regex" or node.child_count == 0:
         text = _text(node, data)
-        if node.child_count == 0 and not node.is_named and text in _SEPARATORS and _separates(node):
+        if node.child_count == 0 and not node.is_named and text in _SEPARATORS and _separates(node, keying.comments):
             return []
         leaf = Leaf(kind, text)
         if node.start_byte in keying.breaks and not node.is_named:
@@ -663,22 +666,28 @@ def _group(kind: str, items: list[Item], node: Node, keying: _Keying) -> list[It
     return [*items[:first], Group(kind, items[first:last], node), *items[last:]]
 
 
-def _separates(node: Node) -> bool:
-    """Whether the separator ``node`` only separates (a trailing comma, a
-    semicolon the language would insert): not in a `for` head, not an
-    array's comma other than a trailing one after an element."""
+def _separates(node: Node, comments: bool) -> bool:
+    """Whether the separator ``node`` is left out of the key: a semicolon
+    the language would insert, a trailing comma, a member separator of a
+    type (``;`` and ``,`` alike); not one in a `for` head, nor an array's
+    comma other than a trailing one after an element (the others make
+    holes). Other commas are implied by the tree, and kept only when
+    comments count: a comment's place is before or after its comma."""
     parent = node.parent
     if parent is None or parent.type == "for_statement":
         return False
-    if parent.type in _HOLED and node.type == ",":
-        after = node.next_sibling
-        while after is not None and after.type == "comment":
-            after = after.next_sibling
-        before = node.prev_sibling
-        while before is not None and before.type == "comment":
-            before = before.prev_sibling
-        return after is not None and after.type == "]" and before is not None and before.type not in {",", "["}
-    return True
+    if node.type != "," or parent.type in _MEMBER_LISTS:
+        return True
+    after = node.next_sibling
+    while after is not None and after.type == "comment":
+        after = after.next_sibling
+    before = node.prev_sibling
+    while before is not None and before.type == "comment":
+        before = before.prev_sibling
+    trailing = after is not None and after.type in _CLOSERS and before is not None and before.type not in {",", "["}
+    if parent.type in _HOLED:
+        return trailing
+    return trailing or not comments
 
 
 def _flat_members(node: Node, kind: str) -> list[Node]:

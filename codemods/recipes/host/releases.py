@@ -28,17 +28,17 @@ CREATED = MappingProxyType(
     {
         "app-state-module": MappingProxyType(
             {
-                "0.1.0, compat mode": "6f8e055d42c78f9eff3309e46dfd3e7d3260936aee73d2b1c8cc2b60a705d229",
-                "0.1.0, sdk mode": "f27c054c4db4c118931675ea798a3f5f740d766d10219e6105084636a86b49c0",
-                "0.2.0 and 0.3.0, compat mode": "ae4c49ad3448c7b073fac1fa6ba4f86c3eb0285228e663c2ac81580c3e4e86fb",
-                "0.2.0 and 0.3.0, sdk mode": "2446765dd4d17032024dcc78fc4a287fc2c3ada77acf44d696f3d8bc7aa00f87",
-                "0.3.0, compat mode, 2.x form": "ab6270c5e15aac4e2c8705e1bbc8d32a9bdada911e337a47cbd2d93ad33bb856",
+                "0.1.0, compat mode": "e4e0f43020f8a4fbc3b72f686e6a9fb8d81f8e1ad898d875845c27ca49a7bd37",
+                "0.1.0, sdk mode": "d334220c8755865bfce412cdee71f89a696562742f695d395d7618123fcf267c",
+                "0.2.0 and 0.3.0, compat mode": "949cf28c6ff46cdb68bc9b496b62f086cf18e4f37616581e5237f5a159a90b4f",
+                "0.2.0 and 0.3.0, sdk mode": "bac6772c2525672207e1f9a6d563b23f404d9b6db7d7c5abae706d920432ef6e",
+                "0.3.0, compat mode, 2.x form": "b4be5826fdfedcaed03f9a299426b8d144a09c999b083924165286f6cc19eab3",
             }
         ),
         "app-state-tests": MappingProxyType(
             {
-                "0.1.0": "ff8ec261b2012b07bb274265071def21b31ffc17d1eb489d2896b29ba2e38c9a",
-                "0.2.0 and 0.3.0": "1e7c724da35cacfa355aaa805b048722fb82da3d3f97067345d8137bff65e5ba",
+                "0.1.0": "5627d715f2f0a4c939c58eb530694e7aa6a818a804e5d94da238a9fd52b53f9c",
+                "0.2.0 and 0.3.0": "de781fe60aef42eabaff9e585db807484f23d87ee0609cb6040498828fffb621",
             }
         ),
     }
