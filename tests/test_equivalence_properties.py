@@ -11,11 +11,13 @@ the files the tool writes: the 7 files of a host checkout after `apply`
   configurations (quotes, JSX quotes, semicolons, trailing commas, line
   width, indentation, arrow parentheses, bracket spacing, quoted keys),
   one formatter call per formatter for all of them (a configuration file
-  per folder): each result compares equal to the file it came from.
+  per folder), each configuration on a seeded choice of the files: each
+  result compares equal to the file it came from.
 
-EQUIVALENCE_SEED, EQUIVALENCE_CONFIGS and EQUIVALENCE_PLACES change the
-seed, the number of configurations per formatter and the places per
-mutation and file; the counts are printed.
+EQUIVALENCE_SEED, EQUIVALENCE_BIOME_CONFIGS, EQUIVALENCE_PRETTIER_CONFIGS,
+EQUIVALENCE_FILES_PER_CONFIG and EQUIVALENCE_PLACES change the seed, the
+number of configurations of each formatter, how many of the files each
+lays out, and the places per mutation and file; the counts are printed.
 """
 
 from __future__ import annotations
@@ -38,7 +40,11 @@ from .perturb import root, text, walk
 from .support import ROOT
 
 SEED = int(os.environ.get("EQUIVALENCE_SEED", "28"))
-CONFIGS = int(os.environ.get("EQUIVALENCE_CONFIGS", "60"))
+# Biome is quick, Prettier is not: more configurations of the first.
+BIOME_CONFIGS = int(os.environ.get("EQUIVALENCE_BIOME_CONFIGS", "70"))
+PRETTIER_CONFIGS = int(os.environ.get("EQUIVALENCE_PRETTIER_CONFIGS", "40"))
+# Each configuration lays out this many of the files (a seeded choice).
+FILES_PER_CONFIG = int(os.environ.get("EQUIVALENCE_FILES_PER_CONFIG", "8"))
 PLACES = int(os.environ.get("EQUIVALENCE_PLACES", "5"))
 
 HOST = ROOT / "fixtures/host/newest/expected-compat"
@@ -317,23 +323,31 @@ def prettier_config(rng: random.Random) -> dict:
     }
 
 
-def _lay_out(tmp_path: Path, rng: random.Random) -> list[tuple[str, dict, Path]]:
-    """Every file under CONFIGS configurations of each formatter, with one
-    call per formatter: (formatter, configuration, folder) per case."""
+Case = tuple[str, dict, Path, list[tuple[Path, str]]]
+
+
+def _lay_out(tmp_path: Path, rng: random.Random) -> list[Case]:
+    """The files under the configurations of each formatter, with one call
+    per formatter: (formatter, configuration, folder, files) per case."""
     biome = require(BIN / "biome", "Biome")
     prettier = require(BIN / "prettier", "Prettier")
     cases = []
-    for formatter, config_of, name in (("biome", biome_config, "biome.json"), ("prettier", prettier_config, ".prettierrc.json")):
+    kinds = (
+        ("biome", biome_config, "biome.json", BIOME_CONFIGS),
+        ("prettier", prettier_config, ".prettierrc.json", PRETTIER_CONFIGS),
+    )
+    for formatter, config_of, name, count in kinds:
         top = tmp_path / formatter
-        for i in range(CONFIGS):
+        for i in range(count):
             folder = top / f"case-{i}"
             config = config_of(rng)
-            for base, path in FILES:
+            files = rng.sample(FILES, min(FILES_PER_CONFIG, len(FILES)))
+            for base, path in files:
                 target = folder / path
                 target.parent.mkdir(parents=True, exist_ok=True)
                 target.write_bytes((base / path).read_bytes())
             (folder / name).write_text(json.dumps(config))
-            cases.append((formatter, config, folder))
+            cases.append((formatter, config, folder, files))
     root_config = {"root": True, "formatter": {"enabled": True}, "linter": {"enabled": False}, "assist": {"enabled": False}}
     (tmp_path / "biome" / "biome.json").write_text(json.dumps(root_config))
     commands = [
@@ -352,16 +366,18 @@ def test_every_formatter_layout_compares_equal(tmp_path: Path, capsys) -> None:
     originals = {path: layout_key((base / path).read_bytes(), path) for base, path in FILES}
     compared = changed = 0
     failures = []
-    for formatter, config, folder in cases:
-        for base, path in FILES:
+    for formatter, config, folder, files in cases:
+        for base, path in files:
             laid_out = (folder / path).read_bytes()
             compared += 1
             changed += laid_out != (base / path).read_bytes()
             if _key(laid_out, path) != originals[path]:
                 failures.append(f"{formatter} {json.dumps(config)}: {path} is not equal modulo layout:\n"
                                 f"{_diff((base / path).read_bytes(), laid_out)}")
-    _report(capsys, f"equivalence layouts (seed {SEED}): {len(cases)} configurations ({CONFIGS} Biome, {CONFIGS} Prettier), "
+    _report(capsys, f"equivalence layouts (seed {SEED}): {len(cases)} configurations ({BIOME_CONFIGS} Biome, "
+            f"{PRETTIER_CONFIGS} Prettier), "
             f"{compared} files compared, {changed} laid out differently: all equal" if not failures else
             f"equivalence layouts (seed {SEED}): {len(failures)} of {compared} files unequal")
     assert not failures, f"{len(failures)} failures; the first:\n" + "\n\n".join(failures[:3])
+    assert len(cases) >= 100 or "EQUIVALENCE_BIOME_CONFIGS" in os.environ or "EQUIVALENCE_PRETTIER_CONFIGS" in os.environ
     assert changed > compared // 2, "the configurations hardly changed the layout: the test tests nothing"
