@@ -267,8 +267,9 @@ def test_every_change_of_meaning_compares_unequal(capsys) -> None:
                 if key_a == key_b:
                     failures.append(f"{kind} in {path}: equal modulo layout:\n{_diff(a, b)}")
     summary = ", ".join(f"{kind} {counts[kind]}" for kind in MUTATIONS)
-    _report(capsys, f"equivalence mutations (seed {SEED}): {sum(counts.values())} unequal as they must be ({summary}); "
-            f"{sum(unparsable.values())} left out as syntax errors")
+    verdict = "all unequal, as they must be" if not failures else f"{len(failures)} EQUAL modulo layout"
+    _report(capsys, f"equivalence mutations (seed {SEED}): {sum(counts.values())} changes of meaning ({summary}): "
+            f"{verdict}; {sum(unparsable.values())} left out as syntax errors")
     assert not failures, "\n\n".join(failures[:10])
     for kind in MUTATIONS:
         assert counts[kind] >= 10, f"{kind}: only {counts[kind]} cases: the mutation hardly applies"
