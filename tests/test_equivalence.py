@@ -69,6 +69,7 @@ DIFFERENT = [
     pytest.param("const x = f();", "const x = (f() /* \u202e */);", id="bidi-comment-in-added-parentheses"),
     pytest.param("// a\u3000b\nf();", "// a b\nf();", id="ideographic-space-in-a-comment"),
     pytest.param("f(a, /* x */ b);", "f(a /* x */, b);", id="a-comment-moved-across-a-comma"),
+    pytest.param("a; /* @__PURE__ */ f();", "a /* @__PURE__ */; f();", id="a-comment-moved-across-a-semicolon"),
     pytest.param('"use strict";\nf();', '("use strict");\nf();', id="a-directive-in-parentheses"),
     pytest.param("x = .0e5;", "x = e5;", id="a-number-keyed-like-a-name"),
     pytest.param("x = 1.5;", "x = 1.05;", id="a-number-of-another-value"),

@@ -83,7 +83,7 @@ _BREAK_AFTER = frozenset(
     {
         "return", "throw", "break", "continue", "yield", "async", "abstract", "declare", "interface", "type",
         "namespace", "module", "using", "get", "set", "static", "public", "private", "protected", "readonly",
-        "override", "accessor", "enum", "infer", "keyof", "unique", "asserts", "is",
+        "override", "accessor", "asserts",
     }
 )
 _BREAK_BEFORE = frozenset({"=>", "++", "--", "as", "satisfies", "!"})
@@ -647,6 +647,11 @@ def _tree(node: Node, keying: _Keying) -> list[Item]:
             if _IDENTIFIER.match(value):
                 items.append(Leaf("property_identifier", value))
                 continue
+        if child.type == ";" and items and isinstance(items[-1], Leaf) and items[-1].kind == "comment":
+            # `a /* @__PURE__ */; f()` is not `a; /* @__PURE__ */ f()`: the
+            # semicolon a comment precedes keeps it in its statement
+            items.append(Leaf(";", ";"))
+            continue
         items += _tree(child, keying)
     return _group(kind, items, node, keying)
 
