@@ -1,4 +1,9 @@
-"""The one layout-insensitive comparison: layout differs, meaning does not."""
+"""The one layout-insensitive comparison: layout differs, meaning does not.
+
+SAME holds one case per kind of layout SPEC 8 names; DIFFERENT one case per
+finding of issue 28 ("Why 2"), each of which the comparison of 0.4.0
+called equal. tests/test_equivalence_properties.py applies the same kinds
+at many places of the tool's files and under real formatters."""
 
 from __future__ import annotations
 
@@ -21,6 +26,21 @@ SAME = [
     pytest.param("const s = 'it\\'s';", 'const s = "it\'s";', id="quote-escape"),
     pytest.param("if (a) {\n\tb();\n}", "if (a) {\n  b();\n}\n", id="tabs"),
     pytest.param("\ufeffconst a = 1;\r\n", "const a = 1;\n", id="bom-and-crlf"),
+    pytest.param("const a = [a, b,];", "const a = [\n  a,\n  b\n]", id="array-trailing-comma"),
+    pytest.param("x = (a + b) * c;", "x = ((a + b)) * c", id="doubled-parentheses"),
+    pytest.param("function f() { return (\n  a && b\n); }", "function f() { return a && b }", id="return-parentheses"),
+    pytest.param("x = 1.50 + 0xff + 1_000 + 0;", "x = 1.5 + 255 + 1e3 + .0e5", id="equal-numbers"),
+    pytest.param("a; // c\nb;", "a // c\nb", id="a-comment-after-an-inserted-semicolon"),
+    pytest.param("type T = (A)[];", "type T = A[]", id="type-parentheses"),
+    pytest.param("if ((a)) {}", "if (a) {}", id="parentheses-inside-a-condition"),
+    pytest.param("const f = (x) => ({ a: x });", "const f = x => ({ a: x })", id="object-body-keeps-its-parentheses"),
+    pytest.param("/**\n * doc\n */\nfunction f() {}", "  /**\n     * doc\n     */\nfunction f() {}", id="doc-comment-indent"),
+    pytest.param("x = `a ${ b } c`;", "x = `a ${b} c`", id="template-substitution-spaces"),
+    pytest.param("function f() {\n  return;\n}", "function f() {\n  return\n}", id="return-without-semicolon"),
+    pytest.param("const o = { 'a': 1, \"b\"() {} };", "const o = { a: 1, b() {} }", id="identifier-keys-quoted"),
+    pytest.param('"use strict";\nf();', "'use strict'\nf()", id="directive-quotes"),
+    pytest.param("const f = async (x) => x;", "const f = async x => x", id="async-arrow-parameter-parentheses"),
+    pytest.param("x = (await f()).y;", "x = (\n  await f()\n).y", id="needed-parentheses-broken"),
 ]
 
 DIFFERENT = [
@@ -33,6 +53,41 @@ DIFFERENT = [
     pytest.param("const a = x.y;", "const b = x.y;", id="name"),
     pytest.param("// keep\nf();", "// changed\nf();", id="comment-text"),
     pytest.param("const t = `a ${b}`;", "const t = `a  ${b}`;", id="template-content"),
+    # issue 28, "Why 2": each of these was equal modulo layout in 0.4.0
+    pytest.param("const m = [a, b];", "const m = [, a, b];", id="a-leading-hole"),
+    pytest.param("const m = [a, b];", "const m = [a, , b];", id="a-hole-between"),
+    pytest.param("const m = [a,];", "const m = [a,,];", id="a-trailing-hole"),
+    pytest.param("const n = toolInfo?.tool.name;", "const n = (toolInfo?.tool).name;", id="parentheses-cut-an-optional-chain"),
+    pytest.param("const n = a?.b();", "const n = (a?.b)();", id="parentheses-cut-an-optional-call"),
+    pytest.param("const x = f();", "const x = (/* @__PURE__ */ f());", id="pure-comment-in-added-parentheses"),
+    pytest.param("const x = f();", "const x = /* @__PURE__ */ (f());", id="pure-comment-before-added-parentheses"),
+    pytest.param("const x = f();", "const x = (\n  // @ts-ignore\n  f()\n);", id="ts-ignore-in-added-parentheses"),
+    pytest.param("const x = f();", "const x = (f() // eslint-disable-line\n);", id="lint-disable-in-added-parentheses"),
+    pytest.param("const x = f();", "const x = (f() /* biome-ignore lint: x */);", id="biome-ignore-in-added-parentheses"),
+    pytest.param("const x = f();", "const x = (f()\n//# sourceMappingURL=data:,x\n);", id="source-map-in-added-parentheses"),
+    pytest.param("const x = f(); // ok", "const x = f(); // ok \u202e", id="bidi-text-in-a-comment"),
+    pytest.param("const x = f();", "const x = (f() /* \u202e */);", id="bidi-comment-in-added-parentheses"),
+    pytest.param("// a\u3000b\nf();", "// a b\nf();", id="ideographic-space-in-a-comment"),
+    pytest.param("f(a, /* x */ b);", "f(a /* x */, b);", id="a-comment-moved-across-a-comma"),
+    pytest.param("a; /* @__PURE__ */ f();", "a /* @__PURE__ */; f();", id="a-comment-moved-across-a-semicolon"),
+    pytest.param('"use strict";\nf();', '("use strict");\nf();', id="a-directive-in-parentheses"),
+    pytest.param("x = .0e5;", "x = e5;", id="a-number-keyed-like-a-name"),
+    pytest.param("x = 1.5;", "x = 1.05;", id="a-number-of-another-value"),
+    pytest.param("x = 0x10;", "x = 10;", id="hex-is-its-value"),
+    pytest.param("function f() { throw new Error('x'); }", "function f() { throw\nnew Error('x'); }", id="throw-newline"),
+    pytest.param("function f() { return x; }", "function f() { return\nx; }", id="return-newline"),
+    pytest.param("const f = (c) => x;", "const f = (c)\n=> x;", id="newline-before-arrow"),
+    pytest.param("const f = async (x) => x;", "const f = async\n(x) => x;", id="async-newline"),
+    pytest.param("abstract class A {}", "abstract\nclass A {}", id="abstract-newline"),
+    pytest.param("interface A {}", "interface\nA {}", id="interface-newline"),
+    pytest.param("export type A = B;", "export type\nA = B;", id="export-type-newline"),
+    pytest.param("type A = B;", "type\nA = B;", id="type-newline"),
+    pytest.param("using x = f();", "using\nx = f();", id="using-newline"),
+    pytest.param("class C { private x = 1; }", "class C { private\nx = 1; }", id="modifier-newline"),
+    pytest.param("x = a ?? (b || c);", "x = a ?? b || c;", id="nullish-mixed-without-parentheses"),
+    pytest.param("x = (-1) ** 2;", "x = -1 ** 2;", id="unary-base-of-exponent"),
+    pytest.param("x = (a, b);", "x = a, b;", id="a-sequence"),
+    pytest.param("f((a, b));", "f(a, b);", id="a-sequence-argument"),
 ]
 
 
@@ -47,8 +102,45 @@ def test_a_change_of_meaning_is_not_layout(a: str, b: str) -> None:
     assert not same_modulo_layout(a, b)
 
 
+SAME_JSX = [
+    pytest.param("const a = <p>hello world</p>;", "const a = (\n  <p>\n    hello\n    world\n  </p>\n);", id="re-wrapped-text"),
+    pytest.param("const a = <p><b>x</b> text</p>;", 'const a = <p>\n  <b>x</b>{" "}\n  text\n</p>;', id="a-kept-space"),
+    pytest.param("const a = <p> </p>;", "const a = <p>{' '}</p>;", id="a-lone-space"),
+    pytest.param('const a = <a b="x" />;', "const a = <a b='x' />;", id="attribute-quotes"),
+    pytest.param("const a = <p>\n  <b />\n</p>;", "const a = <p><b /></p>;", id="blank-lines-between-children"),
+]
+
+DIFFERENT_JSX = [
+    pytest.param("const a = <p>a b</p>;", "const a = <p>a  b</p>;", id="an-added-space"),
+    pytest.param("const a = <p>a b</p>;", "const a = <p>a\u3000b</p>;", id="an-ideographic-space"),
+    pytest.param("const a = <p>a</p>;", "const a = <p>a\u3000</p>;", id="a-trailing-ideographic-space"),
+    pytest.param("const a = <p>a</p>;", "const a = <p> a</p>;", id="a-leading-space"),
+    pytest.param("const a = <p>a\tb</p>;", "const a = <p>a b</p>;", id="a-tab-for-a-space"),
+    pytest.param("const a = <p>a &amp; b</p>;", "const a = <p>a & b</p>;", id="an-entity"),
+    pytest.param("const a = <p>{f()}</p>;", "const a = <p>{/* @jsxImportSource x */ f()}</p>;", id="jsx-import-source"),
+    pytest.param("const a = <p>ab</p>;", 'const a = <p>a{" "}b</p>;', id="a-space-added-by-braces"),
+    pytest.param("const a = <a b='it\\'s' />;".replace("\\'s' />", "s' />"), 'const a = <a b="it\\s" />;', id="attribute-backslash"),
+]
+
+
+@pytest.mark.parametrize(("a", "b"), SAME_JSX)
+def test_jsx_layout_is_the_same_code(a: str, b: str) -> None:
+    assert same_modulo_layout(a, b, TSX)
+
+
+@pytest.mark.parametrize(("a", "b"), DIFFERENT_JSX)
+def test_jsx_text_by_its_value(a: str, b: str) -> None:
+    assert not same_modulo_layout(a, b, TSX)
+
+
+def test_a_comment_is_compared_by_its_place_not_by_where_the_grammar_hangs_it() -> None:
+    # `a // c` puts the comment inside the statement, `a; // c` after it
+    assert layout_key("a; // c\nb;") == layout_key("a // c\nb")
+    assert layout_key("a; // c\nb;") != layout_key("a;\n// c\nb; // d")
+
+
 def test_jsx_text_and_attribute_quotes_in_tsx() -> None:
-    a = 'const a = <div className="x">\n  hello   world\n</div>;'
+    a = 'const a = <div className="x">\n  hello\n  world\n</div>;'
     b = "const a = (<div className='x'>hello world</div>)"
     assert same_modulo_layout(a, b, TSX)
     assert not same_modulo_layout(a, b.replace("world", "there"), TSX)

@@ -41,10 +41,11 @@ def test_separators_that_count_fail_the_semicolon_case(monkeypatch, tmp_path: Pa
 def test_arrow_parentheses_that_count_fail_the_arrow_case(monkeypatch, tmp_path: Path) -> None:
     real = equivalence._tree
 
-    def keyed_as_written(node, data, comments):
+    def keyed_as_written(node, keying):
         if node.type == "arrow_function" and node.child_by_field_name("parameter") is not None:
-            return equivalence.Group("bare_arrow_function", [equivalence.Leaf("text", equivalence._text(node, data))], node)
-        return real(node, data, comments)
+            text = equivalence._text(node, keying.data)
+            return [equivalence.Group("bare_arrow_function", [equivalence.Leaf("text", text)], node)]
+        return real(node, keying)
 
     monkeypatch.setattr(equivalence, "_tree", keyed_as_written)
     _fails(cases.test_arrow_parameters_with_or_without_parentheses_are_recognised, "compat-2x", tmp_path)
@@ -62,7 +63,9 @@ def test_roles_looked_for_only_in_the_anchor_block_fail_the_moved_handler_case(m
 
 def test_patterns_without_renamable_names_fail_the_rename_cases(monkeypatch, tmp_path: Path) -> None:
     real = equivalence.compile_pattern.__wrapped__
-    monkeypatch.setattr(statement_edits, "compile_pattern", lambda text, tsx=False, names=frozenset(): real(text, tsx))
+    monkeypatch.setattr(
+        statement_edits, "compile_pattern", lambda text, tsx=False, names=frozenset(), comments=False: real(text, tsx, comments=comments)
+    )
     _fails(
         cases.test_a_renamed_local_or_member_is_recognised,
         "compat-1x", cases.BRIDGE, "updateConfig", "appStateJson", "serialized", cases.LOCAL, tmp_path / "a",

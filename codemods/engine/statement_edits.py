@@ -119,18 +119,22 @@ class StatementEdits(EditorBase):
             current = parent
         return current
 
-    def same_code(self, node: Node, snippet: str, names: frozenset[str] = frozenset()) -> bool:
-        """Whether ``node`` is ``snippet``'s code modulo layout (comments
-        aside) and the renaming of ``names``; the names it binds are
-        recorded."""
-        pattern = compile_pattern(code_of(snippet), True, names)
+    def same_code(self, node: Node, snippet: str, names: frozenset[str] = frozenset(), *, comments: bool = False) -> bool:
+        """Whether ``node`` is ``snippet``'s code modulo layout and the
+        renaming of ``names`` (comments aside, unless ``comments``: then a
+        comment inside ``node`` that the snippet does not have, or has
+        elsewhere, makes it other code); the names it binds are recorded."""
+        code = dedent(snippet).strip("\n") if comments else code_of(snippet)
+        pattern = compile_pattern(code, True, names, comments=comments)
         expected = node.named_children[0].type if node.type == "expression_statement" and node.named_children else node.type
         if pattern.kind is not None and pattern.kind != expected:
             return False
         text = self.source.data[node.start_byte:node.end_byte]
         if not all(word.encode() in text for word in pattern.words):
             return False
-        group = self.canonical(node)
+        group = canonical_tree(node, self.source.data, comments=True) if comments else self.canonical(node)
+        if group is None:
+            return False
         # A snippet that is one expression statement is compiled to its expression.
         target = group.items[0] if node.type == "expression_statement" and len(group.items) == 1 else group
         env = pattern.match(target, self.bindings)
@@ -187,7 +191,8 @@ class StatementEdits(EditorBase):
             )
             if node is None:
                 continue
-            if self.same_code(node, earlier.snippet, earlier.names):
+            # Replacing decides to drop bytes: a comment the team added is an edit.
+            if self.same_code(node, earlier.snippet, earlier.names, comments=True):
                 self._replace_statement(node, earlier, wanted)
                 return node
             if node is not found and changed is None:

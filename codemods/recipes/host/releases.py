@@ -28,17 +28,17 @@ CREATED = MappingProxyType(
     {
         "app-state-module": MappingProxyType(
             {
-                "0.1.0, compat mode": "e916adb9b0ffdf68e3f970cf0029d6b52c763f306b07369ce0232cec809022f7",
-                "0.1.0, sdk mode": "7e4e3dea91070a6e4bb1244127904e80077800a1578d51512e1a04e081cbda30",
-                "0.2.0 and 0.3.0, compat mode": "7f80818284bd7e5b3eced53d0a2e1780d969b54bb1d45a924116814d5af6eacf",
-                "0.2.0 and 0.3.0, sdk mode": "b62dd790241710c0316a49994f0ba8d71340f4b54d4289d97436224442a76767",
-                "0.3.0, compat mode, 2.x form": "b7e1b6e72cc94be8a8f906573a555235fff12be61a2715fd60bcf5adbabbd2c1",
+                "0.1.0, compat mode": "e4e0f43020f8a4fbc3b72f686e6a9fb8d81f8e1ad898d875845c27ca49a7bd37",
+                "0.1.0, sdk mode": "d334220c8755865bfce412cdee71f89a696562742f695d395d7618123fcf267c",
+                "0.2.0 and 0.3.0, compat mode": "949cf28c6ff46cdb68bc9b496b62f086cf18e4f37616581e5237f5a159a90b4f",
+                "0.2.0 and 0.3.0, sdk mode": "bac6772c2525672207e1f9a6d563b23f404d9b6db7d7c5abae706d920432ef6e",
+                "0.3.0, compat mode, 2.x form": "b4be5826fdfedcaed03f9a299426b8d144a09c999b083924165286f6cc19eab3",
             }
         ),
         "app-state-tests": MappingProxyType(
             {
-                "0.1.0": "95e0b4af2ee61f2635a00a7941a6064fca31c250abb8f607d338cbed45dc39c3",
-                "0.2.0 and 0.3.0": "abfae3148259e17db435d6a4ce599e05085a30fa06261ca55d8015a404d1b05c",
+                "0.1.0": "5627d715f2f0a4c939c58eb530694e7aa6a818a804e5d94da238a9fd52b53f9c",
+                "0.2.0 and 0.3.0": "de781fe60aef42eabaff9e585db807484f23d87ee0609cb6040498828fffb621",
             }
         ),
     }
