@@ -90,7 +90,26 @@ def test_only_owned_lines_change(case: Path, mode: str, outcome: str) -> None:
         assert (b"\r\n" in old) == (b"\r\n" in new), path
         if b"\r\n" in old:
             assert new.count(b"\n") == new.count(b"\r\n"), f"{path}: mixed line endings"
-        _assert_subsequence_modulo_growth(path, old.splitlines(), new.splitlines())
+        old_lines, new_lines = old.splitlines(), new.splitlines()
+        if path == SEP_DRAFT:
+            old_lines = _without_covered_future_work(old_lines, new_lines)
+        _assert_subsequence_modulo_growth(path, old_lines, new_lines)
+
+
+SEP_DRAFT = "specification/draft/apps.mdx"
+
+
+def _without_covered_future_work(old: list[bytes], new: list[bytes]) -> list[bytes]:
+    """The one edit of an existing line the SEP step makes: the future-work
+    bullet that the feature now covers ("State persistence and
+    restoration") leaves Extensibility (SPEC 6). Only a bullet of that
+    kind may go; the subsequence check sees every other line."""
+    from codemods.recipes.sdk.spec_text import _FUTURE_STATE
+
+    dropped = [line for line in old if line not in new and line.lstrip().startswith(b"- ")
+               and _FUTURE_STATE.search(line.decode())]
+    assert len(dropped) <= 1, dropped
+    return [line for line in old if line not in dropped]
 
 
 def _assert_subsequence_modulo_growth(path: str, old: list[bytes], new: list[bytes]) -> None:
