@@ -107,34 +107,41 @@ def missing_pieces(before: Path, after: Path) -> list[str]:
             "`ui/notifications/state-changed`",
             'method: "ui/notifications/state-changed"' if had(spec, "method: \"ui/notifications/size-changed\"") else '"method": "ui/notifications/state-changed"',
             "SHOULD send this notification when its own navigation changes",
-            "and `state: null` when it is back at its initial view; `state` is required",
+            "`state` is required",
+            "A notification whose `params` has no `state` is malformed; the Host MUST ignore it",
             "SHOULD debounce bursts of changes",
-            "MUST NOT put secrets or personal data in it",
+            "MUST NOT put secrets (tokens, passwords, keys) in the state and SHOULD NOT put personal data in it",
             "SHOULD check the `appState` host capability before sending",
             "keyed by `viewUUID`",
             "The state is not model context",
             "`ui/update-model-context`",
+            "absent `hostContext.appState` and `appState: null` alike",
             "MUST validate it before use",
-            "MUST NOT perform side effects, such as tool calls",
-            "SHOULD advertise the `appState` capability",
+            "MUST NOT take a state-changing action",
+            "with read-only tool calls is expected",
+            "MUST advertise the `appState` host capability, and SHOULD give its `maxLength`",
             "hand a kept state back in `hostContext.appState` of the `ui/initialize` result",
             "where `appState: null` means the initial view",
             "Host SHOULD NOT send back a state",
-            "clears the kept state",
             "Host MUST NOT hand a state to another",
-            "The same View is the same UI resource" if had(spec, "View") else "The same Guest UI is the same UI resource",
+            "the same tool and tool call (the `hostContext.toolInfo`",
+            "another user's Host",
             "SHOULD accept states of at least 1024 bytes",
+            "SHOULD keep states out of its logs and analytics",
+            "`Referrer-Policy`",
             "appState?: unknown",
-            "or one that came from a link (validate before use)",
+            "or one that came from a link (untrusted: validate it before use)",
         )
         if had(spec, "interface HostCapabilities"):
-            need(spec, "appState?: {};")
+            need(spec, "appState?: {", "maxLength?: number;")
         if had(spec, "## Security Implications"):
             need(spec, "View State from Links\n")
         if had(spec, "## Rationale"):
             need(spec, "View State Kept by the Host\n", "(`localStorage` keyed by `viewUUID`)")
+        if had(spec, "### Backward Compatibility"):
+            need(spec, "is additive")
         if had(spec, "### Extensibility") and "Keeping View state" in (before / spec).read_text(encoding="utf-8"):
-            need(spec, "navigation state:** ")
+            need(spec, "**Added after the MVP:**", "navigation state:** ")
     if (after / STEP_FILES["spec-types"]).is_file():
         need(
             STEP_FILES["spec-types"],
