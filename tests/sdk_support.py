@@ -148,18 +148,23 @@ def missing_pieces(before: Path, after: Path) -> list[str]:
             "export interface McpUiStateChangedNotification {",
             "method: \"ui/notifications/state-changed\";",
             "@description Notification that the view's navigation state changed (",
-            "state: unknown;",
-            "or null for none: the initial view.",
+            "state: object | unknown[] | string | number | boolean | null;",
+            "or null for its initial view. Required: a notification without it is rejected.",
             "appState?: unknown;",
         )
         if had(STEP_FILES["spec-types"], "SIZE_CHANGED_METHOD"):
             need(STEP_FILES["spec-types"], 'STATE_CHANGED_METHOD: McpUiStateChangedNotification["method"]')
         if had(STEP_FILES["spec-types"], "export interface McpUiHostCapabilities {"):
-            need(STEP_FILES["spec-types"], "downloadFile?: {};\n  /** @description Host keeps view state", "appState?: {};")
+            need(
+                STEP_FILES["spec-types"],
+                "downloadFile?: {};\n  /** @description Host keeps view state",
+                "appState?: {\n    /** @description Largest state the host keeps, in bytes of its JSON text. */\n    maxLength?: number;\n  };",
+            )
     if (after / STEP_FILES["schema"]).is_file():
         need(STEP_FILES["schema"], "export const McpUiStateChangedNotificationSchema = z.object({", "appState: z", ".passthrough()" if had(STEP_FILES["schema"], ".passthrough()") else "")
         if had(STEP_FILES["schema"], "McpUiHostCapabilitiesSchema = z"):
-            need(STEP_FILES["schema"], "appState: z\n    .object({})\n    .optional()")
+            need(STEP_FILES["schema"], "appState: z\n    .object({\n", "      maxLength: z\n        .number()\n        .optional()")
+        need(STEP_FILES["schema"], ".union([\n", "z.record(z.string(), z.any()),", ".nullable(),")
     if (after / STEP_FILES["schema-test"]).is_file():
         need(
             STEP_FILES["schema-test"],
@@ -176,6 +181,8 @@ def missing_pieces(before: Path, after: Path) -> list[str]:
         state = definitions.get("McpUiStateChangedNotification", {}).get("properties", {}).get("params", {})
         if state.get("required") != ["state"]:
             missing.append("schema.json: state required in McpUiStateChangedNotification")
+        if {"type": "null"} not in state.get("properties", {}).get("state", {}).get("anyOf", []):
+            missing.append("schema.json: state a JSON value or null in McpUiStateChangedNotification")
         if "McpUiHostCapabilities" in definitions and "appState" not in definitions["McpUiHostCapabilities"]["properties"]:
             missing.append("schema.json: appState in McpUiHostCapabilities")
     if (after / STEP_FILES["types"]).is_file():

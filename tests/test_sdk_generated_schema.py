@@ -17,7 +17,7 @@ from .node_tools import NODE_MODULES, require, require_pinned_schemas
 from .sdk_support import BUN, SDK_FIXTURES, SHAPES, sdk_tree
 from .support import ROOT, invoke, snapshot
 
-CASES = {"shape-a": 3, "shape-b": 4, "shape-c": 4}  # shape A has no host capabilities
+CASES = {"shape-a": 4, "shape-b": 5, "shape-c": 5}  # shape A has no host capabilities
 
 
 def _applied(tmp_path: Path, shape: str) -> tuple[Path, dict]:
