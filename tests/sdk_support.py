@@ -218,10 +218,21 @@ def missing_pieces(before: Path, after: Path) -> list[str]:
         test = STEP_FILES["bridge-test"]
         need(
             test,
-            "app.sendStateChanged: an initial appState shows in getHostContext()",
-            "setHostContext({ appState }) reaches the app, null clears it",
+            'describe("view navigation state (ui/notifications/state-changed, hostContext.appState)", () => {',
+            "an appState given to the AppBridge constructor shows in getHostContext()",
+            "const options = { hostContext: { appState: { tab: \"invoices\" } } };",
+            "setHostContext({ appState }) after the app initialized reaches it, null included",
             "expect(app.getHostContext()?.appState).toBeNull();",
+            "McpUiStateChangedNotificationSchema rejects a notification without state",
+            "expect(parse({}).success).toBe(false);",
         )
+        app_text = (before / STEP_FILES["app"]).read_text(encoding="utf-8") if (before / STEP_FILES["app"]).is_file() else ""
+        if "_assertInitialized(" in app_text:
+            need(test, 'await expect(early()).rejects.toThrow("sendStateChanged");')
+            if "strict?:" in app_text:
+                need(test, "strict: true")
+        if "getHostCapabilities" in app_text:
+            need(test, "expect(app.getHostCapabilities()?.appState).toEqual({ maxLength: 1024 });")
         bridge = (before / STEP_FILES["app-bridge"]).read_text(encoding="utf-8") if (before / STEP_FILES["app-bridge"]).is_file() else ""
         if "eventSchemas" in bridge:
             need(test, 'bridge.addEventListener("statechange"', "[{ tab: \"invoices\" }, null]")
