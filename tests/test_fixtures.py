@@ -93,10 +93,32 @@ def test_only_owned_lines_change(case: Path, mode: str, outcome: str) -> None:
         old_lines, new_lines = old.splitlines(), new.splitlines()
         if path == SEP_DRAFT:
             old_lines = _without_covered_future_work(old_lines, new_lines)
+        if path == MIGRATION_GUIDE:
+            old_lines, new_lines = _table_cells(old_lines), _table_cells(new_lines)
         _assert_subsequence_modulo_growth(path, old_lines, new_lines)
 
 
 SEP_DRAFT = "specification/draft/apps.mdx"
+MIGRATION_GUIDE = "docs/migrate_from_openai_apps.md"
+
+
+def _table_cells(lines: list[bytes]) -> list[bytes]:
+    """The migration guide's lines with each table row as its cells (the
+    table is laid out again, so padding is no content) and, in the
+    `widgetState` rows, only the first cell: their counterparts are the
+    cells the docs step rewrites (SPEC 6). Every other cell must survive."""
+    out = []
+    for line in lines:
+        text = line.decode()
+        if text.lstrip().startswith("|") and text.rstrip().endswith("|"):
+            cells = [c.strip() for c in text.strip()[1:-1].split("|")]
+            if cells and "idgetState" in cells[0]:
+                cells = cells[:1]
+            elif cells and all(set(c) <= set(":-") for c in cells):
+                cells = ["-"] * len(cells)
+            text = "|".join(cells)
+        out.append(text.encode())
+    return out
 
 
 def _without_covered_future_work(old: list[bytes], new: list[bytes]) -> list[bytes]:

@@ -10,7 +10,7 @@ from pathlib import Path
 
 from ...manifest import read_manifest
 from ..base import Bridge, CommitGroup, ModeChoice, Step
-from . import app, app_bridge, bridge_test, examples, generated, spec_text, spec_types, types_exports
+from . import app, app_bridge, bridge_test, docs_pages, examples, generated, spec_text, spec_types, types_exports
 from ..names import NAMES
 from .common import STATE
 
@@ -106,6 +106,20 @@ STEPS: tuple[Step, ...] = (
         transform=bridge_test.transform,
         absent=bridge_test.ABSENT,
     ),
+    Step(
+        id="docs-patterns",
+        path=docs_pages.PATTERNS_PATH,
+        description="docs/patterns.md: the persistence pattern, with a host that keeps the state",
+        rewrite=docs_pages.rewrite_patterns,
+        absent=docs_pages.PATTERNS_ABSENT,
+    ),
+    Step(
+        id="docs-migrate",
+        path=docs_pages.MIGRATE_PATH,
+        description="docs/migrate_from_openai_apps.md: the widgetState rows name their counterparts",
+        rewrite=docs_pages.rewrite_migrate,
+        absent=docs_pages.MIGRATE_ABSENT,
+    ),
 )
 
 # The patch series. The SEP text is a commit of its own, first: it is the
@@ -168,5 +182,17 @@ COMMITS: tuple[CommitGroup, ...] = (
             "cover the notification, an initial appState, setHostContext and null."
         ),
         steps=("app-bridge", "app", "bridge-examples", "app-examples", "bridge-test"),
+    ),
+    CommitGroup(
+        id="docs",
+        subject="docs: keep a view's navigation state with the host where it can",
+        body=(
+            "The persistence pattern gains the host-kept alternative (report with\n"
+            f"App.{NAMES.sender}, restore from hostContext.appState after validation,\n"
+            "localStorage where the host lacks the appState capability), and the\n"
+            "migration guide names the counterparts of widgetState and\n"
+            "setWidgetState, which, unlike these, are not model context."
+        ),
+        steps=("docs-patterns", "docs-migrate"),
     ),
 )

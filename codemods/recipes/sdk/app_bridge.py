@@ -21,6 +21,7 @@ from ...engine.outcome import AnchorMissing
 from ..base import Context
 from .common import (
     APP_STATE,
+    CAPABILITY,
     SIZE_ACCESSOR,
     SIZE_EVENT,
     STATE,
@@ -30,7 +31,9 @@ from .common import (
     STATE_SENDER,
     DocStyle,
     companion,
+    indented,
     insert_documented,
+    jsdoc,
     region_name,
     rename,
 )
@@ -57,7 +60,7 @@ def transform(editor: FileEditor, ctx: Context) -> None:
         event_map = aliases[0].child_by_field_name("value")
         if event_map is None or event_map.type != "object_type":
             raise AnchorMissing(editor.path, f"the object type of `{EVENT_MAP}`")
-        inserted += _mirror_entry(editor, event_map, SIZE_EVENT)
+        inserted += _ensure_event_key(editor, event_map, _app_link_prefix(editor.doc_text(cls)))
     if schemas is not None:
         value = schemas.child_by_field_name("value")
         if value is None or value.type != "object":
@@ -88,6 +91,41 @@ def _mirror_entry(editor: FileEditor, container: Node, key: str) -> list[str]:
     ensure = editor.ensure_members if container.type in MEMBER_CONTAINERS else editor.ensure_list_items
     ensure(container, [Item(rename(key), text)], after=key)
     return [text]
+
+
+def _ensure_event_key(editor: FileEditor, event_map: Node, app_link: str) -> list[str]:
+    """The `statechange` key of the event map, after `sizechange`, under a
+    TSDoc comment of its own (the key is the API 2.x documents: listeners
+    take its `params`)."""
+    entries = editor.entries(event_map)
+    twin = next((e for e in entries if editor.item_key(e) == SIZE_EVENT), None)
+    if twin is None:
+        raise AnchorMissing(editor.path, f"`{SIZE_EVENT}` in `{EVENT_MAP}`")
+    text = rename(editor.text(twin)).rstrip(";,")
+    if any(editor.item_key(e) == STATE_EVENT for e in entries):
+        return [text]
+    cls = editor.class_(CLASS)
+    accessors = editor.class_members(cls, SIZE_ACCESSOR, "method_definition")
+    style = DocStyle.of(editor.doc_text(accessors[0]) if accessors else editor.doc_text(cls))
+    separator = ";" if editor.text(event_map).count(";") >= editor.text(event_map).count(",") else ","
+    indent = editor.source.indent_of(twin)
+    lines = jsdoc(event_key_doc(style, app_link), indent, width=editor.style.line_width)
+    editor.insert_after(twin, indented(lines, indent) + "\n" + indent + text + separator, blank_line=False)
+    return [text]
+
+
+def event_key_doc(style: DocStyle, app_link: str) -> list[str]:
+    """The TSDoc of the `statechange` key: what a listener gets and what a
+    host that keeps the state does with it."""
+    return [
+        f"The {style.party}'s navigation state changed (`{STATE_METHOD}`). `state` is a JSON value"
+        f" the {style.party} can show its place from, or `null` for its initial view; it is never"
+        " missing. A host that keeps it (in its page URL, say, within the size it advertises as"
+        f" the `{CAPABILITY}` capability's `maxLength`) hands it back in `hostContext.{APP_STATE}`"
+        f" when the same {style.party} loads again. Not model context.",
+        "",
+        f"@see {style.link(f'{app_link}App.{STATE_SENDER}', f'App.{STATE_SENDER}')}, the {style.party}'s side of this",
+    ]
 
 
 def is_shape_c(editor: FileEditor, cls: Node, schemas: Node | None) -> bool:

@@ -57,8 +57,8 @@ def transform_app(editor: FileEditor, ctx: Context) -> None:
         editor.note(f"the `{SIZE_SENDER}` example is not synced from this file: nothing to add")
         return
     _ensure_region(
-        editor, found[1], app.sender_region(found[1]), "app: App",
-        "the view's state reported, then the initial view (null).",
+        editor, found[1], app.sender_region(found[1]), app.EXAMPLE_PARAMETERS,
+        "a kept state restored after validation; another one reported where the host keeps it.",
         app.sender_example(),
     )
 
