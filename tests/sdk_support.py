@@ -186,7 +186,12 @@ def missing_pieces(before: Path, after: Path) -> list[str]:
         if "McpUiHostCapabilities" in definitions and "appState" not in definitions["McpUiHostCapabilities"]["properties"]:
             missing.append("schema.json: appState in McpUiHostCapabilities")
     if (after / STEP_FILES["types"]).is_file():
-        need(STEP_FILES["types"], "McpUiStateChangedNotification,", "McpUiStateChangedNotificationSchema,", "| McpUiStateChangedNotification")
+        need(STEP_FILES["types"], "McpUiStateChangedNotification,", "McpUiStateChangedNotificationSchema,")
+        types_before = (before / STEP_FILES["types"]).read_text(encoding="utf-8")
+        union_deprecated = "@deprecated Kept for 1.x callers" in types_before
+        added_to_union = "| McpUiStateChangedNotification" in (after / STEP_FILES["types"]).read_text(encoding="utf-8")
+        if "| McpUiSizeChangedNotification" in types_before and added_to_union == union_deprecated:
+            missing.append(f"{STEP_FILES['types']}: the notification in the app-to-host union unless it is deprecated")
         if had(STEP_FILES["types"], "SIZE_CHANGED_METHOD,"):
             need(STEP_FILES["types"], "STATE_CHANGED_METHOD,")
     if (after / STEP_FILES["app-bridge"]).is_file():

@@ -30,7 +30,7 @@ def test_sdk_commit_groups_cover_every_step_once_in_step_order() -> None:
     steps = [s.id for s in recipes.target_named("sdk").steps]
     grouped = [step for group in recipes.target_named("sdk").commits for step in group.steps]
     assert grouped == steps
-    assert [g.id for g in recipes.target_named("sdk").commits] == ["spec", "types-and-schemas", "exports", "bridge-and-app"]
+    assert [g.id for g in recipes.target_named("sdk").commits] == ["spec", "types-and-schemas", "exports", "bridge-and-app", "docs"]
     assert all(group.subject and group.body for group in recipes.target_named("sdk").commits)
 
 

@@ -84,9 +84,10 @@ def sender_example() -> list[str]:
         'const tab = kept === "details" || kept === "invoices" ? kept : null;',
         "showTab(tab);",
         "",
-        "// later, when the user opens another tab (null: the initial view)",
+        "// later, as the user moves: a small state, or null for the initial view",
         f"if (app.getHostCapabilities()?.{CAPABILITY}) {{",
         f'  app.{STATE_SENDER}({{ state: "details" }});',
+        f"  app.{STATE_SENDER}({{ state: null }});",
         "}",
     ]
 
