@@ -450,7 +450,7 @@ def _synced_example(text: str, source: str) -> list[str]:
 
 @pytest.mark.parametrize(("shape", "regions"), [
     ("shape-b", {"app": "reportViewState", "app-bridge": "keepStateInUrl"}),
-    ("shape-c", {"app": "reportViewState"}),  # 2.x: no accessor, so no example of it
+    ("shape-c", {"app": "reportViewState", "app-bridge": "keepStateInUrl"}),  # 2.x: on the statechange key
 ])
 def test_new_doc_examples_are_synced_from_companion_regions(shape: str, regions: dict) -> None:
     """Where the revision keeps its examples in `.examples.ts` files, each
@@ -468,4 +468,6 @@ def test_new_doc_examples_are_synced_from_companion_regions(shape: str, regions:
         lines = _region(companion_file, region)
         assert _synced_example(source, f"./{module}.examples.ts#{region}") == lines
         joined = "\n".join(lines)
-        assert "state: null" in joined or ("state == null" in joined and "length <= 2048" in joined)
+        assert "state: null" in joined or ("state == null" in joined and "length <= 2048" in joined) or (
+            "state === null" in joined and "length <= 1024" in joined and "maxLength: 1024" in joined
+        )
