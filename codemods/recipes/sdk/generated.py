@@ -202,12 +202,39 @@ def _generated(path: str, data: bytes, ctx: Context, edit) -> tuple[bytes, list[
             if path not in files:
                 raise Refused(path, f"{pinned.describe(tools)} did not write it")
             _check_parses(path, files[path], ctx)
+            stray = _stray_lines(path, data, files[path], ctx, edit)
+            if stray:
+                new = edit(path, data, ctx)
+                return new, [unconfirmed(
+                    f"{why_not}; {pinned.describe(tools)} also rewrote {stray} line(s) that the feature does not"
+                    " touch, so the checkout's generator is another one"
+                )]
             return files[path], [Notice(f"regenerated with {pinned.describe(tools)} ({why_not})")] if files[path] != data else []
     # Refused, naming what spec.types.ts lacks, when the file they all
     # derive from cannot be planned (the facts are cached for the edits).
     _spec(ctx)
     new = edit(path, data, ctx)
     return new, [unconfirmed(f"{why_not}, and {failed or pinned.unavailable()}")] if new != data else []
+
+
+def _changed_old_lines(old: bytes, new: bytes) -> set[int]:
+    """The lines of ``old`` that ``new`` drops or rewrites (insertions aside)."""
+    import difflib
+
+    matcher = difflib.SequenceMatcher(a=old.splitlines(), b=new.splitlines(), autojunk=False)
+    return {i for tag, i1, i2, _, _ in matcher.get_opcodes() if tag in {"delete", "replace"} for i in range(i1, i2)}
+
+
+def _stray_lines(path: str, data: bytes, made: bytes, ctx: Context, edit) -> int:
+    """How many existing lines the toolchain's output rewrites beyond those
+    the feature's own edit rewrites (a comma added after a member, say): a
+    generator that rewrites more (another zod version's `pattern`s, say) is
+    not the checkout's (SPEC 6). 0 when the edit cannot be made to compare."""
+    try:
+        own = _changed_old_lines(data, edit(path, data, ctx))
+    except Refused:
+        return 0
+    return len(_changed_old_lines(data, made) - own)
 
 
 def _check_parses(path: str, data: bytes, ctx: Context) -> None:
