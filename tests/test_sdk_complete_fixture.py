@@ -119,6 +119,7 @@ def _units(path: str, old: str, new: str) -> list[tuple[int, int, str]]:
     added = _added_lines(old, new)
     tree = parse(new.encode(), TYPESCRIPT)
     found = []
+    seen: set[tuple[int, int]] = set()
     stack = [tree.root_node]
     while stack:
         node = stack.pop()
@@ -126,9 +127,8 @@ def _units(path: str, old: str, new: str) -> list[tuple[int, int, str]]:
         if node.type not in UNITS:
             continue
         first, last = node.start_point[0], node.end_point[0]
-        if all(line in added for line in range(first, last + 1)):
-            if node.type == "export_statement" and node.named_children[0].type == "comment":
-                continue
+        if (first, last) not in seen and all(line in added for line in range(first, last + 1)):
+            seen.add((first, last))  # `export const` and its declaration: one unit
             label = new.splitlines()[first].strip()
             found.append((first, last, f"{path}:{first + 1}: {label[:70]}"))
     return found
