@@ -107,52 +107,64 @@ def missing_pieces(before: Path, after: Path) -> list[str]:
             "`ui/notifications/state-changed`",
             'method: "ui/notifications/state-changed"' if had(spec, "method: \"ui/notifications/size-changed\"") else '"method": "ui/notifications/state-changed"',
             "SHOULD send this notification when its own navigation changes",
-            "and `state: null` when it is back at its initial view; `state` is required",
+            "`state` is required",
+            "A notification whose `params` has no `state` is malformed; the Host MUST ignore it",
             "SHOULD debounce bursts of changes",
-            "MUST NOT put secrets or personal data in it",
+            "MUST NOT put secrets (tokens, passwords, keys) in the state and SHOULD NOT put personal data in it",
             "SHOULD check the `appState` host capability before sending",
             "keyed by `viewUUID`",
             "The state is not model context",
             "`ui/update-model-context`",
+            "absent `hostContext.appState` and `appState: null` alike",
             "MUST validate it before use",
-            "MUST NOT perform side effects, such as tool calls",
-            "SHOULD advertise the `appState` capability",
+            "MUST NOT take a state-changing action",
+            "with read-only tool calls is expected",
+            "MUST advertise the `appState` host capability, and SHOULD give its `maxLength`",
             "hand a kept state back in `hostContext.appState` of the `ui/initialize` result",
             "where `appState: null` means the initial view",
             "Host SHOULD NOT send back a state",
-            "clears the kept state",
             "Host MUST NOT hand a state to another",
-            "The same View is the same UI resource" if had(spec, "View") else "The same Guest UI is the same UI resource",
+            "the same tool and tool call (the `hostContext.toolInfo`",
+            "another user's Host",
             "SHOULD accept states of at least 1024 bytes",
+            "SHOULD keep states out of its logs and analytics",
+            "`Referrer-Policy`",
             "appState?: unknown",
-            "or one that came from a link (validate before use)",
+            "or one that came from a link (untrusted: validate it before use)",
         )
         if had(spec, "interface HostCapabilities"):
-            need(spec, "appState?: {};")
+            need(spec, "appState?: {", "maxLength?: number;")
         if had(spec, "## Security Implications"):
             need(spec, "View State from Links\n")
         if had(spec, "## Rationale"):
             need(spec, "View State Kept by the Host\n", "(`localStorage` keyed by `viewUUID`)")
+        if had(spec, "### Backward Compatibility"):
+            need(spec, "is additive")
         if had(spec, "### Extensibility") and "Keeping View state" in (before / spec).read_text(encoding="utf-8"):
-            need(spec, "navigation state:** ")
+            need(spec, "**Added after the MVP:**", "navigation state:** ")
     if (after / STEP_FILES["spec-types"]).is_file():
         need(
             STEP_FILES["spec-types"],
             "export interface McpUiStateChangedNotification {",
             "method: \"ui/notifications/state-changed\";",
             "@description Notification that the view's navigation state changed (",
-            "state: unknown;",
-            "or null for none: the initial view.",
+            "state: object | unknown[] | string | number | boolean | null;",
+            "or null for its initial view. Required: a notification without it is rejected.",
             "appState?: unknown;",
         )
         if had(STEP_FILES["spec-types"], "SIZE_CHANGED_METHOD"):
             need(STEP_FILES["spec-types"], 'STATE_CHANGED_METHOD: McpUiStateChangedNotification["method"]')
         if had(STEP_FILES["spec-types"], "export interface McpUiHostCapabilities {"):
-            need(STEP_FILES["spec-types"], "downloadFile?: {};\n  /** @description Host keeps view state", "appState?: {};")
+            need(
+                STEP_FILES["spec-types"],
+                "downloadFile?: {};\n  /** @description Host keeps view state",
+                "appState?: {\n    /** @description Largest state the host keeps, in bytes of its JSON text. */\n    maxLength?: number;\n  };",
+            )
     if (after / STEP_FILES["schema"]).is_file():
         need(STEP_FILES["schema"], "export const McpUiStateChangedNotificationSchema = z.object({", "appState: z", ".passthrough()" if had(STEP_FILES["schema"], ".passthrough()") else "")
         if had(STEP_FILES["schema"], "McpUiHostCapabilitiesSchema = z"):
-            need(STEP_FILES["schema"], "appState: z\n    .object({})\n    .optional()")
+            need(STEP_FILES["schema"], "appState: z\n    .object({\n", "      maxLength: z\n        .number()\n        .optional()")
+        need(STEP_FILES["schema"], ".union([\n", "z.record(z.string(), z.any()),", ".nullable(),")
     if (after / STEP_FILES["schema-test"]).is_file():
         need(
             STEP_FILES["schema-test"],
@@ -169,10 +181,17 @@ def missing_pieces(before: Path, after: Path) -> list[str]:
         state = definitions.get("McpUiStateChangedNotification", {}).get("properties", {}).get("params", {})
         if state.get("required") != ["state"]:
             missing.append("schema.json: state required in McpUiStateChangedNotification")
+        if {"type": "null"} not in state.get("properties", {}).get("state", {}).get("anyOf", []):
+            missing.append("schema.json: state a JSON value or null in McpUiStateChangedNotification")
         if "McpUiHostCapabilities" in definitions and "appState" not in definitions["McpUiHostCapabilities"]["properties"]:
             missing.append("schema.json: appState in McpUiHostCapabilities")
     if (after / STEP_FILES["types"]).is_file():
-        need(STEP_FILES["types"], "McpUiStateChangedNotification,", "McpUiStateChangedNotificationSchema,", "| McpUiStateChangedNotification")
+        need(STEP_FILES["types"], "McpUiStateChangedNotification,", "McpUiStateChangedNotificationSchema,")
+        types_before = (before / STEP_FILES["types"]).read_text(encoding="utf-8")
+        union_deprecated = "@deprecated Kept for 1.x callers" in types_before
+        added_to_union = "| McpUiStateChangedNotification" in (after / STEP_FILES["types"]).read_text(encoding="utf-8")
+        if "| McpUiSizeChangedNotification" in types_before and added_to_union == union_deprecated:
+            missing.append(f"{STEP_FILES['types']}: the notification in the app-to-host union unless it is deprecated")
         if had(STEP_FILES["types"], "SIZE_CHANGED_METHOD,"):
             need(STEP_FILES["types"], "STATE_CHANGED_METHOD,")
     if (after / STEP_FILES["app-bridge"]).is_file():
@@ -204,10 +223,21 @@ def missing_pieces(before: Path, after: Path) -> list[str]:
         test = STEP_FILES["bridge-test"]
         need(
             test,
-            "app.sendStateChanged: an initial appState shows in getHostContext()",
-            "setHostContext({ appState }) reaches the app, null clears it",
+            'describe("view navigation state (ui/notifications/state-changed, hostContext.appState)", () => {',
+            "an appState given to the AppBridge constructor shows in getHostContext()",
+            "const options = { hostContext: { appState: { tab: \"invoices\" } } };",
+            "setHostContext({ appState }) after the app initialized reaches it, null included",
             "expect(app.getHostContext()?.appState).toBeNull();",
+            "McpUiStateChangedNotificationSchema rejects a notification without state",
+            "expect(parse({}).success).toBe(false);",
         )
+        app_text = (before / STEP_FILES["app"]).read_text(encoding="utf-8") if (before / STEP_FILES["app"]).is_file() else ""
+        if "_assertInitialized(" in app_text:
+            need(test, 'await expect(early()).rejects.toThrow("sendStateChanged");')
+            if "strict?:" in app_text:
+                need(test, "strict: true")
+        if "getHostCapabilities" in app_text:
+            need(test, "expect(app.getHostCapabilities()?.appState).toEqual({ maxLength: 1024 });")
         bridge = (before / STEP_FILES["app-bridge"]).read_text(encoding="utf-8") if (before / STEP_FILES["app-bridge"]).is_file() else ""
         if "eventSchemas" in bridge:
             need(test, 'bridge.addEventListener("statechange"', "[{ tab: \"invoices\" }, null]")

@@ -270,7 +270,7 @@ def test_the_sdk_series_follows_the_sdk_commit_groups_and_git_am_gives_the_apply
     from .support import ROOT
 
     work = tmp_path / "sdk"
-    shutil.copytree(ROOT / "fixtures" / "sdk" / "shape-b" / "input", work)
+    shutil.copytree(ROOT / "fixtures" / "sdk" / "shape-c-full" / "input", work)
     git(work, "init", "-q", "-b", "main")
     commit_all(work, "sdk-shaped fixture")
     result = invoke("patch", "--repo", work, "--out", tmp_path / "series", "--json", "--author", BOT)

@@ -17,7 +17,7 @@ from .node_tools import NODE_MODULES, require, require_pinned_schemas
 from .sdk_support import BUN, SDK_FIXTURES, SHAPES, sdk_tree
 from .support import ROOT, invoke, snapshot
 
-CASES = {"shape-a": 3, "shape-b": 4, "shape-c": 4}  # shape A has no host capabilities
+CASES = {"shape-a": 4, "shape-b": 5, "shape-c": 5}  # shape A has no host capabilities
 
 
 def _applied(tmp_path: Path, shape: str) -> tuple[Path, dict]:
@@ -102,3 +102,25 @@ def test_when_the_pinned_toolchain_fails_the_files_are_edited_by_hand_saying_why
     assert "confirm with `npm run generate:schemas`" in note
     assert "McpUiStateChangedNotificationSchema" in schema.read_text()
     assert "McpUiStateChangedNotification" in (tree / "src/generated/schema.json").read_text()
+
+
+def test_a_toolchain_that_rewrites_unrelated_lines_is_another_generator(tmp_path: Path) -> None:
+    """The checkout's schema.json was made by a generator whose output
+    differs from the pinned toolchain's on lines the feature does not
+    touch (here a description, as another zod version's `pattern`s would):
+    the pinned output would rewrite them, so the files are edited in the
+    generator's style instead, those lines kept, and the report says so."""
+    require_pinned_schemas()
+    tree = sdk_tree(tmp_path, "shape-c")
+    schema_json = tree / "src/generated/schema.json"
+    text = schema_json.read_text()
+    other = text.replace('"Light or dark appearance of the host."', '"Light or dark, as another generator words it."')
+    assert other != text
+    schema_json.write_text(other)
+    result = invoke("apply", "--repo", tree)
+    assert result.exit_code == 0, result.output
+    new = schema_json.read_text()
+    assert new.count("as another generator words it") == other.count("as another generator words it")
+    assert "McpUiStateChangedNotification" in new
+    assert "that the feature does not touch, so the checkout's generator is another one" in result.stderr
+    assert "confirm with `npm run generate:schemas`" in result.stderr

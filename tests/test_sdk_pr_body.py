@@ -51,7 +51,7 @@ def test_the_body_speaks_to_the_sdk_maintainers(
     assert ("no `onstatechange` accessor" in body) == (letter == "C")
     assert "`App.sendStateChanged(params)`" in body
     assert ('guarded by `this._assertInitialized("sendStateChanged")`' in body) == (letter == "C")
-    assert ("`appState?: {}` in `McpUiHostCapabilities`" in body) == (letter != "A")
+    assert ("`appState?: { maxLength?: number }` in `McpUiHostCapabilities`" in body) == (letter != "A")
     assert "A host that ignores `ui/notifications/state-changed` is unaffected" in body
     assert "An app that never sends it is unaffected" in body
     assert "- [x] New feature (non-breaking change which adds functionality)" in body

@@ -89,12 +89,17 @@ def test_the_json_additions_are_what_zod_makes_of_the_edited_schema(shape: str, 
 
 
 @pytest.mark.parametrize("shape", _shapes())
-def test_the_real_draft_gets_the_entry_and_the_field_by_insertions_only(shape: str, tmp_path: Path) -> None:
+def test_the_real_draft_gets_the_sep_text_where_spec_6_puts_it(shape: str, tmp_path: Path) -> None:
     """On the real SEP text: the state-changed entry lands between
     size-changed and the entry that follows it, `appState` in HostContext,
-    every old line survives in order, the dated copies are untouched, and
-    a second run changes nothing."""
+    the capability with its `maxLength`; the security subsection is the
+    next numbered one of the top-level Security Implications › Mitigations
+    (the draft's first heading of that name is App-Provided Tools' own);
+    Extensibility drops the covered future-work bullet and lists nothing
+    new under the MVP; every other old line survives in order, the dated
+    copies are untouched, and a second run changes nothing."""
     from codemods.engine.markdown import Document
+    from codemods.recipes.sdk.spec_text import _FUTURE_STATE
 
     source = Path(REAL) / shape
     draft = STEP_FILES["spec"]
@@ -111,25 +116,38 @@ def test_the_real_draft_gets_the_entry_and_the_field_by_insertions_only(shape: s
     at = methods.index("ui/notifications/size-changed")
     assert methods[at + 1] == "ui/notifications/state-changed"
     assert methods.count("ui/notifications/state-changed") == 1
+    assert new.count("`state` is required") == 1 and "the same tool and tool call" in new
     host_context = new[new.index("interface HostContext {"):]
     assert "appState?: unknown;" in host_context[:host_context.index("\n}\n")]
     if "interface HostCapabilities {" in old:
         capabilities = new[new.index("interface HostCapabilities {"):]
+        capabilities = capabilities[:capabilities.index("\n}\n")]
         assert "  downloadFile?: {};\n  /** Host keeps the View's navigation state" in capabilities
-        assert "  appState?: {};\n" in capabilities[:capabilities.index("\n}\n")]
-    titles = [title for _, title in doc.sections()]
-    for section, added in (("Mitigations", "View State from Links"), ("Design Decisions", "View State Kept by the Host")):
-        if section in titles:
-            # numbered after the section's last numbered subsection, inside it
-            own = [t for t in titles if t.endswith(added)]
-            assert len(own) == 1, own
-            if any(t[:1].isdigit() for t in titles[titles.index(section) + 1:titles.index(own[0])]):
-                assert own[0][:1].isdigit()
-    if "State persistence" in old:
-        assert "- **View navigation state:** Views report it with `ui/notifications/state-changed`" in new
+        assert "  appState?: {\n" in capabilities and "    maxLength?: number;\n  };" in capabilities
+
+    sections = list(doc.sections())
+    top = [n for n, t in sections if t == "Security Implications"]
+    if top:
+        shallowest = min(top, key=lambda n: len(doc.text(n)) - len(doc.text(n).lstrip("#")))
+        own = [n for n, t in sections if t.endswith("View State from Links")]
+        assert len(own) == 1
+        parent = own[0].parent
+        assert parent.parent == shallowest, "not under the top-level Security Implications"
+        siblings = [t for n, t in sections if n.parent == parent and n != parent]
+        assert siblings[-1].startswith(f"{len(siblings)}. ") or not siblings[0][:1].isdigit()
+    if "Extensibility" in [t for _, t in sections]:
+        extensibility = next(doc.text(n) for n, t in sections if t == "Extensibility")
+        assert not any(_FUTURE_STATE.search(line) for line in extensibility.splitlines() if line.startswith("- ")
+                       and "state-changed" not in line)
+        if "**Included in MVP:**" in extensibility:
+            mvp = extensibility[extensibility.index("**Included in MVP:**"):]
+            mvp = mvp[: mvp.index("\n\n**", len("**Included in MVP:**"))]
+            assert "state-changed" not in mvp
 
     lines, cursor = new.splitlines(), 0
     for line in old.splitlines():
+        if line.startswith("- ") and _FUTURE_STATE.search(line) and line not in lines:
+            continue  # the future-work bullet the feature now covers
         cursor = lines.index(line, cursor) + 1  # ValueError: a line was changed or moved
 
     for dated in (source / "specification").iterdir():

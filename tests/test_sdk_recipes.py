@@ -31,7 +31,7 @@ def test_sdk_commit_groups_cover_every_step_once_in_step_order() -> None:
     steps = [s.id for s in recipes.target_named("sdk").steps]
     grouped = [step for group in recipes.target_named("sdk").commits for step in group.steps]
     assert grouped == steps
-    assert [g.id for g in recipes.target_named("sdk").commits] == ["spec", "types-and-schemas", "exports", "bridge-and-app"]
+    assert [g.id for g in recipes.target_named("sdk").commits] == ["spec", "types-and-schemas", "exports", "bridge-and-app", "docs"]
     assert all(group.subject and group.body for group in recipes.target_named("sdk").commits)
 
 
@@ -451,7 +451,7 @@ def _synced_example(text: str, source: str) -> list[str]:
 
 @pytest.mark.parametrize(("shape", "regions"), [
     ("shape-b", {"app": "reportViewState", "app-bridge": "keepStateInUrl"}),
-    ("shape-c", {"app": "reportViewState"}),  # 2.x: no accessor, so no example of it
+    ("shape-c", {"app": "reportViewState", "app-bridge": "keepStateInUrl"}),  # 2.x: on the statechange key
 ])
 def test_new_doc_examples_are_synced_from_companion_regions(shape: str, regions: dict) -> None:
     """Where the revision keeps its examples in `.examples.ts` files, each
@@ -469,4 +469,6 @@ def test_new_doc_examples_are_synced_from_companion_regions(shape: str, regions:
         lines = _region(companion_file, region)
         assert _synced_example(source, f"./{module}.examples.ts#{region}") == lines
         joined = "\n".join(lines)
-        assert "state: null" in joined or ("state == null" in joined and "length <= 2048" in joined)
+        assert "state: null" in joined or ("state == null" in joined and "length <= 2048" in joined) or (
+            "state === null" in joined and "length <= 1024" in joined and "maxLength: 1024" in joined
+        )

@@ -101,11 +101,9 @@ def test_a_partly_edited_draft_is_completed(missing: str, tmp_path: Path) -> Non
     expected = (SDK_FIXTURES / "shape-c" / "expected-auto" / DRAFT).read_text()
     original = (repo / DRAFT).read_text()
     if missing == "field":  # the entry is there, the field not
-        partial = expected.replace(
-            "  /** A state for the View to restore: what it last reported in `ui/notifications/state-changed`, or one"
-            " that came from a link (validate before use). Absent when there is none */\n  appState?: unknown;\n",
-            "",
-        )
+        from codemods.recipes.sdk.spec_text import _field_doc
+
+        partial = expected.replace(f"  /** {_field_doc('View')} */\n  appState?: unknown;\n", "")
     else:  # the field is there, the entry not
         partial = expected[: expected.index("\n`ui/notifications/state-changed`")] + original[original.index(
             "\n`ui/notifications/request-teardown`"):]
@@ -134,3 +132,107 @@ def test_bom_and_crlf_are_kept(tmp_path: Path) -> None:
     assert invoke("apply", "--repo", repo, "--only", "spec").exit_code == 0
     expected = (SDK_FIXTURES / "shape-b" / "expected-auto" / DRAFT).read_bytes()
     assert draft.read_bytes() == b"\xef\xbb\xbf" + expected.replace(b"\n", b"\r\n")
+
+
+# ----------------------------------------------------------------------
+# What the SEP text says, and where (SPEC 6), on the shape-C draft, whose
+# headings are laid out as the real draft's: a feature's own "Security
+# Implications" subsection comes before the top-level section of that name.
+# ----------------------------------------------------------------------
+
+
+def _applied_draft(tmp_path: Path) -> tuple[str, Document]:
+    repo = sdk_tree(tmp_path, "shape-c")
+    result = invoke("apply", "--repo", repo, "--only", "spec")
+    assert result.exit_code == 0, result.output
+    text = (repo / DRAFT).read_text()
+    return text, Document(text.encode())
+
+
+def _outline(doc: Document) -> list[tuple[int, str, tuple[str, ...]]]:
+    """Each heading's level, title and the titles of the sections it sits in."""
+    found = []
+    for node, title in doc.sections():
+        path, parent = [], node.parent
+        while parent is not None:
+            if parent.type == "section":
+                heading = next(c for c in parent.named_children if c.type == "atx_heading")
+                path.append(doc.heading_text(heading))
+            parent = parent.parent
+        heading = next(c for c in node.named_children if c.type == "atx_heading")
+        level = len(doc.text(heading)) - len(doc.text(heading).lstrip("#"))
+        found.append((level, title, tuple(reversed(path))))
+    return found
+
+
+def test_the_security_subsection_is_the_next_mitigation_of_the_top_level_section(tmp_path: Path) -> None:
+    text, doc = _applied_draft(tmp_path)
+    outline = _outline(doc)
+    assert [t for _, t, _ in outline].count("Security Implications") == 2  # the fixture has both, as the real draft
+    own = [entry for entry in outline if entry[1].endswith("View State from Links")]
+    assert len(own) == 1
+    level, title, path = own[0]
+    assert path[-2:] == ("Security Implications", "Mitigations") and len(path) == 3  # under the SEP title only
+    siblings = [t for lvl, t, p in outline if p == path and lvl == level]
+    assert siblings[-1] == title and title == f"{len(siblings)}. View State from Links"
+    tools_security = next(p + (t,) for _, t, p in outline if t == "Security Implications" and "App-Provided Tools" in p)
+    assert not any(p[: len(tools_security)] == tools_security for _, t, p in outline if "View State" in t)
+
+
+def test_the_state_rule_is_said_once_and_the_schema_rule_matches_it(tmp_path: Path) -> None:
+    text, _ = _applied_draft(tmp_path)
+    assert text.count("`state` is required") == 1
+    assert "A notification whose `params` has no `state` is malformed; the Host MUST ignore it" in text
+    assert "without `state` from an older" not in text  # the old contradicting bullet
+    assert "clears the kept state" not in text
+
+
+def test_the_same_view_is_per_tool_call_in_protocol_terms_and_links_are_in_scope(tmp_path: Path) -> None:
+    text, _ = _applied_draft(tmp_path)
+    rule = text[text.index("Host MUST NOT hand a state to another View."):]
+    rule = rule[: rule.index("\n")]
+    for words in ("the same MCP server (as the Host identifies that server)", "the same `ui://` resource",
+                  "the same tool and tool call", "`hostContext.toolInfo`", "explicitly opened in its place",
+                  "a link addresses", "another user's Host", "untrusted input"):
+        assert words in rule, words
+    assert "server connection" not in text
+
+
+def test_the_must_not_covers_state_changing_actions_only(tmp_path: Path) -> None:
+    text, _ = _applied_draft(tmp_path)
+    assert "MUST NOT perform side effects, such as tool calls" not in text
+    for part in (text[text.index("A View treats an absent"):], text[text.index("View State from Links"):]):
+        paragraph = part[: part.index("\n\n", part.index("MUST NOT take"))]
+        assert "MUST NOT take a state-changing action" in paragraph
+        assert "not annotated `readOnlyHint: true`" in paragraph and "read-only tool calls" in paragraph.lower()
+
+
+def test_capability_privacy_and_host_guidance(tmp_path: Path) -> None:
+    text, doc = _applied_draft(tmp_path)
+    assert "MUST advertise the `appState` host capability, and SHOULD give its `maxLength`" in text
+    capabilities = next(doc.data[f.start:f.end].decode() for f in doc.fences() if b"interface HostCapabilities" in doc.data[f.start:f.end])
+    assert "  appState?: {\n    /** Largest state the Host keeps, in bytes of its JSON text. */\n    maxLength?: number;\n  };" in capabilities
+    assert first_error(parse(capabilities.encode(), TYPESCRIPT)) is None
+    assert "MUST NOT put secrets (tokens, passwords, keys) in the state and SHOULD NOT put personal data in it" in text
+    for guidance in ("out of its logs and analytics", "replace the current history entry", "coalesce reports",
+                     "`Referrer-Policy`"):
+        assert guidance in text, guidance
+    assert "A View treats an absent `hostContext.appState` and `appState: null` alike" in text
+
+
+def test_extensibility_no_longer_lists_it_as_future_work_nor_as_part_of_the_mvp(tmp_path: Path) -> None:
+    text, doc = _applied_draft(tmp_path)
+    section = next(doc.text(n) for n, t in doc.sections() if t == "Extensibility")
+    assert "Keeping View state between sessions" not in section
+    assert "- Views that talk to each other" in section  # the rest of future work stays
+    mvp = section[section.index("**Included in MVP:**"):section.index("**Added after the MVP:**")]
+    assert "state-changed" not in mvp
+    added = section[section.index("**Added after the MVP:**"):section.index("**Content types")]
+    assert "`ui/notifications/state-changed`" in added
+
+
+def test_backward_compatibility_says_both_sides_are_unaffected(tmp_path: Path) -> None:
+    text, doc = _applied_draft(tmp_path)
+    section = next(doc.text(n) for n, t in doc.sections() if t == "Backward Compatibility")
+    assert "Nothing changes for Hosts that show no Views." in section
+    assert "is additive" in section and "drop its unknown key" in section

@@ -386,14 +386,17 @@ def _motivation(plan) -> list[str]:
             "- a `ui/notifications/state-changed` entry under \"Notifications (View → Host)\", right after"
             " `ui/notifications/size-changed` and in its form. The View SHOULD send it when its own navigation"
             " changes (debounced, small, nothing secret, `null` for its initial view) and SHOULD check the"
-            " `appState` capability first (else keep the state itself, e.g. `localStorage` + `viewUUID`); it"
-            " MUST validate a restored state and MUST NOT perform side effects only because one asks. A Host"
-            " MAY keep the state; one that does SHOULD advertise the capability and hand it back in"
-            " `hostContext.appState`, MAY push changes with `host-context-changed` (`null` = the initial view),"
-            " MUST NOT hand a state to another View (\"the same View\" is defined), MAY drop states over its"
-            " limit and SHOULD accept a stated minimum size. Not model context (contrast `ui/update-model-context`);",
+            " `appState` capability first (else keep the state itself, e.g. `localStorage` + `viewUUID`); `state`"
+            " is required (a notification without it is malformed and ignored); it MUST validate a restored state"
+            " and MUST NOT take state-changing actions only because one asks (read-only loads are expected). A Host"
+            " MAY keep the state; one that hands it back in `hostContext.appState` MUST advertise the capability"
+            " (SHOULD with its `maxLength`), MAY push changes with `host-context-changed` (`null` = the initial"
+            " view), MUST NOT hand a state to another View (\"the same View\" per tool call: server, `ui://`"
+            " resource, tool and tool call), MAY drop states over its limit and SHOULD accept a stated minimum"
+            " size; privacy and host guidance (no secrets, logs, history, `Referrer-Policy`). Not model context"
+            " (contrast `ui/update-model-context`);",
             "- `appState?: unknown` in the draft's `HostContext`, documented as a state that may come from a"
-            " link, and `appState?: {}` in its `HostCapabilities`;",
+            " link, and `appState?: { maxLength?: number }` in its `HostCapabilities`;",
             *(f"- {note[0].lower() + note[1:]};" for note in spec.notes if note.startswith("added \"")),
         ]
         left_out = [n for n in spec.notes if n.startswith("no ")]
@@ -413,9 +416,13 @@ def _motivation(plan) -> list[str]:
         text = new_text.get(results["spec-types"].path, "")
         api.append(
             "`src/spec.types.ts`: `McpUiStateChangedNotification` (`method: \"ui/notifications/state-changed\"`,"
-            " `params: { state: unknown }`, `state` required, `null` = no state), `appState?: unknown` on"
-            " `McpUiHostContext`"
-            + (", `appState?: {}` in `McpUiHostCapabilities` (documented like `downloadFile`)" if "appState?: {}" in text else "")
+            " `params: { state }`, `state` a JSON value or `null` = no state, never missing, so the schema rejects"
+            " `params: {}`), `appState?: unknown` on `McpUiHostContext`"
+            + (
+                ", `appState?: { maxLength?: number }` in `McpUiHostCapabilities` (documented like `downloadFile`)"
+                if "maxLength?: number" in text
+                else ""
+            )
             + (", and `STATE_CHANGED_METHOD` beside `SIZE_CHANGED_METHOD`" if "STATE_CHANGED_METHOD" in text else "")
         )
     if "schema" in changed:

@@ -10,7 +10,7 @@ from pathlib import Path
 
 from ..manifest import read_manifest
 from ..base import Bridge, CommitGroup, ModeChoice, Step
-from . import app, app_bridge, bridge_test, examples, generated, spec_text, spec_types, types_exports
+from . import app, app_bridge, bridge_test, docs_pages, examples, generated, spec_text, spec_types, types_exports
 from ..names import NAMES
 from .common import STATE
 
@@ -106,6 +106,20 @@ STEPS: tuple[Step, ...] = (
         transform=bridge_test.transform,
         absent=bridge_test.ABSENT,
     ),
+    Step(
+        id="docs-patterns",
+        path=docs_pages.PATTERNS_PATH,
+        description="docs/patterns.md: the persistence pattern, with a host that keeps the state",
+        rewrite=docs_pages.rewrite_patterns,
+        absent=docs_pages.PATTERNS_ABSENT,
+    ),
+    Step(
+        id="docs-migrate",
+        path=docs_pages.MIGRATE_PATH,
+        description="docs/migrate_from_openai_apps.md: the widgetState rows name their counterparts",
+        rewrite=docs_pages.rewrite_migrate,
+        absent=docs_pages.MIGRATE_ABSENT,
+    ),
 )
 
 # The patch series. The SEP text is a commit of its own, first: it is the
@@ -117,14 +131,17 @@ STEPS: tuple[Step, ...] = (
 COMMITS: tuple[CommitGroup, ...] = (
     CommitGroup(
         id="spec",
-        subject="spec(draft): add ui/notifications/state-changed, hostContext.appState and the appState capability",
+        subject="spec(draft): add ui/notifications/state-changed",
         body=(
             "The draft SEP text gains a ui/notifications/state-changed entry under\n"
             "\"Notifications (View -> Host)\", right after size-changed and in its\n"
             "form, appState in its HostContext interface and the appState host\n"
-            "capability: a View reports its navigation state (null for none), a\n"
-            "Host that advertises the capability may keep it and hand it back on\n"
-            "ui/initialize. The dated versions of the text are left as they are.\n"
+            "capability (with maxLength): a View reports its navigation state\n"
+            "(null for its initial view; state is required), a Host that hands it\n"
+            "back in hostContext.appState advertises the capability, only to the\n"
+            "same View of the same tool call. Security, Backward Compatibility,\n"
+            "Extensibility and Rationale say what it changes there. The dated\n"
+            "versions of the text are left as they are.\n"
             "\n"
             "A commit of its own, ahead of the code: it is the protocol change the\n"
             "following commits implement, and it can be read and discussed as prose\n"
@@ -134,15 +151,17 @@ COMMITS: tuple[CommitGroup, ...] = (
     ),
     CommitGroup(
         id="types-and-schemas",
-        subject="feat: add the ui/notifications/state-changed notification and hostContext.appState",
+        subject="feat: add ui/notifications/state-changed",
         body=(
-            f"An app reports its view with ui/notifications/state-changed\n"
-            f"({STATE}, params: {{ state }}: any JSON value, null for\n"
-            "none); a host that advertises the appState capability may keep that\n"
-            "state (in its URL, say) and hand it back in hostContext.appState when\n"
-            "the app loads again, so that a reload or a shared link restores the\n"
-            "view. The generated zod schemas, their type checks and the JSON Schema\n"
-            "follow spec.types.ts."
+            "A View reports its navigation state with\n"
+            f"ui/notifications/state-changed ({STATE},\n"
+            "params: { state }: a JSON value, null for its initial view, never\n"
+            "missing: the generated schema rejects params: {}). A host that\n"
+            "advertises the appState capability (with the maxLength it keeps) may\n"
+            "keep that state and hand it back in hostContext.appState when the\n"
+            "same View loads again. The generated\n"
+            "zod schemas, their type checks and the JSON Schema follow\n"
+            "spec.types.ts."
         ),
         steps=("spec-types", "schema", "schema-test", "schema-json"),
     ),
@@ -151,8 +170,9 @@ COMMITS: tuple[CommitGroup, ...] = (
         subject="feat: export the state-changed type, schema and method",
         body=(
             "types.ts re-exports McpUiStateChangedNotification, its schema and\n"
-            "STATE_CHANGED_METHOD (where the method constants exist), and adds the\n"
-            "notification to the app-to-host side of AppNotification."
+            "STATE_CHANGED_METHOD where the method constants exist. An\n"
+            "app-to-host notification union gains the notification unless it is\n"
+            "deprecated."
         ),
         steps=("types",),
     ),
@@ -161,12 +181,27 @@ COMMITS: tuple[CommitGroup, ...] = (
         subject=f"feat: add the {NAMES.event} event and App.{NAMES.sender}",
         body=(
             f"Wired like sizechange and sendSizeChanged in this revision: the bridge\n"
-            f"hears the app's state (addEventListener(\"{NAMES.event}\"), and the\n"
-            f"{NAMES.accessor} accessor on 1.x; 2.x deprecates event-backed on*\n"
-            "accessors, so none is added there), the app sends it, guarded like\n"
-            "its other host calls where the revision guards them. The bridge tests\n"
-            "cover the notification, an initial appState, setHostContext and null."
+            f"hears the View's state through its {NAMES.event} event (and an\n"
+            f"{NAMES.accessor} accessor only where the revision's accessors are\n"
+            "not deprecated), the View sends it, guarded like its other\n"
+            "host-bound calls where the revision guards them. The bridge tests\n"
+            "cover the listener, the guard, an initial appState given to the\n"
+            "constructor, setHostContext after the View initialized (null\n"
+            "included), the capability and the schema."
         ),
         steps=("app-bridge", "app", "bridge-examples", "app-examples", "bridge-test"),
+    ),
+    CommitGroup(
+        id="docs",
+        subject="docs: keep a view's navigation state with the host where it can",
+        body=(
+            "The persistence pattern gains the host-kept alternative (report\n"
+            f"with App.{NAMES.sender}, restore from hostContext.appState after\n"
+            "validation, localStorage where the host lacks the appState\n"
+            "capability), and the\n"
+            "migration guide names the counterparts of widgetState and\n"
+            "setWidgetState, which, unlike these, are not model context."
+        ),
+        steps=("docs-patterns", "docs-migrate"),
     ),
 )

@@ -5,6 +5,7 @@ has that guard (as `sendMessage`, `openLink` and `updateModelContext` are)."""
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 
 from tree_sitter import Node
@@ -43,7 +44,11 @@ def transform(editor: FileEditor, ctx: Context) -> None:
         twin_doc = editor.doc_text(member)
         returns = tag_paragraph(twin_doc, "@returns")
         fence = sender_fence(ctx, twin_doc)
-        insert_documented(editor, member, member, sender_doc(DocStyle.of(twin_doc), returns, fence), copy)
+        style = DocStyle.of(twin_doc)
+        guard = ""
+        if editor.class_members(cls, GUARD):
+            guard = guard_doc(style, re.search(r"\bstrict\?\s*:", editor.text(editor.source.root)) is not None)
+        insert_documented(editor, member, member, sender_doc(style, returns, fence, guard), copy)
     ensure_imported_beside_twins(editor, [copy])
 
 
@@ -70,12 +75,25 @@ EXAMPLES_PATH = "src/app.examples.ts"
 
 
 def sender_example() -> list[str]:
-    """The sender's example, in the doc and in the companion region."""
+    """The sender's example, in the doc and in the companion region: a kept
+    state validated before use (it may come from a link), the capability
+    checked before reporting, a small state, `null` for the initial view."""
     return [
-        f'app.{STATE_SENDER}({{ state: {{ itemId: "42", tab: "details" }} }});',
-        "// back at the initial view: no state",
-        f"app.{STATE_SENDER}({{ state: null }});",
+        f"const kept = app.getHostContext()?.{APP_STATE};",
+        "// untrusted (it may come from a link): accept only a known tab",
+        'const tab = kept === "details" || kept === "invoices" ? kept : null;',
+        "showTab(tab);",
+        "",
+        "// later, as the user moves: a small state, or null for the initial view",
+        f"if (app.getHostCapabilities()?.{CAPABILITY}) {{",
+        f'  app.{STATE_SENDER}({{ state: "details" }});',
+        f"  app.{STATE_SENDER}({{ state: null }});",
+        "}",
     ]
+
+
+# The example region's parameters beside the app.
+EXAMPLE_PARAMETERS = "app: App, showTab: (tab: string | null) => void"
 
 
 def sender_region(twin_region: str) -> str:
@@ -96,25 +114,29 @@ def sender_fence(ctx: Context | None, twin_doc: str) -> str:
     return f'{style.fence} source="./{found[0]}#{sender_region(found[1])}"'
 
 
-def sender_doc(style: DocStyle, returns: str, fence: str = "") -> list[str]:
+def sender_doc(style: DocStyle, returns: str, fence: str = "", guard: str = "") -> list[str]:
     """The new method's doc; its @returns is the twin's (a revision words it
-    its own way), left out where the twin has none."""
+    its own way), left out where the twin has none. ``guard`` says what an
+    early call does, where the revision guards the method."""
     return [
-        "Notify the host that the app's view state changed.",
+        f"Notify the host that the {style.party}'s navigation state changed.",
         "",
-        "Call this whenever the app's own navigation changes (which item is open,"
-        " which tab is shown). The host may keep the state, for example in its page"
-        f" URL, and hand it back in `hostContext.{APP_STATE}` when the app loads again, so"
-        " that a reload or a shared link restores the same view. The state is any"
-        " JSON value; keep it small, and leave out anything secret (it may end up in a"
-        " URL). Send `null` when the app is back at its initial view. Debounce fast"
-        " changes; there is no need to report a state the host has just handed back."
-        f" Check `hostCapabilities.{CAPABILITY}` first: a host without it does not keep"
-        " the state (keep it in `localStorage` instead).",
+        f"Call this whenever the {style.party}'s own navigation changes (which item is open,"
+        " which tab is shown), with a JSON value it can show that place from, or `null` when"
+        " it is back at its initial view; `state` is required. The host may keep the state,"
+        " for example in its page URL, and hand it back in"
+        f" `hostContext.{APP_STATE}` when the same {style.party} loads again, so that a reload"
+        " or a shared link restores it. Keep it small (within the capability's `maxLength`),"
+        " never put secrets in it and avoid personal data: it may end up in a URL. Debounce"
+        " fast changes; there is no need to report a state the host has just handed back."
+        f" Check {style.link('getHostCapabilities')}`()?.{CAPABILITY}` first: a host without it"
+        " keeps nothing (keep the state in `localStorage` instead). A state handed back is"
+        " untrusted (it may come from a link): validate it before use.",
+        *(["", guard] if guard else []),
         "",
-        "@param params - The new view state, as `{ state }`",
+        "@param params - The new navigation state, as `{ state }`",
         "",
-        "@example Report the item the user opened, then the initial view",
+        "@example Restore a validated state, report another one",
         fence or style.fence,
         *sender_example(),
         "```",
@@ -122,3 +144,15 @@ def sender_doc(style: DocStyle, returns: str, fence: str = "") -> list[str]:
         *([returns, ""] if returns else []),
         f"@see {style.link(STATE)} for the notification's shape",
     ]
+
+
+def guard_doc(style: DocStyle, strict: bool) -> str:
+    """What calling the sender before the handshake does, as the revision's
+    `_assertInitialized` does it."""
+    connect = style.link("connect")
+    if strict:
+        return (
+            f"Like the other host-bound methods, calling this before {connect} has finished the"
+            " `ui/initialize` handshake logs a warning, or throws with the `strict` option."
+        )
+    return f"Like the other host-bound methods, calling this before {connect} has finished the handshake throws."

@@ -24,6 +24,7 @@ from ...engine.outcome import AnchorMissing
 from ..base import Context
 from .common import (
     APP_STATE,
+    CAPABILITY,
     SIZE_ACCESSOR,
     SIZE_EVENT,
     STATE,
@@ -33,7 +34,9 @@ from .common import (
     STATE_SENDER,
     DocStyle,
     companion,
+    indented,
     insert_documented,
+    jsdoc,
     region_name,
     rename,
 )
@@ -60,7 +63,7 @@ def transform(editor: FileEditor, ctx: Context) -> None:
         event_map = aliases[0].child_by_field_name("value")
         if event_map is None or event_map.type != "object_type":
             raise AnchorMissing(editor.path, f"the object type of `{EVENT_MAP}`")
-        inserted += _mirror_entry(editor, event_map, SIZE_EVENT)
+        inserted += _ensure_event_key(editor, event_map, _app_link_prefix(editor.doc_text(cls)), ctx)
     if schemas is not None:
         value = schemas.child_by_field_name("value")
         if value is None or value.type != "object":
@@ -93,6 +96,50 @@ def _mirror_entry(editor: FileEditor, container: Node, key: str) -> list[str]:
     return [text]
 
 
+def _schemas(editor: FileEditor, cls: Node) -> Node | None:
+    return next(iter(editor.class_members(cls, "eventSchemas", "public_field_definition")), None)
+
+
+def _ensure_event_key(editor: FileEditor, event_map: Node, app_link: str, ctx: Context | None) -> list[str]:
+    """The `statechange` key of the event map, after `sizechange`, under a
+    TSDoc comment of its own (the key is the API 2.x documents: listeners
+    take its `params`)."""
+    entries = editor.entries(event_map)
+    twin = next((e for e in entries if editor.item_key(e) == SIZE_EVENT), None)
+    if twin is None:
+        raise AnchorMissing(editor.path, f"`{SIZE_EVENT}` in `{EVENT_MAP}`")
+    text = rename(editor.text(twin)).rstrip(";,")
+    if any(editor.item_key(e) == STATE_EVENT for e in entries):
+        return [text]
+    cls = editor.class_(CLASS)
+    accessors = editor.class_members(cls, SIZE_ACCESSOR, "method_definition")
+    twin_doc = editor.doc_text(accessors[0]) if accessors else editor.doc_text(cls)
+    style = DocStyle.of(twin_doc)
+    fence = example_fence(ctx, twin_doc, listener=True) if is_shape_c(editor, cls, _schemas(editor, cls)) else ""
+    separator = ";" if editor.text(event_map).count(";") >= editor.text(event_map).count(",") else ","
+    indent = editor.source.indent_of(twin)
+    lines = jsdoc(event_key_doc(style, app_link, fence), indent, width=editor.style.line_width)
+    editor.insert_after(twin, indented(lines, indent) + "\n" + indent + text + separator, blank_line=False)
+    return [text]
+
+
+def event_key_doc(style: DocStyle, app_link: str, fence: str = "") -> list[str]:
+    """The TSDoc of the `statechange` key: what a listener gets and what a
+    host that keeps the state does with it; on 2.x (``fence`` given) the
+    host's example, synced from its companion region."""
+    example = ["", "@example Keep the state in the page URL", fence, *listener_example(), "```"] if fence else []
+    return [
+        f"The {style.party}'s navigation state changed (`{STATE_METHOD}`). `state` is a JSON value"
+        f" the {style.party} can show its place from, or `null` for its initial view; it is never"
+        " missing. A host that keeps it (in its page URL, say, within the size it advertises as"
+        f" the `{CAPABILITY}` capability's `maxLength`) hands it back in `hostContext.{APP_STATE}`"
+        f" when the same {style.party} loads again. Not model context.",
+        *example,
+        "",
+        f"@see {style.link(f'{app_link}App.{STATE_SENDER}', f'App.{STATE_SENDER}')}, the {style.party}'s side of this",
+    ]
+
+
 def is_shape_c(editor: FileEditor, cls: Node, schemas: Node | None) -> bool:
     """2.x: an `eventSchemas` map on a class that is no `ProtocolWithEvents`
     (it composes an event dispatcher instead)."""
@@ -114,6 +161,32 @@ def _shape(editor: FileEditor, cls: Node, schemas: Node | None) -> str:
 def _app_link_prefix(doc: str) -> str:
     match = re.search(r"\{@link (app[.!])App\.", doc)
     return match.group(1) if match else "app!"
+
+
+def listener_example() -> list[str]:
+    """The 2.x host's example (on the `statechange` key): the capability
+    advertised, the kept state handed back in the initial context, and the
+    listener keeping reports in the page URL within the cap (`null`: the
+    initial view). The doc shows it; the companion region holds the same
+    lines."""
+    return [
+        "const url = new URL(window.location.href);",
+        f'const kept = url.searchParams.get("{APP_STATE}");',
+        f"const capabilities = {{ {CAPABILITY}: {{ maxLength: {MAX_STATE} }} }};",
+        f"const hostContext = kept === null ? {{}} : {{ {APP_STATE}: JSON.parse(kept) }};",
+        "const bridge = new AppBridge(null, hostInfo, capabilities, { hostContext });",
+        f'bridge.addEventListener("{STATE_EVENT}", ({{ state }}) => {{',
+        "  // null: back at the initial view",
+        '  const value = state === null ? "" : JSON.stringify(state);',
+        f'  if (value && value.length <= {MAX_STATE}) url.searchParams.set("{APP_STATE}", value);',
+        f'  else url.searchParams.delete("{APP_STATE}");',
+        '  window.history.replaceState(null, "", url);',
+        "});",
+    ]
+
+
+# The largest state the examples keep (bytes of JSON text): the host half's.
+MAX_STATE = 1024
 
 
 def bridge_example() -> list[str]:
@@ -138,18 +211,19 @@ def bridge_example() -> list[str]:
 EXAMPLES_PATH = "src/app-bridge.examples.ts"
 
 
-def bridge_region(twin_region: str) -> str:
-    return region_name(twin_region, STATE_ACCESSOR, "keepStateInUrl", "keepStateInUrl")
+def bridge_region(twin_region: str, listener: bool = False) -> str:
+    member = STATE_EVENT if listener else STATE_ACCESSOR
+    return region_name(twin_region, member, "keepStateInUrl", "keepStateInUrl")
 
 
-def example_fence(ctx: Context | None, twin_doc: str) -> str:
+def example_fence(ctx: Context | None, twin_doc: str, listener: bool = False) -> str:
     """The new example's opening fence: synced from a region of the
     companion file where the twin's example is (and the file is there)."""
     style = DocStyle.of(twin_doc)
     found = companion(twin_doc)
     if found is None or ctx is None or not _has_region(Path(ctx.repo) / "src" / found[0], found[1]):
         return style.fence
-    return f'{style.fence} source="./{found[0]}#{bridge_region(found[1])}"'
+    return f'{style.fence} source="./{found[0]}#{bridge_region(found[1], listener)}"'
 
 
 def _has_region(path: Path, region: str) -> bool:

@@ -1,16 +1,26 @@
 """src/app-bridge.test.ts: test cases for the state-changed notification,
-right after the size-changed test they mirror, in the file's own style.
+in a `describe` block of their own right after the block that holds the
+size-changed test, in the file's own style.
 
 The size-changed test (the `it(...)` whose body calls `sendSizeChanged`)
-gives the names of the app and the bridge and the statements that connect
-the app; the new cases reuse them, so they run under the file's own setup
-(its `beforeEach`). What the cases cover follows the revision, read from
-its sources: a listener (`addEventListener("statechange", ...)`) where the
-bridge dispatches events (shapes B and C), the `onstatechange` accessor on
-1.x (shapes A and B), the guard where `App` has `_assertInitialized`, an
-initial `appState` in `getHostContext()`, `setHostContext({ appState })`
-reaching the app and `null` clearing it. A revision without the test file
-skips the step with that reason.
+gives the names of the app and the bridge and the statement that connects
+the app; the file gives the one that connects the bridge (the block's
+`beforeEach`) and the `new App(...)` and `new AppBridge(...)` of its setup.
+Each case connects what it needs itself after the file's own `beforeEach`
+has made the app, the bridge and the transports, and nothing is sent to
+the app before it initialized (the spec forbids it). What the cases cover
+follows the revision, read from its sources: a listener
+(`addEventListener("statechange", ...)`) where the bridge dispatches events
+(shapes B and C), the `onstatechange` accessor on 1.x (shapes A and B), the
+guard where `App` has `_assertInitialized` (with `strict: true` where the
+revision only warns otherwise, and the method's name in the error), an
+initial `appState` given through the bridge's constructor in
+`getHostContext()`, `setHostContext({ appState })` after the app
+initialized reaching it (`null` included), the capability advertised where
+the revision declares it, and the schema rejecting `params: {}`. Each case
+fails when the line of the change it tests is removed (the line-removal
+test proves it on the complete shape-C fixture). A revision without the
+test file skips the step with that reason.
 """
 
 from __future__ import annotations
@@ -23,13 +33,17 @@ from tree_sitter import Node
 from ...engine.editor import FileEditor
 from ...engine.outcome import AnchorMissing
 from ..base import Context
+from ...engine.record import NamedTuple
 from .common import (
     APP_STATE,
+    CAPABILITY,
     SIZE_ACCESSOR,
     SIZE_EVENT,
     SIZE_SENDER,
     STATE_ACCESSOR,
     STATE_EVENT,
+    STATE_METHOD,
+    STATE_SCHEMA,
     STATE_SENDER,
     read_text,
 )
@@ -37,8 +51,12 @@ from .common import (
 PATH = "src/app-bridge.test.ts"
 ABSENT = f"no {PATH} in this revision: there is no bridge test file to add cases to"
 _TEST_CALLS = {"it", "test"}
-# What the cases mark as theirs: a second run finds them by this title.
-TITLE = f"app.{STATE_SENDER}"
+# What the cases are recognised by: a second run finds the block by its title
+# (and 0.4.0's cases, which were named after the sender, by that name).
+DESCRIBE_TITLE = f"view navigation state ({STATE_METHOD}, hostContext.{APP_STATE})"
+LEGACY_TITLE = f"app.{STATE_SENDER}"
+# The capability a case gives the bridge, and the state it restores.
+MAX_LENGTH = 1024
 
 
 class Revision:
@@ -47,48 +65,109 @@ class Revision:
     def __init__(self, repo: Path) -> None:
         bridge = read_text(repo / "src/app-bridge.ts")
         app = read_text(repo / "src/app.ts")
+        spec = read_text(repo / "src/spec.types.ts")
         self.events = "eventSchemas" in bridge
         # 2.x: Protocol<...> composing a dispatcher, accessors deprecated
         self.accessor = not (self.events and "ProtocolWithEvents" not in bridge)
         self.guard = re.search(r"\b_assertInitialized\s*\(", app) is not None
+        # 2.x only warns before the handshake unless the app is strict
+        self.strict = re.search(r"\bstrict\?\s*:", app) is not None
         # the app dispatches events where the bridge does (same revision)
         self.app_events = self.events or "addEventListener" in app
+        self.initial_context = "hostContext?:" in bridge
+        self.capability = "McpUiHostCapabilities" in spec and "getHostCapabilities" in app
+        # where the test file can import the schema from
+        reexports = re.search(r"""export \* from ["']\./types(?:\.js)?["']""", bridge) is not None
+        self.schema_module = "./app-bridge" if reexports else ("./types" if (repo / "src/types.ts").is_file() else None)
 
 
 def transform(editor: FileEditor, ctx: Context) -> None:
     size_test = _size_test(editor)
     if size_test is None:
         raise AnchorMissing(editor.path, f"a test (`it(...)`) that calls `{SIZE_SENDER}`")
-    if any(TITLE in editor.text(t) for t in _tests(editor)):
+    if any(DESCRIBE_TITLE in editor.text(c) or LEGACY_TITLE in editor.text(c) for c in _calls(editor, {"describe", *_TEST_CALLS})):
         return
     body = _callback_body(size_test)
     app, bridge = _receivers(editor, body)
-    connect = [
-        editor.text(s) for s in body.named_children if f"{app}.connect(" in editor.text(s)
-    ]
-    if not connect:
+    connect_app = [editor.text(s) for s in body.named_children if f"{app}.connect(" in editor.text(s)]
+    if not connect_app:
         raise AnchorMissing(editor.path, f"the statement that connects `{app}` in the `{SIZE_SENDER}` test")
+    block = _enclosing_describe(editor, size_test)
+    anchor = editor.enclosing_statement(block if block is not None else size_test)
+    connect_bridge = _bridge_connect(editor, bridge, block or size_test)
+    if connect_bridge is None:
+        raise AnchorMissing(editor.path, f"a statement that connects `{bridge}` (`await {bridge}.connect(...)`)")
+    in_scope = _connected_in_scope(editor, bridge, anchor)
     revision = Revision(Path(ctx.repo)) if ctx is not None else Revision(Path("."))
-    unit = editor.style.indent
-    cases = _cases(app, bridge, connect, revision, unit, editor.style.quote)
-    indent = editor.source.indent_of(size_test)
-    text = ("\n\n" + indent).join("\n".join(indent + l if i and l else l for i, l in enumerate(c)) for c in cases)
-    editor.insert_after(editor.enclosing_statement(size_test), text)
-    editor.note(f"added {len(cases)} test case(s) after the `{SIZE_SENDER}` test")
+    setup = Setup(
+        app=app,
+        bridge=bridge,
+        connect_app=connect_app,
+        connect_bridge=[] if in_scope else [connect_bridge],
+        new_app=_constructor_arguments(editor, "App"),
+        new_bridge=_constructor_arguments(editor, "AppBridge"),
+        bridge_transport=_call_argument(connect_bridge),
+        fresh_bridge=not in_scope,
+    )
+    unit, quote = editor.style.indent, editor.style.quote
+    indent = editor.source.indent_of(anchor)
+    layout = Layout(unit, editor.style.line_width, indent + unit * 2)
+    cases = _cases(setup, revision, unit, quote, layout)
+    if revision.schema_module is not None:
+        editor.ensure_import(revision.schema_module, [STATE_SCHEMA])
+        cases.append(_schema_case(unit, quote, layout))
+    lines = [f"describe({quote}{DESCRIBE_TITLE}{quote}, () => {{"]
+    for index, case in enumerate(cases):
+        lines += ([""] if index else []) + [f"{unit}{line}" if line else line for line in case]
+    lines.append("});")
+    text = "\n".join(indent + line if i and line else line for i, line in enumerate(lines))
+    editor.insert_after(anchor, text)
+    editor.note(f"added {len(cases)} test case(s) in a `describe` block after the one that holds the `{SIZE_SENDER}` test")
 
 
-def _tests(editor: FileEditor) -> list[Node]:
+class Setup(NamedTuple):
+    """What the file's own setup gives the cases."""
+
+    app: str
+    bridge: str
+    # statements that connect the app, from the size-changed test
+    connect_app: list[str]
+    # the statement that connects the bridge, unless its scope already does
+    connect_bridge: list[str]
+    # the arguments of the file's `new App(...)` and `new AppBridge(...)`
+    new_app: list[str] | None
+    new_bridge: list[str] | None
+    # what the bridge is connected to (its transport)
+    bridge_transport: str | None
+    # whether a case may connect a bridge of its own to that transport
+    fresh_bridge: bool
+
+
+def _calls(editor: FileEditor, names: set[str]) -> list[Node]:
     found = []
     for node in editor.walk():
         if node.type == "call_expression":
             function = node.child_by_field_name("function")
-            if function is not None and editor.text(function) in _TEST_CALLS:
+            if function is not None and editor.text(function) in names:
                 found.append(node)
     return found
 
 
+def _tests(editor: FileEditor) -> list[Node]:
+    return _calls(editor, _TEST_CALLS)
+
+
 def _size_test(editor: FileEditor) -> Node | None:
     return next((t for t in _tests(editor) if f".{SIZE_SENDER}(" in editor.text(t)), None)
+
+
+def _enclosing_describe(editor: FileEditor, node: Node) -> Node | None:
+    parent = node.parent
+    while parent is not None:
+        if parent.type == "call_expression" and editor.text(parent.child_by_field_name("function")) == "describe":
+            return parent
+        parent = parent.parent
+    return None
 
 
 def _callback_body(test: Node) -> Node:
@@ -106,22 +185,123 @@ def _receivers(editor: FileEditor, body: Node) -> tuple[str, str]:
     return app.group(1), bridge.group(1)
 
 
-def _cases(app: str, bridge: str, connect: list[str], revision: Revision, u: str, q: str) -> list[list[str]]:
+def _statements_calling(editor: FileEditor, within: Node, pattern: str) -> list[Node]:
+    return [
+        n for n in editor.walk(within)
+        if n.type == "expression_statement" and re.search(pattern, editor.text(n))
+    ]
+
+
+def _bridge_connect(editor: FileEditor, bridge: str, near: Node) -> str | None:
+    """The statement that connects the bridge: in the size test's block
+    first (its `beforeEach`), else anywhere in the file."""
+    pattern = rf"^(?:await\s+)?{re.escape(bridge)}\.connect\("
+    found = _statements_calling(editor, near, pattern) or _statements_calling(editor, editor.source.root, pattern)
+    return editor.text(found[0]) if found else None
+
+
+def _connected_in_scope(editor: FileEditor, bridge: str, anchor: Node) -> bool:
+    """Whether a `beforeEach` of a block that encloses ``anchor`` connects
+    the bridge already (then the cases must not connect it again)."""
+    parent = anchor.parent
+    while parent is not None:
+        if parent.type == "statement_block":
+            for statement in parent.named_children:
+                text = editor.text(statement)
+                if statement.start_byte < anchor.start_byte and text.startswith("beforeEach(") and f"{bridge}.connect(" in text:
+                    return True
+        parent = parent.parent
+    return False
+
+
+class Argument(NamedTuple):
+    """An argument of the setup's constructor call: its text, and its
+    entries when it is an object literal."""
+
+    text: str
+    entries: list[str] | None
+
+
+def _constructor_arguments(editor: FileEditor, cls: str) -> list[Argument] | None:
+    for node in editor.walk():
+        if node.type == "new_expression" and editor.text(node.child_by_field_name("constructor")) == cls:
+            arguments = node.child_by_field_name("arguments")
+            found = []
+            for a in arguments.named_children if arguments is not None else []:
+                entries = [editor.text(e) for e in a.named_children if e.type != "comment"] if a.type == "object" else None
+                found.append(Argument(editor.text(a), entries))
+            return found
+    return None
+
+
+def _call_argument(statement: str) -> str | None:
+    match = re.search(r"\.connect\(([^()]*)\)", statement)
+    return match.group(1).strip() if match else None
+
+
+def _padded(arguments: list[Argument], count: int) -> list[Argument]:
+    return list(arguments) + [Argument("{}", [])] * (count - len(arguments))
+
+
+def _object(entries: list[str], extra: list[str]) -> list[str]:
+    """An object literal's entries with ``extra`` ones (replacing an entry of
+    the same key)."""
+    keys = {e.split(":")[0].strip() for e in extra}
+    return [e for e in entries if e.split(":")[0].strip() not in keys] + extra
+
+
+class Layout(NamedTuple):
+    """Statements laid out as Prettier prints them at the file's width: on
+    one line when they fit, else broken the way Prettier breaks them. The
+    cases keep every call's arguments plain names, so that no argument is
+    hugged and the one breaking rule is Prettier's."""
+
+    unit: str
+    width: int
+    # the indent of a case's statements
+    depth: str
+
+    def const(self, name: str, entries: list[str]) -> list[str]:
+        line = f"const {name} = {{ {', '.join(entries)} }};" if entries else f"const {name} = {{}};"
+        if len(self.depth + line) <= self.width or not entries:
+            return [line]
+        return [f"const {name} = {{", *[f"{self.unit}{e}," for e in entries], "};"]
+
+    def call(self, head: str, arguments: list[str], tail: str = ";") -> list[str]:
+        line = f"{head}({', '.join(arguments)}){tail}"
+        if len(self.depth + line) <= self.width:
+            return [line]
+        return [f"{head}(", *[f"{self.unit}{a}," for a in arguments], f"){tail}"]
+
+
+def _named(layout: Layout, name: str, argument: Argument, extra: list[str]) -> tuple[list[str], str]:
+    """A constructor argument as a plain name: an object literal (with
+    ``extra`` entries) becomes a `const` of that name."""
+    if argument.entries is None:
+        if not extra:
+            return [], argument.text
+        return layout.const(name, [f"...{argument.text}", *extra]), name
+    return layout.const(name, _object(argument.entries, extra)), name
+
+
+def _cases(setup: Setup, revision: Revision, u: str, q: str, layout: Layout) -> list[list[str]]:
     """Each case's lines, the first unindented, the rest relative to it."""
 
     def s(text: str) -> str:
         return q + text + q
 
+    app, bridge = setup.app, setup.bridge
+    connected = [*setup.connect_bridge, *setup.connect_app]
     cases: list[list[str]] = []
     if revision.events:
         cases.append([
-            f"it({s(f'{TITLE} reaches {STATE_EVENT} listeners, null included')}, async () => {{",
+            f"it({s(f'{STATE_SENDER} reaches {STATE_EVENT} listeners, null included')}, async () => {{",
             f"{u}const receivedStates: unknown[] = [];",
             f"{u}{bridge}.addEventListener({s(STATE_EVENT)}, ({{ state }}) => {{",
             f"{u * 2}receivedStates.push(state);",
             f"{u}}});",
             "",
-            *[f"{u}{c}" for c in connect],
+            *[f"{u}{c}" for c in connected],
             f"{u}await {app}.{STATE_SENDER}({{ state: {{ tab: {s('invoices')} }} }});",
             f"{u}await {app}.{STATE_SENDER}({{ state: null }});",
             "",
@@ -130,22 +310,53 @@ def _cases(app: str, bridge: str, connect: list[str], revision: Revision, u: str
         ])
     if revision.accessor:
         cases.append([
-            f"it({s(f'{TITLE} triggers {bridge}.{STATE_ACCESSOR}')}, async () => {{",
+            f"it({s(f'{STATE_SENDER} reaches {bridge}.{STATE_ACCESSOR}')}, async () => {{",
             f"{u}const receivedStates: unknown[] = [];",
             f"{u}{bridge}.{STATE_ACCESSOR} = ({{ state }}) => {{",
             f"{u * 2}receivedStates.push(state);",
             f"{u}}};",
             "",
-            *[f"{u}{c}" for c in connect],
+            *[f"{u}{c}" for c in connected],
             f"{u}await {app}.{STATE_SENDER}({{ state: {{ tab: {s('details')} }} }});",
             "",
             f"{u}expect(receivedStates).toEqual([{{ tab: {s('details')} }}]);",
             "});",
         ])
     if revision.guard:
+        if revision.strict and setup.new_app is not None:
+            info, capabilities, options = _padded(setup.new_app, 3)[:3]
+            made, name = _named(layout, "options", options, ["strict: true"])
+            if capabilities.entries == []:
+                arguments = [info.text, "{}", name]
+            else:
+                more, second = _named(layout, "capabilities", capabilities, [])
+                made, arguments = more + made, [info.text, second, name]
+            made += layout.call("const strictApp = new App", arguments)
+            title = f"{STATE_SENDER} before connect() throws under strict: true, naming the method"
+            receiver = "strictApp"
+        else:
+            title = f"{STATE_SENDER} before connect() throws, naming the method"
+            made, receiver = [], app
         cases.append([
-            f"it({s(f'{TITLE} before connect() throws')}, () => {{",
-            f"{u}expect(() => {app}.{STATE_SENDER}({{ state: null }})).toThrow();",
+            f"it({s(title)}, async () => {{",
+            *[f"{u}{line}" for line in made],
+            f"{u}const early = async () => {receiver}.{STATE_SENDER}({{ state: null }});",
+            f"{u}await expect(early()).rejects.toThrow({s(STATE_SENDER)});",
+            "});",
+        ])
+    fresh = setup.fresh_bridge and setup.new_bridge is not None and setup.bridge_transport
+    if fresh and revision.initial_context:
+        client, info, capabilities = _padded(setup.new_bridge, 3)[:3]
+        made, name = _named(layout, "capabilities", capabilities, [])
+        made += layout.const("options", [f"hostContext: {{ {APP_STATE}: {{ tab: {s('invoices')} }} }}"])
+        made += layout.call("const restoring = new AppBridge", [client.text, info.text, name, "options"])
+        cases.append([
+            f"it({s(f'an {APP_STATE} given to the AppBridge constructor shows in getHostContext()')}, async () => {{",
+            *[f"{u}{line}" for line in made],
+            f"{u}await restoring.connect({setup.bridge_transport});",
+            *[f"{u}{c}" for c in setup.connect_app],
+            "",
+            f"{u}expect({app}.getHostContext()?.{APP_STATE}).toEqual({{ tab: {s('invoices')} }});",
             "});",
         ])
     # laid out as Prettier prints it at the default width
@@ -158,17 +369,8 @@ def _cases(app: str, bridge: str, connect: list[str], revision: Revision, u: str
     else:
         changed = ["new Promise(", f"{u}(resolve) => ({app}.onhostcontextchanged = resolve),", ");"]
     cases.append([
-        f"it({s(f'{TITLE}: an initial {APP_STATE} shows in getHostContext()')}, async () => {{",
-        f"{u}{bridge}.setHostContext({{ {APP_STATE}: {{ tab: {s('invoices')} }} }});",
-        "",
-        *[f"{u}{c}" for c in connect],
-        "",
-        f"{u}expect({app}.getHostContext()?.{APP_STATE}).toEqual({{ tab: {s('invoices')} }});",
-        "});",
-    ])
-    cases.append([
-        f"it({s(f'{TITLE}: setHostContext({{ {APP_STATE} }}) reaches the app, null clears it')}, async () => {{",
-        *[f"{u}{c}" for c in connect],
+        f"it({s(f'setHostContext({{ {APP_STATE} }}) after the app initialized reaches it, null included')}, async () => {{",
+        *[f"{u}{c}" for c in connected],
         "",
         f"{u}let changed = {changed[0]}",
         *[f"{u}{line}" for line in changed[1:]],
@@ -183,4 +385,33 @@ def _cases(app: str, bridge: str, connect: list[str], revision: Revision, u: str
         f"{u}expect({app}.getHostContext()?.{APP_STATE}).toBeNull();",
         "});",
     ])
+    if fresh and revision.capability:
+        client, info, capabilities = _padded(setup.new_bridge, 3)[:3]
+        made, name = _named(layout, "capabilities", capabilities, [f"{CAPABILITY}: {{ maxLength: {MAX_LENGTH} }}"])
+        made += layout.call("const keeping = new AppBridge", [client.text, info.text, name])
+        cases.append([
+            f"it({s(f'the {CAPABILITY} capability given to the AppBridge reaches the app, with maxLength')}, async () => {{",
+            *[f"{u}{line}" for line in made],
+            f"{u}await keeping.connect({setup.bridge_transport});",
+            *[f"{u}{c}" for c in setup.connect_app],
+            "",
+            f"{u}expect({app}.getHostCapabilities()?.{CAPABILITY}).toEqual({{ maxLength: {MAX_LENGTH} }});",
+            "});",
+        ])
     return cases
+
+
+def _schema_case(u: str, q: str, layout: Layout) -> list[str]:
+    parse = f"{STATE_SCHEMA}.safeParse({{ method, params }});"
+    arrow = "const parse = (params: unknown) =>"
+    joined = f"{arrow} {parse}"
+    lines = [joined] if len(layout.depth + joined) <= layout.width else [arrow, f"{u}{parse}"]
+    return [
+        f"it({q}{STATE_SCHEMA} rejects a notification without state{q}, () => {{",
+        f"{u}const method = {q}{STATE_METHOD}{q};",
+        *[f"{u}{line}" for line in lines],
+        "",
+        f"{u}expect(parse({{}}).success).toBe(false);",
+        f"{u}expect(parse({{ state: null }}).success).toBe(true);",
+        "});",
+    ]

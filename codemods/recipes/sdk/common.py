@@ -88,7 +88,17 @@ def insert_documented(editor: FileEditor, twin: Node, after: Node, doc: list[str
 
 
 # The @description texts: ts-to-zod turns each member's into `.describe()`.
-STATE_DESCRIPTION = "The view's navigation state (any JSON value), or null for none: the initial view."
+STATE_DESCRIPTION = (
+    "The view's navigation state: a JSON object, array, string, number or boolean it can show its place"
+    " from, or null for its initial view. Required: a notification without it is rejected."
+)
+# `state`'s type: what JSON can hold, `null` included, never `undefined`, so
+# that ts-to-zod's schema rejects `params: {}` (`unknown` would accept it).
+# `unknown[]` beside `object` because ts-to-zod makes `object` a record,
+# which zod checks to be a plain object (an array is not).
+STATE_TYPE = "object | unknown[] | string | number | boolean | null"
+MAX_LENGTH = "maxLength"
+MAX_LENGTH_DESCRIPTION = "Largest state the host keeps, in bytes of its JSON text."
 APP_STATE_DESCRIPTION = (
     f"A navigation state for the view to restore, from its own {STATE_METHOD} or from a link."
     " Validate it before use."

@@ -37,12 +37,18 @@ def _twin_doc(ctx: Context, path: str, cls: str, member: str) -> str:
 
 def transform_bridge(editor: FileEditor, ctx: Context) -> None:
     bridge_text = read_text(Path(ctx.repo) / app_bridge.PATH)
-    if "eventSchemas" in bridge_text and "ProtocolWithEvents" not in bridge_text:
-        editor.note("shape C: no onstatechange accessor, so no example of it")
-        return
     found = companion(_twin_doc(ctx, app_bridge.PATH, app_bridge.CLASS, SIZE_ACCESSOR))
     if found is None or Path(found[0]).name != Path(editor.path).name:
         editor.note(f"the `{SIZE_ACCESSOR}` example is not synced from this file: nothing to add")
+        return
+    if "eventSchemas" in bridge_text and "ProtocolWithEvents" not in bridge_text:
+        # 2.x: no accessor; the host's example is on the `statechange` key
+        _ensure_region(
+            editor, found[1], app_bridge.bridge_region(found[1], listener=True),
+            "hostInfo: { name: string; version: string }",
+            "the capability advertised, the kept state handed back, reports kept in the page URL.",
+            app_bridge.listener_example(),
+        )
         return
     _ensure_region(
         editor, found[1], app_bridge.bridge_region(found[1]), "bridge: AppBridge",
@@ -57,8 +63,8 @@ def transform_app(editor: FileEditor, ctx: Context) -> None:
         editor.note(f"the `{SIZE_SENDER}` example is not synced from this file: nothing to add")
         return
     _ensure_region(
-        editor, found[1], app.sender_region(found[1]), "app: App",
-        "the view's state reported, then the initial view (null).",
+        editor, found[1], app.sender_region(found[1]), app.EXAMPLE_PARAMETERS,
+        "a kept state restored after validation; another one reported where the host keeps it.",
         app.sender_example(),
     )
 

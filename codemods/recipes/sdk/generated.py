@@ -36,6 +36,7 @@ from .common import (
     APP_STATE,
     CAPABILITY,
     HOST_CAPABILITIES,
+    MAX_LENGTH,
     HOST_CONTEXT,
     SIZE,
     SIZE_SCHEMA,
@@ -83,6 +84,11 @@ class SpecFacts:
             if capabilities and any(editor.item_key(m) == CAPABILITY for m in editor.entries(capabilities[0].child_by_field_name("body")))
             else None
         )
+        self.max_length_description = ""
+        if self.capability_description is not None:
+            member = editor.text(editor.property_signature(capabilities[0], CAPABILITY))
+            found = re.search(rf"@description\s+(.*?)\s*\*/\s*{MAX_LENGTH}\?", member, re.DOTALL)
+            self.max_length_description = description_text(found.group(1)) if found else ""
 
 
 def _member_description(editor: FileEditor, interface: Node, name: str) -> str:
@@ -195,6 +201,13 @@ def _generated(path: str, data: bytes, ctx: Context, edit) -> tuple[bytes, list[
             if path not in files:
                 raise Refused(path, f"{pinned.describe(tools)} did not write it")
             _check_parses(path, files[path], ctx)
+            stray = _stray_lines(path, data, files[path], ctx, edit)
+            if stray:
+                new = edit(path, data, ctx)
+                return new, [unconfirmed(
+                    f"{why_not}; {pinned.describe(tools)} also rewrote {stray} line(s) that the feature does not"
+                    " touch, so the checkout's generator is another one"
+                )]
             return files[path], [Notice(f"regenerated with {pinned.describe(tools)} ({why_not})")] if files[path] != data else []
     # Refused, naming what spec.types.ts lacks, when the file they all
     # derive from cannot be planned (the facts are cached for the edits).
@@ -202,6 +215,26 @@ def _generated(path: str, data: bytes, ctx: Context, edit) -> tuple[bytes, list[
     new = edit(path, data, ctx)
     reasons = dict.fromkeys((why_not, failed or pinned.unavailable(ctx.run)))  # each once
     return new, [unconfirmed(", and ".join(reasons))] if new != data else []
+
+
+def _changed_old_lines(old: bytes, new: bytes) -> set[int]:
+    """The lines of ``old`` that ``new`` drops or rewrites (insertions aside)."""
+    import difflib
+
+    matcher = difflib.SequenceMatcher(a=old.splitlines(), b=new.splitlines(), autojunk=False)
+    return {i for tag, i1, i2, _, _ in matcher.get_opcodes() if tag in {"delete", "replace"} for i in range(i1, i2)}
+
+
+def _stray_lines(path: str, data: bytes, made: bytes, ctx: Context, edit) -> int:
+    """How many existing lines the toolchain's output rewrites beyond those
+    the feature's own edit rewrites (a comma added after a member, say): a
+    generator that rewrites more (another zod version's `pattern`s, say) is
+    not the checkout's (SPEC 6). 0 when the edit cannot be made to compare."""
+    try:
+        own = _changed_old_lines(data, edit(path, data, ctx))
+    except Refused:
+        return 0
+    return len(_changed_old_lines(data, made) - own)
 
 
 def _check_parses(path: str, data: bytes, ctx: Context) -> None:
@@ -239,7 +272,10 @@ def _edit_schema(path: str, data: bytes, ctx: Context) -> bytes:
             f"export const {STATE_SCHEMA} = {z}.object({{",
             f"{unit}method: {z}.literal({quote}{STATE_METHOD}{quote}),",
             f"{unit}params: {z}.object({{",
-            *_described_member(z, "state", ["unknown()"], spec.state_description, unit * 2, style),
+            *_described_member(
+                z, "state", [f"union([{', '.join(_state_union(z))}])"], spec.state_description, unit * 2, style,
+                after=["nullable()"], items={0: _state_union(z)},
+            ),
             f"{unit}}}),",
             "});",
         ]
@@ -253,11 +289,11 @@ def _edit_schema(path: str, data: bytes, ctx: Context) -> bytes:
         separator=",",
     )
     if spec.capability_description is not None:
-        _ensure_capability(editor, z, spec.capability_description)
+        _ensure_capability(editor, z, spec.capability_description, spec.max_length_description)
     return editor.result()
 
 
-def _ensure_capability(editor: FileEditor, z: str, description: str) -> None:
+def _ensure_capability(editor: FileEditor, z: str, description: str, max_length: str) -> None:
     """`appState: z.object({}).optional().describe(...)` in the host
     capabilities' schema, where spec.types.ts declares it: after
     `downloadFile`, else last."""
@@ -265,19 +301,36 @@ def _ensure_capability(editor: FileEditor, z: str, description: str) -> None:
     entries = editor.entries(shape)
     if any(editor.item_key(e) == CAPABILITY for e in entries):
         return
-    calls = ["object({})", "optional()"]
     twin = next((e for e in entries if editor.item_key(e) == "downloadFile"), None)
     if twin is None:
         editor.ensure_entry_lines(
             shape,
             CAPABILITY,
-            lambda indent: _described_member(z, CAPABILITY, calls, description, indent, editor.style, tail=""),
+            lambda indent: _capability_member(z, description, max_length, indent, editor.style, tail=""),
             separator=",",
         )
         return
     indent = editor.source.indent_of(twin)
-    lines = _described_member(z, CAPABILITY, calls, description, indent, editor.style)
+    lines = _capability_member(z, description, max_length, indent, editor.style)
     editor.insert_after(twin, "\n".join(lines).removeprefix(indent), blank_line=False)
+
+
+def _state_union(z: str) -> list[str]:
+    """ts-to-zod's union for `state`'s type (STATE_TYPE), `null` aside (it
+    becomes `.nullable()` after the description)."""
+    return [f"{z}.record({z}.string(), {z}.any())", f"{z}.array({z}.unknown())", f"{z}.string()", f"{z}.number()", f"{z}.boolean()"]
+
+
+def _capability_member(z: str, description: str, max_length: str, indent: str, style: Style, tail: str = ",") -> list[str]:
+    """`appState: z.object({ maxLength: ... }).optional().describe(...)` as
+    prettier prints it: the object broken over lines (it holds a comment),
+    so the chain is broken one call per line."""
+    unit = style.indent
+    inner = indent + unit
+    member = _described_member(z, MAX_LENGTH, ["number()", "optional()"], max_length, inner + unit, style)
+    head = [f"{indent}/** @description {description} */", f"{indent}{CAPABILITY}: {z}", f"{inner}.object({{", *member, f"{inner}}})", f"{inner}.optional()"]
+    # the `.describe(...)` lines of a broken chain, at the chain's indent
+    return head + _describe_lines(description, inner, style, tail)
 
 
 def _editor(path: str, data: bytes, ctx: Context) -> FileEditor:
@@ -306,12 +359,22 @@ def _string(text: str, preferred: str) -> str:
 
 
 def _described_member(
-    z: str, name: str, calls: list[str], description: str, indent: str, style: Style, tail: str = ","
+    z: str,
+    name: str,
+    calls: list[str],
+    description: str,
+    indent: str,
+    style: Style,
+    tail: str = ",",
+    after: list[str] = (),
+    items: dict[int, list[str]] | None = None,
 ) -> list[str]:
-    """`/** @description ... */` and `name: z.<calls>.describe("...")` and
-    ``tail``, laid out as prettier prints a member chain that starts at `z`:
-    on one line when it fits, otherwise one call per line, and the argument
-    on a line of its own when even the `.describe(...)` line does not fit."""
+    """`/** @description ... */` and `name: z.<calls>.describe("...")` (and
+    the ``after`` calls) and ``tail``, laid out as prettier prints a member
+    chain that starts at `z`: on one line when it fits, otherwise one call
+    per line, a call's array argument (``items``, by the call's index) one
+    element per line when the call does not fit, and the description on a
+    line of its own when even the `.describe(...)` line does not fit."""
     unit, width = style.indent, style.line_width
     literal = _string(description, style.quote)
     doc_lines = description.split("\n")
@@ -321,16 +384,36 @@ def _described_member(
         lines = [f"{indent}/**", f"{indent} * @description {doc_lines[0]}"]
         lines += [f"{indent} * {line}".rstrip() for line in doc_lines[1:]] + [f"{indent} */"]
     chain = "".join(f".{call}" for call in calls)
+    rest = "".join(f".{call}" for call in after)
     # The width counts the comma that ends the member, whether or not it is
     # written here.
-    one_line = f"{indent}{name}: {z}{chain}.describe({literal})"
+    one_line = f"{indent}{name}: {z}{chain}.describe({literal}){rest}"
     if len(one_line) + 1 <= width:
         return lines + [one_line + tail]
     inner = indent + unit
+    out = lines + [f"{indent}{name}: {z}"]
+    for index, call in enumerate(calls):
+        elements = (items or {}).get(index)
+        if elements is not None and len(f"{inner}.{call}") > width:
+            opener = call[: call.index("(") + 1] + "["
+            out += [f"{inner}.{opener}", *[f"{inner}{unit}{e}," for e in elements], f"{inner}])"]
+        else:
+            out.append(f"{inner}.{call}")
+    out += _describe_lines(description, inner, style, "" if after else tail)
+    out += [f"{inner}.{call}" for call in after]
+    if after:
+        out[-1] += tail
+    return out
+
+
+def _describe_lines(description: str, inner: str, style: Style, tail: str) -> list[str]:
+    """`.describe("...")` in a broken chain at ``inner``, its argument on a
+    line of its own when the call does not fit (the width counts a comma)."""
+    literal = _string(description, style.quote)
     describe = [f"{inner}.describe({literal})"]
-    if len(describe[0]) + 1 > width:
-        describe = [f"{inner}.describe(", f"{inner}{unit}{literal},", f"{inner})"]
-    return lines + [f"{indent}{name}: {z}", *[f"{inner}.{call}" for call in calls], *describe[:-1], describe[-1] + tail]
+    if len(describe[0]) + 1 > style.line_width:
+        describe = [f"{inner}.describe(", f"{inner}{style.indent}{literal},", f"{inner})"]
+    return describe[:-1] + [describe[-1] + tail]
 
 
 # ----------------------------------------------------------------------
@@ -416,7 +499,7 @@ def _edit_json(path: str, data: bytes, ctx: Context) -> bytes:
         if HOST_CAPABILITIES not in definitions:
             raise AnchorMissing(path, f"`$defs` with `{HOST_CAPABILITIES}` (spec.types.ts declares it)")
         capability_keys = set(definitions[HOST_CAPABILITIES].get("properties", {}))
-        _add_capability(document, capability_keys, spec.capability_description)
+        _add_capability(document, capability_keys, spec.capability_description, spec.max_length_description)
     document["$defs"] = definitions
     out = layout(document, width=width)
     return (out.replace("\n", "\r\n") if crlf else out).encode()
@@ -427,11 +510,30 @@ def _state_definition(size: dict, spec: SpecFacts) -> dict:
     definition["properties"]["method"]["const"] = STATE_METHOD
     definition["properties"]["params"] = {
         "type": "object",
-        "properties": {"state": {"description": spec.state_description}},
+        "properties": {"state": _state_json(spec.state_description)},
         "required": ["state"],
         "additionalProperties": False,
     }
     return definition
+
+
+def _state_json(description: str) -> dict:
+    """zod's JSON Schema of `state` (`z.union([...]).describe(...).nullable()`)."""
+    return {
+        "anyOf": [
+            {
+                "anyOf": [
+                    {"type": "object", "propertyNames": {"type": "string"}, "additionalProperties": {}},
+                    {"type": "array", "items": {}},
+                    {"type": "string"},
+                    {"type": "number"},
+                    {"type": "boolean"},
+                ],
+                "description": description,
+            },
+            {"type": "null"},
+        ]
+    }
 
 
 def _with_definition(definitions: dict, name: str, definition: dict) -> dict:
@@ -447,14 +549,19 @@ def _with_definition(definitions: dict, name: str, definition: dict) -> dict:
     return out
 
 
-def _add_capability(node: object, keys: set[str], description: str) -> None:
-    """`appState` (an empty object, as zod writes `z.object({})`) in every
+def _add_capability(node: object, keys: set[str], description: str, max_length: str) -> None:
+    """`appState` (an object of one optional number, `maxLength`) in every
     copy of the host capabilities' properties, after `downloadFile` when it
     is there."""
     if isinstance(node, dict):
         properties = node.get("properties")
         if isinstance(properties, dict) and keys and keys <= set(properties) and CAPABILITY not in properties:
-            entry = {"description": description, "type": "object", "properties": {}, "additionalProperties": False}
+            entry = {
+                "description": description,
+                "type": "object",
+                "properties": {MAX_LENGTH: {"description": max_length, "type": "number"}},
+                "additionalProperties": False,
+            }
             after = "downloadFile" if "downloadFile" in properties else list(properties)[-1]
             rebuilt: dict = {}
             for key, value in properties.items():
@@ -463,10 +570,10 @@ def _add_capability(node: object, keys: set[str], description: str) -> None:
                     rebuilt[CAPABILITY] = entry
             node["properties"] = rebuilt
         for value in list(node.values()):
-            _add_capability(value, keys, description)
+            _add_capability(value, keys, description, max_length)
     elif isinstance(node, list):
         for value in node:
-            _add_capability(value, keys, description)
+            _add_capability(value, keys, description, max_length)
 
 
 def _add_app_state(node: object, host_keys: set[str], description: str) -> None:

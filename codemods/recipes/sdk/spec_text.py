@@ -44,6 +44,8 @@ HOST_CAPABILITIES_NAMES = ("HostCapabilities", "McpUiHostCapabilities")
 MIN_STATE_BYTES = 1024
 SECURITY_TITLE = "View State from Links"
 RATIONALE_TITLE = "View State Kept by the Host"
+# Extensibility: where the feature is listed (the MVP shipped without it).
+ADDED_LABEL = "**Added after the MVP:**"
 _NUMBERED = re.compile(r"^(\d+)\.\s")
 # Future work that this feature covers ("State persistence and restoration").
 _FUTURE_STATE = re.compile(r"persist|restor|keep\w* [\w ]*state", re.IGNORECASE)
@@ -102,10 +104,10 @@ def rewrite(path: str, data: bytes, ctx: Context) -> tuple[bytes, list[str]]:
     else:
         fence, editor, node = capabilities
         if _ensure_capability(editor, node, party):
-            notes.append(f"added `{CAPABILITY}?: {{}}` to `{editor.name_of(node)}`")
+            notes.append(f"added `{CAPABILITY}?: {{ maxLength?: number }}` to `{editor.name_of(node)}`")
         _splice(editor, fence, edits)
 
-    for insert in (_security_insertion, _rationale_insertion, _extensibility_insertion):
+    for insert in (_security_insertion, _compatibility_insertion, _rationale_insertion):
         found = insert(doc, party, eol)
         if found is None:
             continue
@@ -114,13 +116,18 @@ def rewrite(path: str, data: bytes, ctx: Context) -> tuple[bytes, list[str]]:
             edits.insert(offset, text)
         if note:
             notes.append(note)
+    extensibility, extensibility_notes = _extensibility_edits(doc, party, eol)
+    removals = {(start, end) for start, end, text in extensibility if start != end}
+    for start, end, text in extensibility:
+        edits.replace(start, end, text)
+    notes.extend(extensibility_notes)
 
     if missing:
         raise AnchorMissing(path, " and ".join(missing))
     if not edits:
         return data, []
-    if any(edit.start != edit.end for edit in edits):
-        raise Conflict(path, "internal error, please report it: the spec step only inserts")
+    if any(edit.start != edit.end and (edit.start, edit.end) not in removals for edit in edits):
+        raise Conflict(path, "internal error, please report it: the spec step only inserts (and drops one future-work line)")
     new = edits.apply(body)
     if doc.edited(new, edits).has_error() and not doc.has_error():
         raise SyntaxProblem(path, "the edited text would not parse as Markdown")
@@ -239,56 +246,77 @@ def _entry_lines(party: str, separator: str, form: _ExampleForm | None) -> list[
         *example,
         form.closer,
         "",
+        _state_rule(party),
+        "",
         f"The {party} SHOULD send this notification when its own navigation changes (another item opened,"
-        f" another tab chosen), with a `state` from which it can show that place again, and `state: null`"
-        f" when it is back at its initial view; `state` is required. The {party} SHOULD debounce bursts of"
-        f" changes, SHOULD NOT report a state the Host has just handed back to it, SHOULD keep the state"
-        " small, and MUST NOT put secrets or personal data in it: a Host may keep it in a URL that is"
-        f" visible, stored in history and shared. The {party} SHOULD check the `{CAPABILITY}` host"
-        " capability before sending; a Host without it does not keep the state, and the"
-        f" {party} MAY keep it itself instead (for example in `localStorage`, keyed by `viewUUID`).",
+        f" another tab chosen), SHOULD debounce bursts of changes, SHOULD NOT report a state the Host has just"
+        f" handed back to it, and SHOULD keep the state small: within the `maxLength` of the `{CAPABILITY}`"
+        f" host capability. The {party} MUST NOT put secrets (tokens, passwords, keys) in the state and"
+        " SHOULD NOT put personal data in it: a Host may keep the state in a URL that the user sees, that"
+        f" browser history stores and that the user may share. The {party} SHOULD check the `{CAPABILITY}`"
+        f" host capability before sending; a Host without it keeps nothing, and the {party} MAY keep its state"
+        " itself instead (for example in `localStorage`, keyed by `viewUUID`).",
         "",
-        f"The state is not model context: it lets the {party} restore itself and is not given to the model."
-        " What the model should know goes through `ui/update-model-context`.",
+        f"The state is not model context: it lets the {party} restore itself and is never given to the model."
+        " What the model should know goes through `ui/update-model-context`; this also sets the state apart"
+        " from the model-visible widget state of other app platforms.",
         "",
-        f"A state handed back in `hostContext.{APP_STATE}` is untrusted input, since it can come from a link"
-        f" that anyone wrote. The {party} MUST validate it before use (showing its initial view when it is"
-        " not valid) and MUST NOT perform side effects, such as tool calls, `ui/message` or `ui/open-link`,"
-        " only because a restored state asks for them.",
+        f"A {party} treats an absent `hostContext.{APP_STATE}` and `{APP_STATE}: null` alike: it shows its"
+        f" initial view. A state handed back is untrusted input, since it may come from a link that someone"
+        f" else wrote. The {party} MUST validate it before use (showing its initial view when it is not"
+        f" valid), and MUST NOT take a state-changing action ({_STATE_CHANGING}) only because a restored"
+        f" state asks for it, without the user's own action in the {party}. Loading what the state points at"
+        " with read-only tool calls is expected.",
         "",
         "**Host behavior:**",
         f"- Host MAY keep the latest state a {party} reported, for example in the URL of the page that shows"
-        f" it. A Host that keeps it SHOULD advertise the `{CAPABILITY}` capability.",
+        f" it. A Host that hands states back in `hostContext.{APP_STATE}` MUST advertise the `{CAPABILITY}`"
+        f" host capability, and SHOULD give its `maxLength`: the largest state, in bytes of its JSON text,"
+        " that it keeps.",
         f"- Host SHOULD hand a kept state back in `hostContext.{APP_STATE}` of the `ui/initialize` result when"
-        f" it renders the same {party} again; with no state, `hostContext` has no `{APP_STATE}` key.",
+        f" it renders the same {party} again; with no state kept, `hostContext` has no `{APP_STATE}` key.",
         "- Host MAY send a state that changed on its side (a link followed, a step back in history) with"
         f" `ui/notifications/host-context-changed`, where `{APP_STATE}: null` means the initial view (a"
         " missing key means \"unchanged\"). Host SHOULD NOT send back a state the"
         f" {party} has just reported.",
-        f"- A `state` of `null`, or a notification without `state` from an older {party}, clears the kept state.",
-        f"- Host MUST NOT hand a state to another {party}. The same {party} is the same UI resource shown for"
-        " the same tool of the same server connection, in the same place of the Host (conversation, panel"
-        " or page) that the state was kept for.",
-        f"- Host MAY drop a state whose JSON text exceeds its limit (keeping no state rather than an older one)"
-        f" and SHOULD accept states of at least {MIN_STATE_BYTES} bytes of JSON text.",
+        f"- Host MUST NOT hand a state to another {party}. {_same_view(party)}",
+        f"- Host MAY drop a state whose JSON text exceeds its `maxLength` (keeping no state rather than an"
+        f" older one), and SHOULD accept states of at least {MIN_STATE_BYTES} bytes of JSON text.",
+        "- Host SHOULD keep states out of its logs and analytics, SHOULD replace the current history entry"
+        " rather than add one for each report, SHOULD coalesce reports that arrive in quick succession, and,"
+        " where states are kept in page URLs, SHOULD send a `Referrer-Policy` (such as"
+        " `strict-origin-when-cross-origin`) that keeps those URLs from other sites.",
     ]
+
+
+# Actions a restored state alone must not trigger.
+_STATE_CHANGING = "`ui/message`, `ui/open-link`, or a call to a tool not annotated `readOnlyHint: true`"
+
+
+def _state_rule(party: str) -> str:
+    """The one rule for `state`, said once (the SDK's schema enforces it)."""
+    return (
+        f"`state` is required: a JSON value from which the {party} can show its current place again, or"
+        f" `null` for its initial view. A notification whose `params` has no `state` is malformed; the Host"
+        " MUST ignore it (it neither clears nor replaces a kept state)."
+    )
+
+
+def _same_view(party: str) -> str:
+    """"The same View", per tool call, in the protocol's own terms."""
+    return (
+        f"The same {party} is the one shown for the same MCP server (as the Host identifies that server),"
+        f" the same `ui://` resource, and the same tool and tool call (the `hostContext.toolInfo` the {party}"
+        f" was initialized with); or the {party} the user explicitly opened in its place (that tool call's"
+        f" {party} moved to a panel or a page of its own); or the {party} a link addresses in these terms."
+        f" A link can carry a state into another user's Host: such a state is in scope of this rule, as"
+        " untrusted input."
+    )
 
 
 # ----------------------------------------------------------------------
 # The sections around the entry
 # ----------------------------------------------------------------------
-
-
-def _section_titled(doc: Document, *titles: str, within: Node | None = None) -> Node | None:
-    """The first section (inside ``within``) whose heading is one of
-    ``titles``, ignoring case and a leading "N."."""
-    wanted = {t.lower() for t in titles}
-    for node, title in doc.sections():
-        if within is not None and not (within.start_byte <= node.start_byte and node.end_byte <= within.end_byte):
-            continue
-        if _NUMBERED.sub("", title).strip().lower() in wanted:
-            return node
-    return None
 
 
 def _subsections(section: Node) -> list[Node]:
@@ -333,29 +361,47 @@ def _has_heading(doc: Document, title: str) -> bool:
     return any(_NUMBERED.sub("", t).strip() == title for _, t in doc.sections())
 
 
+def _top_level_section(doc: Document, *titles: str) -> Node | None:
+    """The shallowest section titled one of ``titles``: the document's own
+    "Security Implications", not a feature's subsection of that name that
+    comes first (the real draft has "App-Provided Tools › Security
+    Implications" before the top-level one)."""
+    wanted = {t.lower() for t in titles}
+    found = [n for n, t in doc.sections() if _NUMBERED.sub("", t).strip().lower() in wanted]
+    return min(found, key=lambda n: _heading_level(doc, n), default=None)
+
+
+def _child_section(doc: Document, parent: Node, title: str) -> Node | None:
+    """``parent``'s own subsection titled ``title`` (not a deeper one)."""
+    return next((c for c in _subsections(parent) if _NUMBERED.sub("", _title(doc, c)).strip().lower() == title.lower()), None)
+
+
 def _security_insertion(doc: Document, party: str, eol: str) -> tuple[int, str, str] | None:
-    """A subsection on link-supplied state under Security Implications
-    (in its Mitigations, numbered like them, where it has them)."""
+    """A numbered subsection on link-supplied state after the last one of
+    the top-level Security Implications › Mitigations."""
     if _has_heading(doc, SECURITY_TITLE):
         return None
-    security = _section_titled(doc, "Security Implications", "Security Considerations")
+    security = _top_level_section(doc, "Security Implications", "Security Considerations")
     if security is None:
         return 0, "", "no Security Implications section in the draft: link-supplied state is not discussed there"
-    parent = _section_titled(doc, "Mitigations", within=security) or security
+    parent = _child_section(doc, security, "Mitigations") or security
     body = [
-        f"A Host that keeps {party} state (`{STATE_METHOD}`) in a URL hands back whatever the URL holds,"
-        f" and anyone can write such a URL: a crafted link can put any state into `hostContext.{APP_STATE}`.",
+        f"A Host that keeps {party} state (`{STATE_METHOD}`) in URLs hands back what a URL holds, and anyone"
+        f" can write such a URL: a link from another user, or from a crafted page, can put any state into"
+        f" `hostContext.{APP_STATE}`.",
         "",
-        f"- {party}s MUST validate a restored state and MUST NOT perform side effects (tool calls, messages,"
-        f" opened links) only because a restored state asks for them; a side effect needs the user's action"
-        f" in the {party}.",
-        f"- Hosts MUST NOT hand a state to a {party} other than the one it was kept for, and SHOULD scope"
-        f" each kept state to its {party} (for example by the server connection and tool name).",
-        f"- {party}s MUST NOT put secrets in the state; Hosts SHOULD treat it as readable by anyone the URL"
-        " reaches.",
+        f"- {party}s MUST validate a restored state and MUST NOT take a state-changing action"
+        f" ({_STATE_CHANGING}) only because a restored state asks for it, without the user's action in the"
+        f" {party}. Read-only tool calls that load what the state shows are expected.",
+        f"- Hosts MUST NOT hand a state to a {party} other than the one it was kept for or that the link"
+        f" addresses (the same server, `ui://` resource, tool and tool call), and treat a state that came"
+        f" in a link as untrusted input even when the link names the right {party}.",
+        f"- {party}s MUST NOT put secrets in the state and SHOULD NOT put personal data in it. Hosts SHOULD"
+        " treat a state as readable by anyone the URL reaches, keep it out of logs and analytics, and send a"
+        " `Referrer-Policy` that keeps it from other sites.",
     ]
     offset, text = _numbered_subsection(doc, parent, SECURITY_TITLE, body, eol)
-    return offset, text, f'added "{SECURITY_TITLE}" under "{_title(doc, parent)}"'
+    return offset, text, f'added "{SECURITY_TITLE}" under "{_title(doc, security)} › {_title(doc, parent)}"'
 
 
 def _rationale_insertion(doc: Document, party: str, eol: str) -> tuple[int, str, str] | None:
@@ -363,13 +409,13 @@ def _rationale_insertion(doc: Document, party: str, eol: str) -> tuple[int, str,
     `localStorage` + `viewUUID` pattern."""
     if _has_heading(doc, RATIONALE_TITLE):
         return None
-    rationale = _section_titled(doc, "Rationale")
+    rationale = _top_level_section(doc, "Rationale")
     if rationale is None:
         return 0, "", "no Rationale section in the draft: the design decision is not recorded there"
-    parent = _section_titled(doc, "Design Decisions", within=rationale) or rationale
+    parent = _child_section(doc, rationale, "Design Decisions") or rationale
     body = [
         f"**Decision:** The {party} reports its navigation state with `{STATE_METHOD}`; a Host that"
-        f" advertises the `{CAPABILITY}` capability may keep it and hands it back in `hostContext.{APP_STATE}`.",
+        f" advertises the `{CAPABILITY}` capability keeps it and hands it back in `hostContext.{APP_STATE}`.",
         "",
         "**Rationale:**",
         "",
@@ -396,32 +442,87 @@ def _rationale_insertion(doc: Document, party: str, eol: str) -> tuple[int, str,
     return offset, text, f'added "{RATIONALE_TITLE}" under "{_title(doc, parent)}"'
 
 
-def _extensibility_insertion(doc: Document, party: str, eol: str) -> tuple[int, str, str] | None:
-    """Where Extensibility lists state persistence as future work: a bullet
-    saying what this specification now covers (the future-work bullet is
-    left as it is: the step only inserts)."""
-    section = _section_titled(doc, "Extensibility")
-    if section is None or not _FUTURE_STATE.search(doc.text(section)) or STATE_METHOD in doc.text(section):
+def _compatibility_insertion(doc: Document, party: str, eol: str) -> tuple[int, str, str] | None:
+    """A paragraph in Backward Compatibility: the feature is additive both
+    ways, and SDKs that predate the capability strip it."""
+    section = _top_level_section(doc, "Backward Compatibility")
+    if section is None:
+        return 0, "", "no Backward Compatibility section in the draft: compatibility is not discussed there"
+    if STATE_METHOD in doc.text(section):
         return None
+    paragraph = (
+        f"{party} navigation state (`{STATE_METHOD}`, `hostContext.{APP_STATE}` and the `{CAPABILITY}` host"
+        f" capability) is additive. A Host that does not know it advertises no such capability and ignores"
+        f" the notification; a {party} that does not know it never sends the notification and ignores the"
+        f" extra context field; a {party} that checks the capability sends nothing to an older Host. SDK"
+        f" releases that predate the capability drop its unknown key when they parse the host capabilities,"
+        f" so a {party} built on one falls back to keeping its state itself until it updates."
+    )
+    end = _section_own_end(doc, section)
+    offset, text = _append_at(doc, end, [paragraph], eol)
+    return offset, text, f'added navigation state to "{_title(doc, section)}"'
+
+
+def _section_own_end(doc: Document, section: Node) -> int:
+    """Where the section's own blocks end (before its first subsection)."""
+    children = _subsections(section)
+    return children[0].start_byte if children else section.end_byte
+
+
+def _extensibility_edits(doc: Document, party: str, eol: str) -> tuple[list[tuple[int, int, str]], list[str]]:
+    """Extensibility: the future-work bullet that this feature covers
+    ("State persistence and restoration") leaves the list, and the feature
+    is listed as added after the MVP, never among what the MVP included
+    (the MVP shipped without it). Each half is recognised on its own, so a
+    second run changes nothing."""
+    section = _top_level_section(doc, "Extensibility")
+    if section is None:
+        return [], []
+    edits: list[tuple[int, int, str]] = []
+    notes: list[str] = []
     blocks = doc.blocks(section)
+    for block in blocks:
+        if block.type != "list":
+            continue
+        items = [c for c in block.named_children if c.type == "list_item"]
+        for item in items:
+            text = doc.text(item)
+            if len(items) > 1 and _FUTURE_STATE.search(text) and STATE_METHOD not in text:
+                start, end = _line_range(doc, item)
+                edits.append((start, end, ""))
+                notes.append(f'removed "{_bullet_text(text)}" from the future work under "{_title(doc, section)}"')
+    if STATE_METHOD in doc.text(section):
+        return edits, notes
+    bullet = (
+        f"- **{party} navigation state:** {party}s report it with `{STATE_METHOD}`; Hosts that advertise the"
+        f" `{CAPABILITY}` capability keep it and hand it back in `hostContext.{APP_STATE}`"
+    )
+    lines = [ADDED_LABEL, "", bullet]
     included = next(
         (i for i, b in enumerate(blocks) if b.type == "paragraph" and "included" in doc.text(b).lower()), None
     )
-    bullet = (
-        f"**{party} navigation state:** {party}s report it with `{STATE_METHOD}` and Hosts MAY hand it back in"
-        f" `hostContext.{APP_STATE}` (the `{CAPABILITY}` capability); keeping other {party} state remains future work"
-    )
-    if included is not None and included + 1 < len(blocks) and blocks[included + 1].type == "list":
-        listing = blocks[included + 1]
-        items = [c for c in listing.named_children if c.type == "list_item"]
-        marker = next((c for c in items[0].named_children if c.type.startswith("list_marker")), None) if items else None
-        prefix = doc.text(marker).strip() if marker is not None else "-"
-        end = items[-1].end_byte if items else listing.end_byte
-        while end > 0 and doc.data[end - 1:end] in (b"\n", b"\r"):
-            end -= 1
-        return end, eol + f"{prefix} {bullet}", "added the navigation state to what Extensibility includes"
-    offset, text = _append_at(doc, section.end_byte, [bullet], eol)
-    return offset, text, "added a note on navigation state to Extensibility"
+    if included is not None and included + 2 < len(blocks) and blocks[included + 1].type == "list":
+        edits.append((blocks[included + 2].start_byte, blocks[included + 2].start_byte, eol.join(lines) + eol + eol))
+    else:
+        offset, text = _append_at(doc, _section_own_end(doc, section), lines, eol)
+        edits.append((offset, offset, text))
+    notes.append(f'listed the navigation state as added after the MVP under "{_title(doc, section)}"')
+    return edits, notes
+
+
+def _line_range(doc: Document, node: Node) -> tuple[int, int]:
+    """The whole lines ``node`` spans, with their line ending, without the
+    blank lines a list item may end with."""
+    start = doc.data.rfind(b"\n", 0, node.start_byte) + 1
+    end = node.end_byte
+    while end > start and doc.data[end - 1:end] in (b"\n", b"\r"):
+        end -= 1
+    newline = doc.data.find(b"\n", end)
+    return start, len(doc.data) if newline < 0 else newline + 1
+
+
+def _bullet_text(text: str) -> str:
+    return re.sub(r"^\s*[-*+]\s*", "", text).strip()
 
 
 # ----------------------------------------------------------------------
@@ -431,29 +532,40 @@ def _extensibility_insertion(doc: Document, party: str, eol: str) -> tuple[int, 
 
 def _field_doc(party: str) -> str:
     return (
-        f"A state for the {party} to restore: what it last reported in `{STATE_METHOD}`, or one that came"
-        " from a link (validate before use). Absent when there is none"
+        f"A state for the {party} to restore: its last `{STATE_METHOD}` report, or one that came from a link"
+        f" (untrusted: validate it before use). The {party} treats absent and `null` alike: its initial view"
     )
 
 
 def _capability_doc(party: str) -> str:
-    return f"Host keeps the {party}'s navigation state ({STATE_METHOD}) and hands it back in hostContext.{APP_STATE}."
+    return (
+        f"Host keeps the {party}'s navigation state ({STATE_METHOD}) and hands it back in"
+        f" hostContext.{APP_STATE}; a Host that hands it back advertises this."
+    )
+
+
+_MAX_LENGTH_DOC = "Largest state the Host keeps, in bytes of its JSON text."
 
 
 def _ensure_capability(editor: FileEditor, node: Node, party: str) -> bool:
-    """`appState?: {}` after `downloadFile` (the capability documented like
-    it), else after the last member; False when it is there already."""
+    """`appState?: { maxLength?: number }` after `downloadFile` (the
+    capability documented like it), else after the last member; False when
+    it is there already."""
     body = node.child_by_field_name("body")
     members = editor.entries(body)
     if any(editor.item_key(m) == CAPABILITY for m in members):
         return False
     doc = f"/** {_capability_doc(party)} */"
     twin = next((m for m in members if editor.item_key(m) == "downloadFile"), None)
+    anchor = twin if twin is not None else (members[-1] if members else None)
+    indent = editor.source.indent_of(anchor) if anchor is not None else "  "
+    lines = [doc, f"{CAPABILITY}?: {{", f"{indent}/** {_MAX_LENGTH_DOC} */", f"{indent}maxLength?: number;", "};"]
     if twin is None:
-        editor.ensure_entry_lines(body, CAPABILITY, lambda indent: [f"{indent}{doc}", f"{indent}{CAPABILITY}?: {{}}"], separator=";")
+        editor.ensure_entry_lines(
+            body, CAPABILITY, lambda i: [i + line for line in lines[:-1]] + [i + "}"], separator=";"
+        )
     else:
-        indent = editor.source.indent_of(twin)
-        editor.insert_after(twin, f"{doc}\n{indent}{CAPABILITY}?: {{}};", blank_line=False)
+        editor.insert_after(twin, ("\n" + indent).join(lines), blank_line=False)
     return True
 
 

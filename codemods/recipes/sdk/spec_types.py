@@ -1,7 +1,8 @@
 """src/spec.types.ts: the McpUiStateChangedNotification interface after
 McpUiSizeChangedNotification (`state` required, `null` = no state),
-`appState` on McpUiHostContext, the `appState?: {}` capability in
-McpUiHostCapabilities (after `downloadFile`, documented like it), and a
+`appState` on McpUiHostContext, the `appState?: { maxLength?: number }`
+capability in McpUiHostCapabilities (after `downloadFile`, documented like
+it), and a
 STATE_CHANGED_METHOD constant beside SIZE_CHANGED_METHOD where that block
 exists. These interfaces are the source that ts-to-zod generates from."""
 
@@ -23,9 +24,12 @@ from .common import (
     SIZE,
     SIZE_METHOD_CONST,
     STATE,
+    MAX_LENGTH,
+    MAX_LENGTH_DESCRIPTION,
     STATE_DESCRIPTION,
     STATE_METHOD,
     STATE_METHOD_CONST,
+    STATE_TYPE,
     jsdoc,
     rename,
 )
@@ -55,7 +59,7 @@ def ensure_notification(editor: FileEditor) -> None:
         f"{indent}method: {quote}{STATE_METHOD}{quote};",
         f"{indent}params: {{",
         f"{indent * 2}/** @description {STATE_DESCRIPTION} */",
-        f"{indent * 2}state: unknown;",
+        f"{indent * 2}state: {STATE_TYPE};",
         f"{indent}}};",
         "}",
     ]
@@ -74,9 +78,9 @@ def notification_doc(size_doc: str) -> list[str]:
         direction = "Guest UI -> Host" if "Guest" in direction else "View -> Host"
     lines = [
         f"@description Notification that the view's navigation state changed ({direction}).",
-        "The state is any JSON value that lets the view show its current place again"
+        "The state is a JSON value that lets the view show its current place again"
         " (which item is open, which tab is shown); `null` means no state, the initial"
-        " view. A host that advertises the `appState` capability may keep it, for"
+        " view. `state` is required: the schema rejects a notification without it. A host that advertises the `appState` capability may keep it, for"
         f" example in its page URL, and hand it back in `hostContext.{APP_STATE}` when"
         " the same view loads again, so that a reload or a shared link shows that place."
         " It is not model context (see `ui/update-model-context`).",
@@ -111,12 +115,23 @@ def ensure_capability(editor: FileEditor) -> None:
     if any(editor.item_key(m) == CAPABILITY for m in members):
         return
     doc = f"/** @description {CAPABILITY_DESCRIPTION} */"
+    unit = editor.style.indent
+
+    def lines(indent: str) -> list[str]:
+        return [
+            f"{indent}{doc}",
+            f"{indent}{CAPABILITY}?: {{",
+            f"{indent}{unit}/** @description {MAX_LENGTH_DESCRIPTION} */",
+            f"{indent}{unit}{MAX_LENGTH}?: number;",
+            f"{indent}}}",
+        ]
+
     twin = next((m for m in members if editor.item_key(m) == "downloadFile"), None)
     if twin is None:
-        editor.ensure_entry_lines(body, CAPABILITY, lambda indent: [f"{indent}{doc}", f"{indent}{CAPABILITY}?: {{}}"], separator=";")
+        editor.ensure_entry_lines(body, CAPABILITY, lines, separator=";")
         return
     indent = editor.source.indent_of(twin)
-    editor.insert_after(twin, f"{doc}\n{indent}{CAPABILITY}?: {{}};", blank_line=False)
+    editor.insert_after(twin, "\n".join(lines(indent)).removeprefix(indent) + ";", blank_line=False)
 
 
 def ensure_method_constant(editor: FileEditor) -> None:

@@ -1,0 +1,192 @@
+"""The complete shape-C fixture (fixtures/sdk/shape-c-full): an SDK of our
+own, written from scratch in the 2.x shape, complete enough that its own
+checks run, as the SDK's CI runs them: `tsc` (the build's type check),
+`bun test` and Prettier, with tools/node_modules as its node_modules.
+
+They run green before the change and after it (the tool applied without
+node_modules, so the built-in layout and the pinned schema toolchain wrote
+it). Then every statement, schema entry and event-map entry the SDK change
+added (docs, comments and re-exports excluded) is removed in turn: each
+removal must make a check fail, `bun test`, `tsc` or the generator check
+(the pinned toolchain regenerates src/generated/ from the edited
+spec.types.ts, and the SDK's CI fails on any difference).
+"""
+
+from __future__ import annotations
+
+import difflib
+import os
+import shutil
+import subprocess
+from pathlib import Path
+
+import pytest
+
+from codemods.engine.parsing import TYPESCRIPT, parse
+
+from .node_tools import NODE_MODULES, require, require_pinned_schemas
+from .sdk_support import BUN, SDK_FIXTURES
+from .support import invoke
+
+FIXTURE = SDK_FIXTURES / "shape-c-full" / "input"
+TSC = NODE_MODULES / ".bin" / "tsc"
+PRETTIER = NODE_MODULES / "prettier" / "bin" / "prettier.cjs"
+# The SDK sources of the change whose lines are removed in turn (the test
+# file, the examples and the re-exports of types.ts are not the change's code).
+SOURCES = ("src/spec.types.ts", "src/generated/schema.ts", "src/app-bridge.ts", "src/app.ts")
+GENERATED = ("src/generated/schema.ts", "src/generated/schema.test.ts", "src/generated/schema.json")
+# Syntax nodes that are one removable unit: a statement, a class or
+# interface member, an object entry.
+UNITS = {
+    "expression_statement",
+    "lexical_declaration",
+    "export_statement",
+    "return_statement",
+    "if_statement",
+    "method_definition",
+    "public_field_definition",
+    "property_signature",
+    "pair",
+}
+
+
+def _checkout(tmp: Path, name: str, *, applied: bool) -> Path:
+    tree = tmp / name
+    shutil.copytree(FIXTURE, tree)
+    if applied:
+        result = invoke("apply", "--repo", tree)
+        assert result.exit_code == 0, result.output
+    os.symlink(NODE_MODULES, tree / "node_modules")
+    return tree
+
+
+def _run(tree: Path, *command: str) -> subprocess.CompletedProcess:
+    return subprocess.run(command, cwd=tree, capture_output=True, text=True, timeout=600)
+
+
+def _bun_test(tree: Path) -> subprocess.CompletedProcess:
+    return _run(tree, str(BUN), "test", "src")
+
+
+def _tsc(tree: Path) -> subprocess.CompletedProcess:
+    return _run(tree, str(BUN), str(TSC), "--noEmit", "-p", ".")
+
+
+def _prettier(tree: Path) -> subprocess.CompletedProcess:
+    return _run(tree, str(BUN), str(PRETTIER), "--check", "src/**/*.ts", "docs/**/*.md")
+
+
+def _passed(result: subprocess.CompletedProcess) -> int:
+    output = result.stdout + result.stderr
+    return int(output.split(" pass")[0].split()[-1]) if " pass" in output else 0
+
+
+def _require_tools() -> None:
+    require(BUN, "Bun")
+    require(TSC, "tsc (tools/node_modules)")
+    require(PRETTIER, "Prettier (tools/node_modules)")
+    require_pinned_schemas()
+
+
+def test_the_complete_fixture_runs_its_own_checks_green_before_and_after_the_change(tmp_path: Path) -> None:
+    _require_tools()
+    counts = {}
+    for name, applied in (("before", False), ("after", True)):
+        tree = _checkout(tmp_path, name, applied=applied)
+        for check, run in (("tsc", _tsc), ("bun test", _bun_test), ("prettier", _prettier)):
+            result = run(tree)
+            assert result.returncode == 0, f"{name}: {check}\n{result.stdout}\n{result.stderr}"
+            if check == "bun test":
+                assert " 0 fail" in result.stdout + result.stderr
+                counts[name] = _passed(result)
+    print(f"complete fixture: bun test passes {counts['before']} case(s) before, {counts['after']} after")
+    assert counts["after"] >= counts["before"] + 6  # the new block's cases ran, and passed
+
+
+def _added_lines(old: str, new: str) -> set[int]:
+    """0-based numbers of the lines of ``new`` that the change added."""
+    added: set[int] = set()
+    matcher = difflib.SequenceMatcher(a=old.splitlines(), b=new.splitlines(), autojunk=False)
+    for tag, _, _, j1, j2 in matcher.get_opcodes():
+        if tag in {"insert", "replace"}:
+            added.update(range(j1, j2))
+    return added
+
+
+def _units(path: str, old: str, new: str) -> list[tuple[int, int, str]]:
+    """The units of ``new`` that lie wholly on added lines: (first line,
+    last line, a label), in document order."""
+    added = _added_lines(old, new)
+    tree = parse(new.encode(), TYPESCRIPT)
+    found = []
+    seen: set[tuple[int, int]] = set()
+    stack = [tree.root_node]
+    while stack:
+        node = stack.pop()
+        stack.extend(reversed(node.named_children))
+        if node.type not in UNITS:
+            continue
+        first, last = node.start_point[0], node.end_point[0]
+        if (first, last) not in seen and all(line in added for line in range(first, last + 1)):
+            seen.add((first, last))  # `export const` and its declaration: one unit
+            label = new.splitlines()[first].strip()
+            found.append((first, last, f"{path}:{first + 1}: {label[:70]}"))
+    return found
+
+
+def _without_lines(text: str, first: int, last: int) -> str:
+    lines = text.splitlines(keepends=True)
+    return "".join(lines[:first] + lines[last + 1:])
+
+
+def _generator_differs(tree: Path) -> bool:
+    from codemods.recipes.base import Planned
+    from codemods.recipes.sdk import pinned
+
+    tools = pinned.toolchain()
+    spec = Planned("src/spec.types.ts", (tree / "src/spec.types.ts").read_bytes())
+    try:
+        made = pinned.regenerate(str(tree), spec, tools)
+    except Exception:  # the generator itself fails: the CI step fails
+        return True
+    return any(made[path] != (tree / path).read_bytes() for path in GENERATED if path in made)
+
+
+def test_removing_any_added_line_of_the_sdk_change_fails_a_check(tmp_path: Path) -> None:
+    """Each unit the change added to the SDK's code (a statement, a member,
+    an object entry, an event-map or `eventSchemas` entry, a schema entry)
+    is removed on its own; `bun test`, `tsc` or the generator check must
+    then fail."""
+    _require_tools()
+    after = _checkout(tmp_path, "after", applied=True)
+    units = []
+    for path in SOURCES:
+        old, new = (FIXTURE / path).read_text(), (after / path).read_text()
+        units += [(path, *unit) for unit in _units(path, old, new)]
+    assert len(units) >= 15, units
+
+    work = tmp_path / "mutant"
+    shutil.copytree(after, work, symlinks=True)
+    killed: dict[str, list[str]] = {"bun test": [], "tsc": [], "generator": []}
+    survivors = []
+    for path, first, last, label in units:
+        original = (after / path).read_text()
+        (work / path).write_text(_without_lines(original, first, last))
+        try:
+            if _bun_test(work).returncode != 0:
+                killed["bun test"].append(label)
+            elif _tsc(work).returncode != 0:
+                killed["tsc"].append(label)
+            elif path in ("src/spec.types.ts", "src/generated/schema.ts") and _generator_differs(work):
+                killed["generator"].append(label)
+            else:
+                survivors.append(label)
+        finally:
+            (work / path).write_text(original)
+    total = sum(len(v) for v in killed.values())
+    print(
+        f"line removal: {len(units)} unit(s) removed one at a time; {total} failed a check"
+        f" ({len(killed['bun test'])} by bun test, {len(killed['tsc'])} by tsc,"
+        f" {len(killed['generator'])} by the generator check); {len(survivors)} survived"
+    )
+    assert survivors == [], survivors
