@@ -121,3 +121,24 @@ def test_a_revision_without_the_draft_says_why_the_sep_text_is_not_changed(tmp_p
     body = _body(tmp_path, "shape-c", lambda repo: shutil.rmtree(repo / "specification"))
     assert "Not changed: no specification/draft/apps.mdx in this revision" in body
     assert "spec(draft)" not in body
+
+
+def test_the_body_links_the_discussion_asks_the_naming_question_and_states_breaking_changes(
+    tmp_path: Path, hand_written: None
+) -> None:
+    body = _body(tmp_path, "shape-c")
+    motivation = body[body.index("## Motivation and Context"):body.index("## How Has This Been Tested?")]
+    assert "[#465](https://github.com/modelcontextprotocol/ext-apps/issues/465)" in motivation
+    assert "[#62](https://github.com/modelcontextprotocol/ext-apps/issues/62)" in motivation
+    assert "[#194](https://github.com/modelcontextprotocol/ext-apps/pull/194)" in motivation
+    assert "not model-visible" in motivation
+    assert "Reference host implementation: [decocms/mesh](https://github.com/decocms/mesh)" in motivation
+    assert "Would `viewState`" in motivation and "one line of the names table" in motivation
+    breaking = body[body.index("## Breaking Changes"):body.index("## Types of changes")]
+    assert "None." not in breaking.split("\n\n")[1]
+    assert "`AppBridgeEventMap` gains a `statechange` key" in breaking
+    checklist = body[body.index("## Checklist"):body.index("## Additional context")]
+    # --no-verify: nothing ran, so neither the style box nor the tests box is ticked
+    assert "- [ ] My code follows the repository's style guidelines" in checklist
+    assert "- [ ] New and existing tests pass locally" in checklist
+    assert "- [ ] I have added appropriate error handling" in checklist
