@@ -881,3 +881,22 @@ def lock_digest(checkout: Path) -> str:
         if path.is_file():
             digest.update(name.encode() + b"\0" + path.read_bytes())
     return digest.hexdigest()[:16]
+
+
+# --- the SDK's spec-first PR (SPEC section 7) ----------------------------------
+
+SPEC_GROUP = "spec"
+
+
+def spec_part(series: Series) -> Series | None:
+    """The series cut after its SEP-text commit, when the series opens with
+    one and has code after it: the spec branch, under the code branch that
+    stacks on it (its first commit is the same commit). None otherwise."""
+    if len(series.commits) < 2 or series.commits[0].group.id != SPEC_GROUP:
+        return None
+    return series._replace(commits=series.commits[:1])
+
+
+def spec_branch_name(branch: str) -> str:
+    """The spec branch beside the code branch ``branch``."""
+    return f"{branch}-spec"

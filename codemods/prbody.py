@@ -513,3 +513,62 @@ def _additional(series, plan) -> list[str]:
                 " fails on any difference)."
             )
     return lines or ["None."]
+
+
+def render_sdk_spec(series, command: Sequence[str], code_branch: str) -> str:
+    """The body of the spec PR (the SEP text alone, under the code PR that
+    stacks on it), in the MCP sections: why, what the text says, what was
+    checked (the text, no code), no breaking change, the boxes that are
+    true."""
+    plan = series.plan
+    text = _motivation(plan)
+    start = next((i for i, line in enumerate(text) if line.startswith("### The SEP text")), 0)
+    end = next((i for i, line in enumerate(text) if line.startswith("### The API")), len(text))
+    sep = text[start:end]
+    while sep and sep[-1] == "":
+        sep = sep[:-1]
+    lines = [
+        "## Motivation and Context",
+        "",
+        *sdk_discussion(),
+        "",
+        "This PR is the protocol change alone, to agree on first; the SDK change that implements it is"
+        f" stacked on it (branch `{code_branch}`, whose first commit is this one).",
+        "",
+        *sep,
+        "",
+        "## How Has This Been Tested?",
+        "",
+        "A text change: the edited draft parses as Markdown and every TypeScript block that declares"
+        " `HostContext` or `HostCapabilities` still parses; the dated versions are untouched. No code"
+        " changes here, so `npm run build`, `npm test` and `npm run prettier` were not run for this PR"
+        " (they run on the stacked SDK PR).",
+        "",
+        "## Breaking Changes",
+        "",
+        "None: the text adds an optional notification, an optional context field and an optional"
+        " capability; Hosts and Views that do not know them are unaffected (see the Backward Compatibility"
+        " paragraph it adds).",
+        "",
+        "## Types of changes",
+        "",
+        *[f"- [{'x' if label.startswith('Documentation') else ' '}] {label}" for label, _ in _TYPES],
+        "",
+        "## Checklist",
+        "",
+        "- [x] I have read the [MCP Documentation](https://modelcontextprotocol.io)",
+        "- [ ] My code follows the repository's style guidelines",
+        "- [ ] New and existing tests pass locally",
+        "- [ ] I have added appropriate error handling",
+        "- [x] I have added or updated documentation as needed",
+        "",
+        "<details><summary>How this PR was made (mesh-codemod)</summary>",
+        "",
+        *_commits(series),
+        "",
+        *_reproduce(series, command),
+        "",
+        "</details>",
+        "",
+    ]
+    return "\n".join(lines)
