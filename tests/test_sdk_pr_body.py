@@ -121,3 +121,55 @@ def test_a_revision_without_the_draft_says_why_the_sep_text_is_not_changed(tmp_p
     body = _body(tmp_path, "shape-c", lambda repo: shutil.rmtree(repo / "specification"))
     assert "Not changed: no specification/draft/apps.mdx in this revision" in body
     assert "spec(draft)" not in body
+
+
+def test_the_body_links_the_discussion_asks_the_naming_question_and_states_breaking_changes(
+    tmp_path: Path, hand_written: None
+) -> None:
+    body = _body(tmp_path, "shape-c")
+    motivation = body[body.index("## Motivation and Context"):body.index("## How Has This Been Tested?")]
+    assert "[#465](https://github.com/modelcontextprotocol/ext-apps/issues/465)" in motivation
+    assert "[#62](https://github.com/modelcontextprotocol/ext-apps/issues/62)" in motivation
+    assert "[#194](https://github.com/modelcontextprotocol/ext-apps/pull/194)" in motivation
+    assert "not model-visible" in motivation
+    assert "Reference host implementation: [decocms/mesh](https://github.com/decocms/mesh)" in motivation
+    assert "Would `viewState`" in motivation and "one line of the names table" in motivation
+    breaking = body[body.index("## Breaking Changes"):body.index("## Types of changes")]
+    assert "None." not in breaking.split("\n\n")[1]
+    assert "`AppBridgeEventMap` gains a `statechange` key" in breaking
+    checklist = body[body.index("## Checklist"):body.index("## Additional context")]
+    # --no-verify: nothing ran, so neither the style box nor the tests box is ticked
+    assert "- [ ] My code follows the repository's style guidelines" in checklist
+    assert "- [ ] New and existing tests pass locally" in checklist
+    assert "- [ ] I have added appropriate error handling" in checklist
+
+
+def test_pr_makes_the_spec_branch_and_the_code_branch_stacked_on_it(tmp_path: Path, hand_written: None) -> None:
+    """Spec first (SPEC 7): `<branch>-spec` holds the SEP-text commit alone,
+    touching only specification/; the code branch's first commit is that
+    same commit; each has its own body."""
+    repo = tmp_path / "sdk"
+    shutil.copytree(SDK_FIXTURES / "shape-c-full" / "input", repo)
+    git(repo, "init", "-q", "-b", "main")
+    commit_all(repo, "sdk-shaped fixture")
+    out = tmp_path / "PR.md"
+    result = invoke("pr", "--repo", repo, "--branch", "codemod/app-state", "--author", BOT, "--no-verify", "--body-out", out)
+    assert result.exit_code == 0, result.output
+    base = git(repo, "rev-parse", "main").strip()
+    spec = git(repo, "rev-parse", "codemod/app-state-spec").strip()
+    code = git(repo, "rev-parse", "codemod/app-state").strip()
+    assert git(repo, "rev-parse", f"{spec}^").strip() == base
+    chain = git(repo, "rev-list", "--reverse", f"{base}..{code}").split()
+    assert chain[0] == spec and len(chain) >= 4
+    touched = git(repo, "diff", "--name-only", base, spec).split()
+    assert touched == ["specification/draft/apps.mdx"]
+    later = git(repo, "diff", "--name-only", spec, code).split()
+    assert "docs/patterns.md" in later and not any(p.startswith("specification/") for p in later)
+    assert git(repo, "log", "-1", "--format=%s", spec).strip() == "spec(draft): add ui/notifications/state-changed"
+    spec_body = (tmp_path / "PR.spec.md").read_text()
+    assert "stacked on it (branch `codemod/app-state`" in spec_body
+    assert "[#465](https://github.com/modelcontextprotocol/ext-apps/issues/465)" in spec_body
+    assert "`npm run build`, `npm test` and `npm run prettier` were not run for this PR" in spec_body
+    assert "- [ ] New and existing tests pass locally" in spec_body
+    assert "### The SEP text" in spec_body and "### The API" not in spec_body
+    assert "spec branch codemod/app-state-spec (created)" in result.stderr

@@ -326,3 +326,9 @@ def _push(repo: git.Repo, remote: str, branch: str, tip: str, seen: str | None) 
         )
     last = (err.strip().splitlines() or [detail or "unknown error"])[-1]
     raise GitProblem(f"{head}: {detail or last}. The local branch was not moved.")
+
+
+def spec_branch_name(branch: str) -> str:
+    """The spec branch beside the code branch ``branch`` (the SDK's
+    spec-first PR, SPEC section 7)."""
+    return f"{branch}-spec"

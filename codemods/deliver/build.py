@@ -201,3 +201,17 @@ def _modes(repo: git.Repo, rev: str, paths: Sequence[str]) -> dict[str, str]:
 def _temporary_index() -> Iterator[Path]:
     with tempfile.TemporaryDirectory(prefix="mesh-codemod-index-", ignore_cleanup_errors=True) as name:
         yield Path(name) / "index"
+
+
+# --- the SDK's spec-first PR (SPEC section 7) ----------------------------------
+
+SPEC_GROUP = "spec"
+
+
+def spec_part(series: Series) -> Series | None:
+    """The series cut after its SEP-text commit, when the series opens with
+    one and has code after it: the spec branch, under the code branch that
+    stacks on it (its first commit is the same commit). None otherwise."""
+    if len(series.commits) < 2 or series.commits[0].group.id != SPEC_GROUP:
+        return None
+    return series._replace(commits=series.commits[:1])

@@ -200,7 +200,7 @@ def render_sdk(series, report, command: Sequence[str]) -> str:
     collapsed block at the end."""
     plan = series.plan
     content = {
-        "motivation": _motivation(plan),
+        "motivation": sdk_discussion() + [""] + _motivation(plan),
         "tested": _tested(report),
         "breaking": _breaking(),
         "types": None,  # the template's own checkboxes, ticked
@@ -308,7 +308,13 @@ def _ticked(label: str, report) -> bool:
         return _tests_passed(report)
     if "added tests" in words or "added or updated tests" in words or "documentation as needed" in words:
         return True
-    return "read the" in words or "style" in words or "error handling" in words
+    if "style" in words:  # only when the SDK's own Prettier check ran and passed
+        return report is not None and any(
+            c.name in {"prettier", "format", "lint"} and c.outcome.value == "passed" for c in report.checks
+        )
+    if "error handling" in words:  # a notification adds no error path to handle
+        return False
+    return "read the" in words
 
 
 def _tests_passed(report) -> bool:
@@ -351,9 +357,39 @@ def _tested(report) -> list[str]:
     ]
 
 
+# The upstream discussion the SDK bodies link (SPEC section 7).
+EXT_APPS = "https://github.com/modelcontextprotocol/ext-apps"
+REFERENCE_HOST = "https://github.com/decocms/mesh"
+
+
+def sdk_discussion() -> list[str]:
+    """Where the change comes from and what it asks the maintainers: the
+    open discussion it answers, how it differs from the closed widget-state
+    proposal, the reference host, and the naming question."""
+    from .recipes.names import NAMES
+
+    return [
+        f"Answers the open discussion in [#465]({EXT_APPS}/issues/465) (feature parity with the Apps SDK's"
+        f" `setWidgetState`) and [#62]({EXT_APPS}/issues/62) (SEP: define state behavior). Unlike the closed"
+        f" [#194]({EXT_APPS}/pull/194), the state is not model-visible: it is the View's own navigation state,"
+        " which a host may keep (in its page URL, say) and hand back when the same View loads again; what the"
+        " model should know still goes through `ui/update-model-context`.",
+        "",
+        f"Reference host implementation: [decocms/mesh]({REFERENCE_HOST}) (Studio) keeps each View's state in"
+        " the page URL, advertises the capability with its `maxLength`, and pushes a state a link brought.",
+        "",
+        f"Naming question: `{NAMES.context_field}` is the name the host side started with; the SDK's prose"
+        " says \"View\", and \"app state\" already names model-context content in its docs. Would `viewState`"
+        " (or another name) suit better? A rename is one line of the names table on our side.",
+    ]
+
+
 def _breaking() -> list[str]:
     return [
-        "None. Additive only: no existing type, method or message changes, and every new member is optional.",
+        "No existing wire message, type or method changes, and every new member is optional. One source-level"
+        " note: `AppBridgeEventMap` gains a `statechange` key, so code that lists every key of that map"
+        " exhaustively (a `Record<keyof AppBridgeEventMap, ...>`, a `satisfies` of the whole map) needs an"
+        " entry for it.",
         "",
         "- A host that ignores `ui/notifications/state-changed` is unaffected: it is a notification, so no"
         " answer is awaited, and a host without a handler drops it like any other notification it does not"
@@ -477,3 +513,62 @@ def _additional(series, plan) -> list[str]:
                 " fails on any difference)."
             )
     return lines or ["None."]
+
+
+def render_sdk_spec(series, command: Sequence[str], code_branch: str) -> str:
+    """The body of the spec PR (the SEP text alone, under the code PR that
+    stacks on it), in the MCP sections: why, what the text says, what was
+    checked (the text, no code), no breaking change, the boxes that are
+    true."""
+    plan = series.plan
+    text = _motivation(plan)
+    start = next((i for i, line in enumerate(text) if line.startswith("### The SEP text")), 0)
+    end = next((i for i, line in enumerate(text) if line.startswith("### The API")), len(text))
+    sep = text[start:end]
+    while sep and sep[-1] == "":
+        sep = sep[:-1]
+    lines = [
+        "## Motivation and Context",
+        "",
+        *sdk_discussion(),
+        "",
+        "This PR is the protocol change alone, to agree on first; the SDK change that implements it is"
+        f" stacked on it (branch `{code_branch}`, whose first commit is this one).",
+        "",
+        *sep,
+        "",
+        "## How Has This Been Tested?",
+        "",
+        "A text change: the edited draft parses as Markdown and every TypeScript block that declares"
+        " `HostContext` or `HostCapabilities` still parses; the dated versions are untouched. No code"
+        " changes here, so `npm run build`, `npm test` and `npm run prettier` were not run for this PR"
+        " (they run on the stacked SDK PR).",
+        "",
+        "## Breaking Changes",
+        "",
+        "None: the text adds an optional notification, an optional context field and an optional"
+        " capability; Hosts and Views that do not know them are unaffected (see the Backward Compatibility"
+        " paragraph it adds).",
+        "",
+        "## Types of changes",
+        "",
+        *[f"- [{'x' if label.startswith('Documentation') else ' '}] {label}" for label, _ in _TYPES],
+        "",
+        "## Checklist",
+        "",
+        "- [x] I have read the [MCP Documentation](https://modelcontextprotocol.io)",
+        "- [ ] My code follows the repository's style guidelines",
+        "- [ ] New and existing tests pass locally",
+        "- [ ] I have added appropriate error handling",
+        "- [x] I have added or updated documentation as needed",
+        "",
+        "<details><summary>How this PR was made (mesh-codemod)</summary>",
+        "",
+        *_commits(series),
+        "",
+        *_reproduce(series, command),
+        "",
+        "</details>",
+        "",
+    ]
+    return "\n".join(lines)

@@ -48,7 +48,8 @@ def transform(editor: FileEditor, ctx: Context) -> None:
         guard = ""
         if editor.class_members(cls, GUARD):
             guard = guard_doc(style, re.search(r"\bstrict\?\s*:", editor.text(editor.source.root)) is not None)
-        insert_documented(editor, member, member, sender_doc(style, returns, fence, guard), copy)
+        example = sender_example(*getters(editor.text(editor.source.root)))
+        insert_documented(editor, member, member, sender_doc(style, returns, fence, guard, example), copy)
     ensure_imported_beside_twins(editor, [copy])
 
 
@@ -74,26 +75,38 @@ def guarded(editor: FileEditor, member: Node, copy: str) -> str:
 EXAMPLES_PATH = "src/app.examples.ts"
 
 
-def sender_example() -> list[str]:
+def sender_example(context: bool = True, capabilities: bool = True) -> list[str]:
     """The sender's example, in the doc and in the companion region: a kept
     state validated before use (it may come from a link), the capability
-    checked before reporting, a small state, `null` for the initial view."""
-    return [
-        f"const kept = app.getHostContext()?.{APP_STATE};",
-        "// untrusted (it may come from a link): accept only a known tab",
-        'const tab = kept === "details" || kept === "invoices" ? kept : null;',
-        "showTab(tab);",
-        "",
-        "// later, as the user moves: a small state, or null for the initial view",
-        f"if (app.getHostCapabilities()?.{CAPABILITY}) {{",
-        f'  app.{STATE_SENDER}({{ state: "details" }});',
-        f"  app.{STATE_SENDER}({{ state: null }});",
-        "}",
-    ]
+    checked before reporting, a small state, `null` for the initial view;
+    each part only where the revision's `App` has the getter it needs."""
+    lines = []
+    if context:
+        lines += [
+            f"const kept = app.getHostContext()?.{APP_STATE};",
+            "// untrusted (it may come from a link): accept only a known tab",
+            'const tab = kept === "details" || kept === "invoices" ? kept : null;',
+            "showTab(tab);",
+            "",
+        ]
+    sends = [f'app.{STATE_SENDER}({{ state: "details" }});', f"app.{STATE_SENDER}({{ state: null }});"]
+    lines.append("// later, as the user moves: a small state, or null for the initial view")
+    if capabilities:
+        return lines + [f"if (app.getHostCapabilities()?.{CAPABILITY}) {{", *[f"  {line}" for line in sends], "}"]
+    return lines + sends
 
 
-# The example region's parameters beside the app.
-EXAMPLE_PARAMETERS = "app: App, showTab: (tab: string | null) => void"
+def example_parameters(context: bool) -> str:
+    """The example region's parameters."""
+    return "app: App, showTab: (tab: string | null) => void" if context else "app: App"
+
+
+def getters(text: str) -> tuple[bool, bool]:
+    """Whether the revision's `App` has `getHostContext` and `getHostCapabilities`."""
+    return (
+        re.search(r"\bgetHostContext\s*\(", text) is not None,
+        re.search(r"\bgetHostCapabilities\s*\(", text) is not None,
+    )
 
 
 def sender_region(twin_region: str) -> str:
@@ -114,7 +127,9 @@ def sender_fence(ctx: Context | None, twin_doc: str) -> str:
     return f'{style.fence} source="./{found[0]}#{sender_region(found[1])}"'
 
 
-def sender_doc(style: DocStyle, returns: str, fence: str = "", guard: str = "") -> list[str]:
+def sender_doc(
+    style: DocStyle, returns: str, fence: str = "", guard: str = "", example: list[str] | None = None
+) -> list[str]:
     """The new method's doc; its @returns is the twin's (a revision words it
     its own way), left out where the twin has none. ``guard`` says what an
     early call does, where the revision guards the method."""
@@ -138,7 +153,7 @@ def sender_doc(style: DocStyle, returns: str, fence: str = "", guard: str = "") 
         "",
         "@example Restore a validated state, report another one",
         fence or style.fence,
-        *sender_example(),
+        *(example if example is not None else sender_example()),
         "```",
         "",
         *([returns, ""] if returns else []),

@@ -62,10 +62,12 @@ def transform_app(editor: FileEditor, ctx: Context) -> None:
     if found is None or Path(found[0]).name != Path(editor.path).name:
         editor.note(f"the `{SIZE_SENDER}` example is not synced from this file: nothing to add")
         return
+    context, capabilities = app.getters(read_text(Path(ctx.repo) / app.PATH))
     _ensure_region(
-        editor, found[1], app.sender_region(found[1]), app.EXAMPLE_PARAMETERS,
-        "a kept state restored after validation; another one reported where the host keeps it.",
-        app.sender_example(),
+        editor, found[1], app.sender_region(found[1]), app.example_parameters(context),
+        "a kept state restored after validation; another one reported where the host keeps it."
+        if context else "the view's state reported, then the initial view (null).",
+        app.sender_example(context, capabilities),
     )
 
 
