@@ -195,6 +195,7 @@ def _pr(request: PrRequest) -> int:
             _report_pr(series, request, untouched, report, body, as_json, message)
             return int(Exit.VERIFY_FAILED)
         update = branches.update_branch(series, request.branch, request.push, local, seen, foreign)
+        stacked = _stack_spec_branch(series, request)
         if request.artifact is not None:
             from ..publish import artifact as publish
 
@@ -204,8 +205,35 @@ def _pr(request: PrRequest) -> int:
         return fail(str(err), Exit.USAGE, as_json)
     except (*git_failures(), OSError) as err:
         return fail(refusal(err), Exit.REFUSED, as_json)
-    _report_pr(series, request, update, report, body, as_json)
+    _report_pr(series, request, update, report, body, as_json, stacked=stacked)
     return int(Exit.OK)
+
+
+def _stack_spec_branch(series, request: PrRequest) -> dict | None:
+    """For a series that opens with the SEP text (the SDK target), the spec
+    branch: that first commit alone, which the code branch stacks on, with
+    its own body (written beside --body-out as `<name>.spec.md`). The same
+    checks as the code branch's: a branch holding commits that are not the
+    tool's is refused unless --force."""
+    from ..deliver import branches, build, prbody
+
+    part = build.spec_part(series)
+    if part is None:
+        return None
+    branch = branches.spec_branch_name(request.branch)
+    local, seen, foreign = branches.check_branch(part, branch, request.push, request.force)
+    body = prbody.render_sdk_spec(part, _pr_command(request, series), request.branch)
+    if request.body_out:
+        request.body_out.with_name(request.body_out.stem + ".spec.md").write_text(body, encoding="utf-8")
+    update = branches.update_branch(part, branch, request.push, local, seen, foreign)
+    return {
+        "branch": branch,
+        "tip": part.tip,
+        "title": part.commits[0].group.subject,
+        "local": {"before": update.local_before, "action": update.local_action},
+        "push": {"remote": request.push, "pushed": update.pushed},
+        "body": body,
+    }
 
 
 def _report_blocked(series, request: PrRequest, err, as_json: bool) -> None:
@@ -242,12 +270,18 @@ def _report_blocked(series, request: PrRequest, err, as_json: bool) -> None:
     say(str(err).split("\n", 1)[1] if "\n" in str(err) else str(err))
 
 
-def _report_pr(series, request: PrRequest, update, report, body: str, as_json: bool, error: str = "") -> None:
-    """``update`` is a branches.BranchUpdate."""
+def _report_pr(
+    series, request: PrRequest, update, report, body: str, as_json: bool, error: str = "", stacked: dict | None = None
+) -> None:
+    """``update`` is a branches.BranchUpdate; ``stacked`` the spec branch the
+    code branch stacks on (SDK target)."""
     from ..deliver import prbody
 
+    if stacked is not None and not as_json:
+        say(f"spec branch {stacked['branch']} ({stacked['local']['action']}): {stacked['title']}")
     if as_json:
         data = {
+            **({"stacked_on": stacked} if stacked is not None else {}),
             **series_json(series),
             "branch": request.branch,
             "local": {"before": update.local_before, "action": update.local_action},
