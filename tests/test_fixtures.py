@@ -126,7 +126,7 @@ def _without_covered_future_work(old: list[bytes], new: list[bytes]) -> list[byt
     bullet that the feature now covers ("State persistence and
     restoration") leaves Extensibility (SPEC 6). Only a bullet of that
     kind may go; the subsequence check sees every other line."""
-    from codemods.recipes.sdk.spec_text import _FUTURE_STATE
+    from codemods.recipes.sdk.spec_sections import _FUTURE_STATE
 
     dropped = [line for line in old if line not in new and line.lstrip().startswith(b"- ")
                and _FUTURE_STATE.search(line.decode())]

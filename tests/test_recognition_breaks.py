@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from codemods.engine import editor, equivalence, statement_edits
+from codemods.engine import canonical, editor, equivalence, statement_edits
 
 from . import test_recognition as cases
 
@@ -29,25 +29,25 @@ def _fails(case, *args) -> None:
 
 
 def test_quotes_compared_byte_for_byte_fail_the_quote_case(monkeypatch, tmp_path: Path) -> None:
-    monkeypatch.setattr(equivalence, "_string_key", lambda node, data: equivalence._text(node, data))
+    monkeypatch.setattr(canonical, "_string_key", lambda node, data: canonical.node_text(node, data))
     _fails(cases.test_a_single_quoted_2x_registration_is_not_added_again, tmp_path)
 
 
 def test_separators_that_count_fail_the_semicolon_case(monkeypatch, tmp_path: Path) -> None:
-    monkeypatch.setattr(equivalence, "_SEPARATORS", frozenset())
+    monkeypatch.setattr(canonical, "_SEPARATORS", frozenset())
     _fails(cases.test_a_semicolon_free_reformat_still_migrates_1x_to_2x, tmp_path)
 
 
 def test_arrow_parentheses_that_count_fail_the_arrow_case(monkeypatch, tmp_path: Path) -> None:
-    real = equivalence._tree
+    real = canonical.items_of
 
     def keyed_as_written(node, keying):
         if node.type == "arrow_function" and node.child_by_field_name("parameter") is not None:
-            text = equivalence._text(node, keying.data)
-            return [equivalence.Group("bare_arrow_function", [equivalence.Leaf("text", text)], node)]
+            text = canonical.node_text(node, keying.data)
+            return [canonical.Group("bare_arrow_function", [canonical.Leaf("text", text)], node)]
         return real(node, keying)
 
-    monkeypatch.setattr(equivalence, "_tree", keyed_as_written)
+    monkeypatch.setattr(canonical, "items_of", keyed_as_written)
     _fails(cases.test_arrow_parameters_with_or_without_parentheses_are_recognised, "compat-2x", tmp_path)
 
 

@@ -99,7 +99,7 @@ def test_the_real_draft_gets_the_sep_text_where_spec_6_puts_it(shape: str, tmp_p
     new under the MVP; every other old line survives in order, the dated
     copies are untouched, and a second run changes nothing."""
     from codemods.engine.markdown import Document
-    from codemods.recipes.sdk.spec_text import _FUTURE_STATE
+    from codemods.recipes.sdk.spec_sections import _FUTURE_STATE
 
     source = Path(REAL) / shape
     draft = STEP_FILES["spec"]

@@ -25,9 +25,7 @@ heading's title, the bullet's method), so a second run adds nothing.
 from __future__ import annotations
 
 import re
-
 from tree_sitter import Node
-
 from ...engine.record import NamedTuple
 from ...engine.editor import FileEditor
 from ...engine.edits import EditSet
@@ -37,24 +35,40 @@ from ...engine.outcome import AnchorMissing, Conflict, NotUtf8, SyntaxProblem, p
 from ...engine.source import BOM
 from ..base import Context
 from .common import APP_STATE, CAPABILITY, SIZE_METHOD, STATE_METHOD
+from .spec_sections import _STATE_CHANGING, compatibility_insertion, extensibility_edits, rationale_insertion, security_insertion
+
 
 # What the draft's `HostCapabilities` block is called (the SDK's name too).
 HOST_CAPABILITIES_NAMES = ("HostCapabilities", "McpUiHostCapabilities")
+
+
 # Smallest state (its JSON text, in bytes) a Host that keeps states accepts.
 MIN_STATE_BYTES = 1024
-SECURITY_TITLE = "View State from Links"
-RATIONALE_TITLE = "View State Kept by the Host"
-# Extensibility: where the feature is listed (the MVP shipped without it).
-ADDED_LABEL = "**Added after the MVP:**"
-_NUMBERED = re.compile(r"^(\d+)\.\s")
-# Future work that this feature covers ("State persistence and restoration").
-_FUTURE_STATE = re.compile(r"persist|restor|keep\w* [\w ]*state", re.IGNORECASE)
+
+
+
+
+
+
+
+
+
+
+
 
 PATH = "specification/draft/apps.mdx"
+
+
 ABSENT = f"no {PATH} in this revision: the SEP text is not part of this checkout"
+
+
 # The interface the draft shows the host context as; the SDK's own name too.
 HOST_CONTEXT_NAMES = ("HostContext", "McpUiHostContext")
+
+
 _SECTION = re.compile(r"^Notifications \((?P<party>[^()]+?) -> Host\):?$")
+
+
 _TS_INFO = re.compile(r"^(typescript|ts|tsx)\b", re.IGNORECASE)
 
 
@@ -107,7 +121,7 @@ def rewrite(path: str, data: bytes, ctx: Context) -> tuple[bytes, list[str]]:
             notes.append(f"added `{CAPABILITY}?: {{ maxLength?: number }}` to `{editor.name_of(node)}`")
         _splice(editor, fence, edits)
 
-    for insert in (_security_insertion, _compatibility_insertion, _rationale_insertion):
+    for insert in (security_insertion, compatibility_insertion, rationale_insertion):
         found = insert(doc, party, eol)
         if found is None:
             continue
@@ -116,7 +130,7 @@ def rewrite(path: str, data: bytes, ctx: Context) -> tuple[bytes, list[str]]:
             edits.insert(offset, text)
         if note:
             notes.append(note)
-    extensibility, extensibility_notes = _extensibility_edits(doc, party, eol)
+    extensibility, extensibility_notes = extensibility_edits(doc, party, eol)
     removals = {(start, end) for start, end, text in extensibility if start != end}
     for start, end, text in extensibility:
         edits.replace(start, end, text)
@@ -132,11 +146,6 @@ def rewrite(path: str, data: bytes, ctx: Context) -> tuple[bytes, list[str]]:
     if doc.edited(new, edits).has_error() and not doc.has_error():
         raise SyntaxProblem(path, "the edited text would not parse as Markdown")
     return (BOM + new if bom else new), notes
-
-
-# ----------------------------------------------------------------------
-# The entry
-# ----------------------------------------------------------------------
 
 
 class Section(NamedTuple):
@@ -289,8 +298,6 @@ def _entry_lines(party: str, separator: str, form: _ExampleForm | None) -> list[
     ]
 
 
-# Actions a restored state alone must not trigger.
-_STATE_CHANGING = "`ui/message`, `ui/open-link`, or a call to a tool not annotated `readOnlyHint: true`"
 
 
 def _state_rule(party: str) -> str:
@@ -312,222 +319,6 @@ def _same_view(party: str) -> str:
         f" A link can carry a state into another user's Host: such a state is in scope of this rule, as"
         " untrusted input."
     )
-
-
-# ----------------------------------------------------------------------
-# The sections around the entry
-# ----------------------------------------------------------------------
-
-
-def _subsections(section: Node) -> list[Node]:
-    return [c for c in section.named_children if c.type == "section"]
-
-
-def _heading_level(doc: Document, section: Node) -> int:
-    heading = next(c for c in section.named_children if c.type in {"atx_heading", "setext_heading"})
-    return len(doc.text(heading)) - len(doc.text(heading).lstrip("#")) or 2
-
-
-def _append_at(doc: Document, end: int, lines: list[str], eol: str) -> tuple[int, str]:
-    """Insert ``lines`` as blocks ending at ``end`` (a section's end), set
-    apart by blank lines from what comes before and after."""
-    before = doc.data[:end]
-    if before.endswith(b"\n\n") or before.endswith(b"\r\n\r\n") or not before:
-        lead = ""
-    elif before.endswith(b"\n"):
-        lead = eol
-    else:
-        lead = eol + eol
-    tail = eol + eol if end < len(doc.data) else eol
-    return end, lead + eol.join(lines) + tail
-
-
-def _numbered_subsection(doc: Document, parent: Node, title: str, body: list[str], eol: str) -> tuple[int, str]:
-    """A subsection titled ``title`` at the end of ``parent``, numbered and
-    at the level of its numbered subsections when it has them."""
-    children = _subsections(parent)
-    numbers = [int(m.group(1)) for c in children if (m := _NUMBERED.match(_title(doc, c)))]
-    level = _heading_level(doc, children[-1]) if children else _heading_level(doc, parent) + 1
-    heading = "#" * level + " " + (f"{max(numbers) + 1}. " if numbers else "") + title
-    return _append_at(doc, parent.end_byte, [heading, "", *body], eol)
-
-
-def _title(doc: Document, section: Node) -> str:
-    heading = next(c for c in section.named_children if c.type in {"atx_heading", "setext_heading"})
-    return doc.heading_text(heading)
-
-
-def _has_heading(doc: Document, title: str) -> bool:
-    return any(_NUMBERED.sub("", t).strip() == title for _, t in doc.sections())
-
-
-def _top_level_section(doc: Document, *titles: str) -> Node | None:
-    """The shallowest section titled one of ``titles``: the document's own
-    "Security Implications", not a feature's subsection of that name that
-    comes first (the real draft has "App-Provided Tools › Security
-    Implications" before the top-level one)."""
-    wanted = {t.lower() for t in titles}
-    found = [n for n, t in doc.sections() if _NUMBERED.sub("", t).strip().lower() in wanted]
-    return min(found, key=lambda n: _heading_level(doc, n), default=None)
-
-
-def _child_section(doc: Document, parent: Node, title: str) -> Node | None:
-    """``parent``'s own subsection titled ``title`` (not a deeper one)."""
-    return next((c for c in _subsections(parent) if _NUMBERED.sub("", _title(doc, c)).strip().lower() == title.lower()), None)
-
-
-def _security_insertion(doc: Document, party: str, eol: str) -> tuple[int, str, str] | None:
-    """A numbered subsection on link-supplied state after the last one of
-    the top-level Security Implications › Mitigations."""
-    if _has_heading(doc, SECURITY_TITLE):
-        return None
-    security = _top_level_section(doc, "Security Implications", "Security Considerations")
-    if security is None:
-        return 0, "", "no Security Implications section in the draft: link-supplied state is not discussed there"
-    parent = _child_section(doc, security, "Mitigations") or security
-    body = [
-        f"A Host that keeps {party} state (`{STATE_METHOD}`) in URLs hands back what a URL holds, and anyone"
-        f" can write such a URL: a link from another user, or from a crafted page, can put any state into"
-        f" `hostContext.{APP_STATE}`.",
-        "",
-        f"- {party}s MUST validate a restored state and MUST NOT take a state-changing action"
-        f" ({_STATE_CHANGING}) only because a restored state asks for it, without the user's action in the"
-        f" {party}. Read-only tool calls that load what the state shows are expected.",
-        f"- Hosts MUST NOT hand a state to a {party} other than the one it was kept for or that the link"
-        f" addresses (the same server, `ui://` resource, tool and tool call), and treat a state that came"
-        f" in a link as untrusted input even when the link names the right {party}.",
-        f"- {party}s MUST NOT put secrets in the state and SHOULD NOT put personal data in it. Hosts SHOULD"
-        " treat a state as readable by anyone the URL reaches, keep it out of logs and analytics, and send a"
-        " `Referrer-Policy` that keeps it from other sites.",
-    ]
-    offset, text = _numbered_subsection(doc, parent, SECURITY_TITLE, body, eol)
-    return offset, text, f'added "{SECURITY_TITLE}" under "{_title(doc, security)} › {_title(doc, parent)}"'
-
-
-def _rationale_insertion(doc: Document, party: str, eol: str) -> tuple[int, str, str] | None:
-    """A design decision under Rationale that weighs the View-side
-    `localStorage` + `viewUUID` pattern."""
-    if _has_heading(doc, RATIONALE_TITLE):
-        return None
-    rationale = _top_level_section(doc, "Rationale")
-    if rationale is None:
-        return 0, "", "no Rationale section in the draft: the design decision is not recorded there"
-    parent = _child_section(doc, rationale, "Design Decisions") or rationale
-    body = [
-        f"**Decision:** The {party} reports its navigation state with `{STATE_METHOD}`; a Host that"
-        f" advertises the `{CAPABILITY}` capability keeps it and hands it back in `hostContext.{APP_STATE}`.",
-        "",
-        "**Rationale:**",
-        "",
-        f"- Only the Host can turn a {party}'s place into something the user can reload, bookmark or share:"
-        f" its own URL, history and conversation, none of which a sandboxed {party} can reach.",
-        "- It reuses the host context: no new request, no new lifecycle step, and a Host that keeps no"
-        " state only ignores a notification.",
-        f"- `null` and the capability make \"no state\" and \"not kept\" explicit, so a {party} knows when"
-        " to fall back.",
-        "",
-        "**Alternatives considered:**",
-        "",
-        f"- **{party}-side storage (`localStorage` keyed by `viewUUID`):** The pattern the SDK documents for"
-        " persisting view state. It survives a reload on the same device, but not a shared link or another"
-        " device; storage may be partitioned or unavailable in a sandboxed iframe; and the Host cannot tell"
-        f" the {party} that its place changed (a link followed, back and forward). It stays the fallback"
-        f" where the Host lacks the `{CAPABILITY}` capability.",
-        "- **Model context (`ui/update-model-context`):** Meant for what the model should know; navigation"
-        " state would add noise to every turn, and each update replaces the last.",
-        f"- **Host-specific URL conventions:** Each Host would need its own {party} code; one notification"
-        f" keeps {party}s portable.",
-    ]
-    offset, text = _numbered_subsection(doc, parent, RATIONALE_TITLE, body, eol)
-    return offset, text, f'added "{RATIONALE_TITLE}" under "{_title(doc, parent)}"'
-
-
-def _compatibility_insertion(doc: Document, party: str, eol: str) -> tuple[int, str, str] | None:
-    """A paragraph in Backward Compatibility: the feature is additive both
-    ways, and SDKs that predate the capability strip it."""
-    section = _top_level_section(doc, "Backward Compatibility")
-    if section is None:
-        return 0, "", "no Backward Compatibility section in the draft: compatibility is not discussed there"
-    if STATE_METHOD in doc.text(section):
-        return None
-    paragraph = (
-        f"{party} navigation state (`{STATE_METHOD}`, `hostContext.{APP_STATE}` and the `{CAPABILITY}` host"
-        f" capability) is additive. A Host that does not know it advertises no such capability and ignores"
-        f" the notification; a {party} that does not know it never sends the notification and ignores the"
-        f" extra context field; a {party} that checks the capability sends nothing to an older Host. SDK"
-        f" releases that predate the capability drop its unknown key when they parse the host capabilities,"
-        f" so a {party} built on one falls back to keeping its state itself until it updates."
-    )
-    end = _section_own_end(doc, section)
-    offset, text = _append_at(doc, end, [paragraph], eol)
-    return offset, text, f'added navigation state to "{_title(doc, section)}"'
-
-
-def _section_own_end(doc: Document, section: Node) -> int:
-    """Where the section's own blocks end (before its first subsection)."""
-    children = _subsections(section)
-    return children[0].start_byte if children else section.end_byte
-
-
-def _extensibility_edits(doc: Document, party: str, eol: str) -> tuple[list[tuple[int, int, str]], list[str]]:
-    """Extensibility: the future-work bullet that this feature covers
-    ("State persistence and restoration") leaves the list, and the feature
-    is listed as added after the MVP, never among what the MVP included
-    (the MVP shipped without it). Each half is recognised on its own, so a
-    second run changes nothing."""
-    section = _top_level_section(doc, "Extensibility")
-    if section is None:
-        return [], []
-    edits: list[tuple[int, int, str]] = []
-    notes: list[str] = []
-    blocks = doc.blocks(section)
-    for block in blocks:
-        if block.type != "list":
-            continue
-        items = [c for c in block.named_children if c.type == "list_item"]
-        for item in items:
-            text = doc.text(item)
-            if len(items) > 1 and _FUTURE_STATE.search(text) and STATE_METHOD not in text:
-                start, end = _line_range(doc, item)
-                edits.append((start, end, ""))
-                notes.append(f'removed "{_bullet_text(text)}" from the future work under "{_title(doc, section)}"')
-    if STATE_METHOD in doc.text(section):
-        return edits, notes
-    bullet = (
-        f"- **{party} navigation state:** {party}s report it with `{STATE_METHOD}`; Hosts that advertise the"
-        f" `{CAPABILITY}` capability keep it and hand it back in `hostContext.{APP_STATE}`"
-    )
-    lines = [ADDED_LABEL, "", bullet]
-    included = next(
-        (i for i, b in enumerate(blocks) if b.type == "paragraph" and "included" in doc.text(b).lower()), None
-    )
-    if included is not None and included + 2 < len(blocks) and blocks[included + 1].type == "list":
-        edits.append((blocks[included + 2].start_byte, blocks[included + 2].start_byte, eol.join(lines) + eol + eol))
-    else:
-        offset, text = _append_at(doc, _section_own_end(doc, section), lines, eol)
-        edits.append((offset, offset, text))
-    notes.append(f'listed the navigation state as added after the MVP under "{_title(doc, section)}"')
-    return edits, notes
-
-
-def _line_range(doc: Document, node: Node) -> tuple[int, int]:
-    """The whole lines ``node`` spans, with their line ending, without the
-    blank lines a list item may end with."""
-    start = doc.data.rfind(b"\n", 0, node.start_byte) + 1
-    end = node.end_byte
-    while end > start and doc.data[end - 1:end] in (b"\n", b"\r"):
-        end -= 1
-    newline = doc.data.find(b"\n", end)
-    return start, len(doc.data) if newline < 0 else newline + 1
-
-
-def _bullet_text(text: str) -> str:
-    return re.sub(r"^\s*[-*+]\s*", "", text).strip()
-
-
-# ----------------------------------------------------------------------
-# The HostContext field
-# ----------------------------------------------------------------------
 
 
 def _field_doc(party: str) -> str:
