@@ -16,7 +16,8 @@ commit before 0.3.0 (b7ac437). 0.3.0 is the output of commit 5e4dc06,
 recorded as fixtures/host/release-0.3.0-*/input; for the 1.x compat form,
 sdk mode and the tests it wrote the bytes 0.2.0 wrote, so their labels name
 both releases (the tests as fixtures/host/edited-created-file/input); its
-2.x compat form has a digest of its own. ``RECORDED`` names the fixture file
+2.x compat form has a digest of its own. 0.4.0 is the output of commit
+81b26e4, recorded as fixtures/host/release-0.4.0-*/input. ``RECORDED`` names the fixture file
 each digest is computed from (tests/test_recognition.py checks them).
 """
 
@@ -33,12 +34,16 @@ CREATED = MappingProxyType(
                 "0.2.0 and 0.3.0, compat mode": "7f80818284bd7e5b3eced53d0a2e1780d969b54bb1d45a924116814d5af6eacf",
                 "0.2.0 and 0.3.0, sdk mode": "b62dd790241710c0316a49994f0ba8d71340f4b54d4289d97436224442a76767",
                 "0.3.0, compat mode, 2.x form": "b7e1b6e72cc94be8a8f906573a555235fff12be61a2715fd60bcf5adbabbd2c1",
+                "0.4.0, compat mode": "9734151593ae37054b6e89bea707a85abd3c4f43ddb3fe084e45d617b24d0537",
+                "0.4.0, sdk mode": "a9b53d6b9a3883fa4070d4f62618d2f56541ff8eb733ea69088187c30c1a25ed",
+                "0.4.0, compat mode, 2.x form": "b1b8284e09c6e2b8cee96d9f6f70764443e1064e78ccadfed36c7112082d2c49",
             }
         ),
         "app-state-tests": MappingProxyType(
             {
                 "0.1.0": "95e0b4af2ee61f2635a00a7941a6064fca31c250abb8f607d338cbed45dc39c3",
                 "0.2.0 and 0.3.0": "abfae3148259e17db435d6a4ce599e05085a30fa06261ca55d8015a404d1b05c",
+                "0.4.0": "cdd6c8b908c29f56869a126cb37ad92a9c00dd58584b3b6449b18dc5bc330c09",
             }
         ),
     }
@@ -55,5 +60,9 @@ RECORDED = MappingProxyType(
         ("app-state-module", "0.3.0, compat mode, 2.x form"): f"fixtures/host/release-0.3.0-compat-2x/input/{_MODULE}",
         ("app-state-tests", "0.1.0"): f"fixtures/host/release-0.1.0-sdk/input/{_TESTS}",
         ("app-state-tests", "0.2.0 and 0.3.0"): f"fixtures/host/edited-created-file/input/{_TESTS}",
+        ("app-state-module", "0.4.0, compat mode"): f"fixtures/host/release-0.4.0-compat/input/{_MODULE}",
+        ("app-state-module", "0.4.0, sdk mode"): f"fixtures/host/release-0.4.0-sdk/input/{_MODULE}",
+        ("app-state-module", "0.4.0, compat mode, 2.x form"): f"fixtures/host/release-0.4.0-compat-2x/input/{_MODULE}",
+        ("app-state-tests", "0.4.0"): f"fixtures/host/release-0.4.0-compat/input/{_TESTS}",
     }
 )
