@@ -103,6 +103,7 @@ STEPS: tuple[Step, ...] = (
             lambda ctx: _template("use-app-state-param.ts"),
             lambda ctx: [HOOK],
             label=lambda ctx: __version__,
+            introduced="0.5.0",
         ),
     ),
     Step(

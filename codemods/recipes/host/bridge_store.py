@@ -65,19 +65,20 @@ REMEMBER_INITIAL = [
     statement("this.reportedAppStates = [];", role="this.reportedAppStates = []", names=MEMBERS),
 ]
 
-# Rule 8: the capability only where the render site keeps state. The SDKs
-# released so far do not declare it: the spread object is no literal at the
-# call, so it type-checks there too (and where an SDK declares it).
+# Rule 8: the capability only where the render site keeps state, spread into
+# the host capabilities: the SDKs released so far do not declare it, and a
+# spread member is not checked against the parameter's type (where an SDK
+# declares it, it fits).
 CAPABILITIES = statement(
     """
     // Rule 8: a site that keeps state says so, with the largest state it keeps
     // (bytes of JSON text; whatever the app's key, it fits the URL's cap).
-    const capabilities = this.config.onAppStateChange
-      ? { ...HOST_CAPABILITIES, appState: { maxLength: 1024 } }
-      : HOST_CAPABILITIES;
+    const appStateCapability = this.config.onAppStateChange
+      ? { appState: { maxLength: 1024 } }
+      : {};
     """,
 )
-CAPABILITY_SPREAD = "...(this.config.onAppStateChange && { appState: { maxLength: 1024 } })"
+CAPABILITY_SPREAD = Item("...appStateCapability", "...appStateCapability")
 
 # The SDK's setHostContext replaces the whole context that ui/initialize
 # answers with, but notifies the app only of keys that differ from the old
@@ -375,28 +376,30 @@ CAPABILITY_TYPE_0_4_0 = f"{{ {NAMES.capability}?: object }}"
 def advertise_capability(ed: FileEditor, attach: Node, anchor: Node) -> None:
     """The capability in the host capabilities that ``attach()`` hands to
     ``new AppBridge(client, hostInfo, capabilities, ...)`` where the site
-    keeps state: a constant there is spread with it into a local
-    (CAPABILITIES, after ``anchor``), an object gets a spread of it. What
-    0.2.0 to 0.4.0 put in the constant goes."""
+    keeps state: spread into an object there, or into one made of the
+    constant there (CAPABILITIES declares it, after ``anchor``). What 0.2.0
+    to 0.4.0 put in the constant goes."""
     where = "the host capabilities passed to `new AppBridge(...)` in `attach()` of `BridgeStore`"
     news = [
         n for n in ed.walk(attach)
         if n.type == "new_expression" and ed.text(n.child_by_field_name("constructor")) == "AppBridge"
     ]
     arguments = news[0].child_by_field_name("arguments").named_children if len(news) == 1 else []
-    if len(arguments) < 3:
+    if len(arguments) < 3 or arguments[2].type not in {"object", "identifier"}:
         raise AnchorMissing(ed.path, where)
     argument = arguments[2]
+    ed.ensure_statements_after(anchor, [CAPABILITIES])
     if argument.type == "object":
-        ed.ensure_list_items(argument, [Item("...(this.config.onAppStateChange", CAPABILITY_SPREAD)])
+        ed.ensure_list_items(argument, [CAPABILITY_SPREAD])
         return
-    if argument.type != "identifier":
-        raise AnchorMissing(ed.path, where)
-    if ed.text(argument) == "capabilities":
-        return
+    # The constant becomes the first spread of an object; the statement is
+    # laid out anew, since its arguments may no longer fit on one line.
     constant = ed.text(argument)
-    ed.ensure_statements_after(anchor, [CAPABILITIES._replace(snippet=CAPABILITIES.snippet.replace("HOST_CAPABILITIES", constant))])
-    ed.edits.replace(argument.start_byte, argument.end_byte, "capabilities")
+    bridge = ed.enclosing_statement(news[0])
+    before = ed.source.data[bridge.start_byte:argument.start_byte].decode()
+    after = ed.source.data[argument.end_byte:bridge.end_byte].decode()
+    text = f"{before}{{ ...{constant}, {CAPABILITY_SPREAD.text} }}{after}"
+    ed.edits.replace(bridge.start_byte, bridge.end_byte, ed.render(text, ed.source.indent_of(bridge)))
     _drop_capability_0_4_0(ed, ed.variable(constant))
 
 

@@ -38,7 +38,11 @@ function quietly<T>(run: () => T): T {
 
 describe("writeAppState / readAppState", () => {
   it("round-trips JSON state, non-ASCII text included", () => {
-    const state = { title: "日本語 🚀", filters: ["open"], nested: { a: null } };
+    const state = {
+      title: "日本語 🚀",
+      filters: ["open"],
+      nested: { a: null },
+    };
     const param = writeAppState(undefined, CHAT, state);
     expect(param).toMatch(/^[A-Za-z0-9_-]+$/);
     expect(readAppState(param, CHAT)).toEqual(state);
@@ -154,7 +158,9 @@ describe("spellings and earlier forms", () => {
   const state = { q: "??>>~~", emoji: "🙂" };
 
   it("accepts standard base64, padded or not, and a space for `+`", () => {
-    const padded = standardBase64(JSON.stringify({ v: 2, s: { [CHAT]: state } }));
+    const padded = standardBase64(
+      JSON.stringify({ v: 2, s: { [CHAT]: state } }),
+    );
     expect(padded).toMatch(/\+/);
     expect(padded).toMatch(/=$/);
     expect(readAppState(padded, CHAT)).toEqual(state);
@@ -175,7 +181,10 @@ describe("spellings and earlier forms", () => {
   });
 
   it("reads `{ v: 1 }` without a string key or a state as no state", () => {
-    for (const value of [{ v: 1, k: PANEL }, { v: 1, k: 7, s: 1 }]) {
+    for (const value of [
+      { v: 1, k: PANEL },
+      { v: 1, k: 7, s: 1 },
+    ]) {
       const param = standardBase64(JSON.stringify(value));
       expect(readAppState(param, PANEL, { panel: true })).toBeUndefined();
     }
