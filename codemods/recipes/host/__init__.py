@@ -13,6 +13,7 @@ from .common import HOOK, HOOK_PATH
 
 MODULE_PATH = "apps/mesh/src/mcp-apps/app-state.ts"
 TESTS_PATH = "apps/mesh/src/mcp-apps/app-state.test.ts"
+STORE_TESTS_PATH = "apps/mesh/src/mcp-apps/use-app-bridge.test.ts"
 # A host checkout is recognised by the bridge hook the feature builds on.
 MARKER = bridge_store.PATH
 
@@ -114,6 +115,18 @@ STEPS: tuple[Step, ...] = (
         defines="function buildHostContext(",
     ),
     Step(
+        id="bridge-store-tests",
+        path=STORE_TESTS_PATH,
+        description="new use-app-bridge.test.ts: bun tests of the bridge store with the SDK's AppBridge and App",
+        new_file=NewFile(
+            lambda ctx: _template("use-app-bridge.test.ts"),
+            lambda ctx: [],
+            label=lambda ctx: __version__,
+            introduced="0.5.0",
+        ),
+        beside="bridge-store",
+    ),
+    Step(
         id="iframe-renderer",
         path=iframe_renderer.PATH,
         description="mcp-app-renderer.tsx: appState and onAppStateChange props to the bridge",
@@ -169,10 +182,12 @@ COMMITS: tuple[CommitGroup, ...] = (
             "only when there is one. The bridge store hears\n"
             "ui/notifications/state-changed and pushes the app's state only when\n"
             "a navigation it did not make changed it (a link, back/forward), never\n"
-            "an echo of its own report. MCPAppRenderer takes appState and\n"
-            "onAppStateChange and hands them to useAppBridge."
+            "an echo of its own report, and advertises the capability where the\n"
+            "render site keeps state. MCPAppRenderer takes appState and\n"
+            "onAppStateChange and hands them to useAppBridge. Bun tests drive\n"
+            "several stores with the SDK's AppBridge and App."
         ),
-        steps=("bridge-store", "iframe-renderer"),
+        steps=("bridge-store", "bridge-store-tests", "iframe-renderer"),
     ),
     CommitGroup(
         id="render-sites",

@@ -443,6 +443,9 @@ def transform(ed: FileEditor, ctx: Context) -> None:
         ed.ensure_members(ed.interface(interface), PROP_MEMBERS)
 
     store = ed.class_("BridgeStore")
+    # Exported for its tests (use-app-bridge.test.ts).
+    if store.parent is None or store.parent.type != "export_statement":
+        ed.edits.insert(store.start_byte, "export ")
     attach = ed.method(store, "attach")
     config_pattern = ed.destructuring_of(attach, "this.config", "client")
     ed.ensure_list_items(config_pattern, [Item("appState", "appState")])
