@@ -67,6 +67,8 @@ SCENARIOS = [
     "param_removed_pushes_null",
     "host_capabilities_include_app_state",
     "stale_bridge_ignored",
+    "fast_reports_end_at_last_report",
+    "separate_apps_keep_separate_states",
     "render_count",
     "panel_app_reports_and_restores",
 ]
