@@ -239,8 +239,10 @@ def test_recipe_roles_match_their_snippets() -> None:
     assert len(bridge_store._sdk_variants()) == 8
     check_roles()
     assert not editor._UNCHECKED_ROLES
-    assert all(h.role for h in bridge_store.HANDLERS.values()) and panel_app_view.DECODE.name == "appState"
-    assert tool_call_part.SEARCH.name == "appStateParam"
+    assert all(h.role for h in bridge_store.HANDLERS.values())
+    assert panel_app_view.HOOK_CALL.role == tool_call_part.HOOK_CALL.role == "useAppStateParam($$$)"
+    # what 0.2.0 to 0.4.0 wrote, known by the names it declared
+    assert {f.name for f in tool_call_part.EARLIER} >= {"appStateParam", "appState"}
 
 
 def test_members_and_jsx_attributes_planned_twice_merge() -> None:

@@ -97,17 +97,6 @@ STEPS: tuple[Step, ...] = (
         together="app-state-module",
     ),
     Step(
-        id="app-state-hook",
-        path=HOOK_PATH,
-        description="new use-app-state-param.ts: the hook both render sites read and write their app's slot with",
-        new_file=NewFile(
-            lambda ctx: _template("use-app-state-param.ts"),
-            lambda ctx: [HOOK],
-            label=lambda ctx: __version__,
-            introduced="0.5.0",
-        ),
-    ),
-    Step(
         id="bridge-store",
         path=bridge_store.PATH,
         description="use-app-bridge.ts: appState in the host context, state-changed handler, URL pushes",
@@ -132,6 +121,17 @@ STEPS: tuple[Step, ...] = (
         description="mcp-app-renderer.tsx: appState and onAppStateChange props to the bridge",
         transform=iframe_renderer.transform,
         defines="export function MCPAppRenderer(",
+    ),
+    Step(
+        id="app-state-hook",
+        path=HOOK_PATH,
+        description="new use-app-state-param.ts: the hook both render sites read and write their app's slot with",
+        new_file=NewFile(
+            lambda ctx: _template("use-app-state-param.ts"),
+            lambda ctx: [HOOK],
+            label=lambda ctx: __version__,
+            introduced="0.5.0",
+        ),
     ),
     Step(
         id="tool-call-part",

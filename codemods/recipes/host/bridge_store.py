@@ -493,6 +493,10 @@ def transform(ed: FileEditor, ctx: Context) -> None:
         after=(lambda: app_state_json[0]) if app_state_json else unsub_theme,
         names=MEMBERS,
     )
+    # The push the rule-3 method makes, under the name this file gives it
+    # (the other members it uses are bound by the statements above).
+    for follow in ed.class_members(store, "followUrlAppState"):
+        ed.find_role(follow, "this.pushAppState(this.config.appState ?? null)", MEMBERS)
     ed.ensure_class_member(
         store, "pushAppState", PUSH_APP_STATE, after=push_host_context, spaced=True, names=MEMBERS
     )
