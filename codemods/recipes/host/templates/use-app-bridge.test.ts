@@ -113,9 +113,13 @@ class Mounted {
     this.store.attach({
       contentWindow: this.window,
     } as unknown as HTMLIFrameElement);
-    this.app = new App({ name: key, version: "1.0.0" }, {}, {
-      autoResize: false,
-    });
+    this.app = new App(
+      { name: key, version: "1.0.0" },
+      {},
+      {
+        autoResize: false,
+      },
+    );
   }
 
   config() {
@@ -209,7 +213,8 @@ describe("rule 1: the app's own slot in ui/initialize", () => {
     const panel = await mount(page, PANEL, { panel: true });
     expect(one.app.getHostContext()?.appState).toEqual({ page: 1 });
     expect(panel.app.getHostContext()?.appState).toBe("panel");
-    expect("appState" in (two.initialized()?.hostContext as object)).toBe(false);
+    const context = (two.initialized()?.hostContext ?? {}) as object;
+    expect("appState" in context).toBe(false);
   });
 });
 
