@@ -41,4 +41,4 @@ def transform(ed: FileEditor, ctx: Context) -> None:
     else:
         if not any(ed.item_key(entry) == "appState" for entry in ed.entries(shape)):
             ed.ensure_list_items(shape, [ENTRY])
-    ed.ensure_import("@/mcp-apps/app-state", ["APP_STATE_PARAM"], after_module_suffix="zod")
+    ed.ensure_import("@/mcp-apps/app-state", ["APP_STATE_PARAM"])

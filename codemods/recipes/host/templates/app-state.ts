@@ -14,7 +14,7 @@ export const APP_STATE_MAX_LENGTH = 2048;
 type Slot = [appKey: string, state: unknown];
 
 // Apps whose state alone is over the cap: warned about once each.
-const warnedOverCap = new Set<string>();
+const warnedOverCap: Set<string> = new Set();
 
 // btoa/atob only handle Latin-1 text, so both helpers work on UTF-8 bytes
 // spelled out as a binary string.
@@ -78,10 +78,12 @@ function decode(param: string | null | undefined): {
 function encode(slots: Slot[]): string | undefined {
   if (slots.length === 0) return undefined;
   // Written by hand so that the slots keep their order whatever the keys.
-  const entries = slots.map(
-    ([appKey, state]) => `${JSON.stringify(appKey)}:${JSON.stringify(state)}`,
-  );
-  const json = `{"v":2,"s":{${entries.join(",")}}}`;
+  const entries = slots
+    .map(
+      ([appKey, state]) => `${JSON.stringify(appKey)}:${JSON.stringify(state)}`,
+    )
+    .join(",");
+  const json = `{"v":2,"s":{${entries}}}`;
   return bytesToBase64Url(new TextEncoder().encode(json));
 }
 

@@ -57,7 +57,8 @@ Object.assign(globalThis, {
     }
   },
 });
-console.debug = () => {}; // the SDK logs every message
+// The SDK logs every message.
+console.debug = () => {};
 
 const settle = async () => {
   for (let i = 0; i < 10; i++) await new Promise((r) => setTimeout(r, 0));
@@ -261,7 +262,8 @@ describe("rule 3: pushes only for navigations", () => {
     const before = page.param;
     await one.report("one-b");
     page.render();
-    page.navigate(before); // back
+    // back
+    page.navigate(before);
     page.render();
     await settle();
     expect(one.pushes()).toEqual(["one-a"]);
