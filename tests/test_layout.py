@@ -292,7 +292,7 @@ def test_every_template_statement_is_laid_out_by_the_printer(mode: str) -> None:
             printed = L.print_doc(snippet_printer._Printer(data, Style()).statement(node), Style())
             assert printed == data[node.start_byte:node.end_byte].decode()
     wide = snippet_printer.render_file(_template("app-state.test.ts"), Style(line_width=120))
-    assert 'import { APP_STATE_MAX_LENGTH, decodeAppState, encodeAppState, toAppStateParam } from "./app-state.ts";' in wide
+    assert 'import { APP_STATE_MAX_LENGTH, copyAppState, readAppState, writeAppState } from "./app-state.ts";' in wide
 
 
 @settings(max_examples=300, deadline=None)

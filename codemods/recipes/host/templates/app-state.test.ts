@@ -27,7 +27,7 @@ function json(param: string | undefined): unknown {
   return JSON.parse(new TextDecoder().decode(bytes));
 }
 
-function quietly<T>(run: () => T): T {
+function quietly(run: () => unknown): unknown {
   const warn = spyOn(console, "warn").mockImplementation(() => {});
   try {
     return run();

@@ -45,10 +45,9 @@ function isRecord(value: unknown): value is Record<string, unknown> {
 
 // What a param holds: the slots, in the order they were last written, and a
 // state without a key (a hand-made `base64(JSON(state))` link).
-function decode(param: string | null | undefined): {
-  slots: Slot[];
-  unscoped: unknown;
-} {
+type Decoded = { slots: Slot[]; unscoped: unknown };
+
+function decode(param: string | null | undefined): Decoded {
   const none = { slots: [], unscoped: undefined };
   if (!param) return none;
   let parsed: unknown;
@@ -78,12 +77,11 @@ function decode(param: string | null | undefined): {
 function encode(slots: Slot[]): string | undefined {
   if (slots.length === 0) return undefined;
   // Written by hand so that the slots keep their order whatever the keys.
-  const entries = slots
-    .map(
-      ([appKey, state]) => `${JSON.stringify(appKey)}:${JSON.stringify(state)}`,
-    )
-    .join(",");
-  const json = `{"v":2,"s":{${entries}}}`;
+  const entries: string[] = [];
+  for (const [appKey, state] of slots) {
+    entries.push(`${JSON.stringify(appKey)}:${JSON.stringify(state)}`);
+  }
+  const json = `{"v":2,"s":{${entries.join()}}}`;
   return bytesToBase64Url(new TextEncoder().encode(json));
 }
 
@@ -131,7 +129,8 @@ export function writeAppState(
   if (state === undefined || state === null) return encode(others);
   if (json !== undefined) {
     const own: Slot = [appKey, JSON.parse(json)];
-    for (let first = 0; first <= others.length; first++) {
+    // Other apps' least recently written slots go first, one by one.
+    for (const first of [...others.keys(), others.length]) {
       const next = encode([...others.slice(first), own]);
       if (next !== undefined && next.length <= APP_STATE_MAX_LENGTH) {
         return next;

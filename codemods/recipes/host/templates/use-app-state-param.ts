@@ -49,6 +49,11 @@ function written(
   return { param: next, kept: Object.fromEntries(others) };
 }
 
+interface AppStateParam {
+  appState: unknown;
+  onAppStateChange: ((state: unknown) => void) | undefined;
+}
+
 /**
  * The state of the app `appKey` kept in the URL, and the callback that writes
  * the app's reports there. A null key (no app) reads and writes nothing; the
@@ -57,10 +62,7 @@ function written(
 export function useAppStateParam(
   appKey: string | null,
   options?: { panel?: boolean },
-): {
-  appState: unknown;
-  onAppStateChange: ((state: unknown) => void) | undefined;
-} {
+): AppStateParam {
   const panel = options?.panel === true;
   const router = useRouter();
   const navigate = useNavigate();
