@@ -603,7 +603,8 @@ class FileEditor(Finder):
         rest = self.source.data[offset:line_end].decode()
         stripped = rest.strip()
         if not stripped:
-            return offset
+            # trailing blanks stay on their line (a CR stays before its LF)
+            return line_end if rest and "\r" not in rest else offset
         if stripped.startswith("//") or (stripped.startswith("/*") and stripped.endswith("*/")):
             close = container.children[-1].start_byte
             return min(line_end, close) if close > offset else offset
