@@ -67,6 +67,8 @@ SCENARIOS = [
     "param_removed_pushes_null",
     "host_capabilities_include_app_state",
     "stale_bridge_ignored",
+    "fast_reports_end_at_last_report",
+    "separate_apps_keep_separate_states",
     "render_count",
     "panel_app_reports_and_restores",
 ]
@@ -247,3 +249,28 @@ def test_a_missing_tool_skips_locally_and_fails_in_ci(monkeypatch: pytest.Monkey
     with pytest.raises(pytest.fail.Exception, match="CI is set"):
         require(missing, "Chromium")
     assert require(tmp_path, "a directory") == tmp_path
+
+
+# The check 0.4.0's render sites made before writing: the state compared with
+# the slot captured at render, not the router's current search (rule 2).
+RENDER_TIME_CHECK = "    if (JSON.stringify(state) === json) return;\n"
+
+
+def test_a_hook_that_breaks_rule_2_fails_the_browser_test(tmp_path: Path) -> None:
+    node = _node()
+    _tools()
+    src, sdk = _codemod_output(tmp_path, "compat-1.7.1")
+    hook = src / "web" / "hooks" / "use-app-state-param.ts"
+    text = hook.read_text()
+    start = text.index("    if (\n      next.param === current &&")
+    end = text.index("      return;\n    }\n", start) + len("      return;\n    }\n")
+    hook.write_text(text[:start] + RENDER_TIME_CHECK + text[end:])
+    result = subprocess.run(
+        [str(node), str(HARNESS / "run.mjs"), str(src), "fast_reports_end_at_last_report"],
+        capture_output=True, text=True, timeout=600,
+        env={**os.environ, "MESH_CODEMOD_BROWSER_SDK": sdk},
+    )
+    assert result.returncode == 0, result.stdout[-4000:] + result.stderr[-4000:]
+    outcome = json.loads(result.stdout.strip().splitlines()[-1])["fast_reports_end_at_last_report"]
+    assert not outcome["ok"], "the render-time check passed the fast reports case"
+    assert "the appState param" in outcome["error"] or "another report" in outcome["error"], outcome["error"]

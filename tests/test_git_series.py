@@ -41,7 +41,7 @@ def test_git_am_of_the_series_on_a_fresh_clone_gives_the_apply_tree(tmp_path: Pa
     subjects = git(fresh, "log", "--format=%s", "-4").splitlines()
     assert subjects == [
         "feat(routes): accept the appState search param",
-        "feat(chat): keep the app's state in the URL in chat and panel",
+        "feat(chat): keep each app's state in the URL in chat and panel",
         "feat(mcp-apps): carry appState through the app bridge and renderer",
         "feat(mcp-apps): add the appState deep-link format",
     ]
@@ -55,9 +55,14 @@ def test_each_commit_of_the_series_changes_only_its_group_files(tmp_path: Path) 
     groups = [(c["group"], sorted(f["path"] for f in c["files"])) for c in report["commits"]]
     assert groups == [
         ("app-state-format", ["apps/mesh/src/mcp-apps/app-state.test.ts", "apps/mesh/src/mcp-apps/app-state.ts"]),
-        ("bridge-plumbing", ["apps/mesh/src/mcp-apps/mcp-app-renderer.tsx", "apps/mesh/src/mcp-apps/use-app-bridge.ts"]),
+        ("bridge-plumbing", [
+            "apps/mesh/src/mcp-apps/mcp-app-renderer.tsx",
+            "apps/mesh/src/mcp-apps/use-app-bridge.test.ts",
+            "apps/mesh/src/mcp-apps/use-app-bridge.ts",
+        ]),
         ("render-sites", [
             "apps/mesh/src/web/components/chat/message/parts/tool-call-part/generic.tsx",
+            "apps/mesh/src/web/hooks/use-app-state-param.ts",
             "apps/mesh/src/web/routes/project-app-view.tsx",
         ]),
         ("search-schema", ["apps/mesh/src/web/index.tsx"]),
@@ -139,7 +144,7 @@ def test_pr_on_a_dirty_checkout_leaves_status_index_and_head_alone(tmp_path: Pat
     tip = git(remote, "rev-parse", "refs/heads/codemod/app-state").strip()
     assert git(work, "rev-parse", "refs/heads/codemod/app-state").strip() == tip
     assert git(remote, "rev-list", "--count", f"main..{tip}").strip() == "4"
-    assert "appState: z" in git(remote, "show", f"{tip}:apps/mesh/src/web/index.tsx")
+    assert "[APP_STATE_PARAM]: z" in git(remote, "show", f"{tip}:apps/mesh/src/web/index.tsx")
     assert "## How to reproduce" in result.stdout
     assert "branch codemod/app-state: created" in result.stderr
 

@@ -240,8 +240,10 @@ def test_recipe_roles_match_their_snippets() -> None:
     assert len(bridge_store._sdk_variants()) == 8
     check_roles()
     assert not statements._UNCHECKED_ROLES
-    assert all(h.role for h in bridge_store.HANDLERS.values()) and panel_app_view.DECODE.name == "appState"
-    assert tool_call_part.SEARCH.name == "appStateParam"
+    assert all(h.role for h in bridge_store.HANDLERS.values())
+    assert panel_app_view.HOOK_CALL.role == tool_call_part.HOOK_CALL.role == "useAppStateParam($$$)"
+    # what 0.2.0 to 0.4.0 wrote, known by the names it declared
+    assert {f.name for f in tool_call_part.EARLIER} >= {"appStateParam", "appState"}
 
 
 def test_members_and_jsx_attributes_planned_twice_merge() -> None:
@@ -291,7 +293,7 @@ def test_every_template_statement_is_laid_out_by_the_printer(mode: str) -> None:
             printed = L.print_doc(snippet_printer._Printer(data, Style()).statement(node), Style())
             assert printed == data[node.start_byte:node.end_byte].decode()
     wide = snippet_printer.render_file(_template("app-state.test.ts"), Style(line_width=120))
-    assert 'import { APP_STATE_MAX_LENGTH, decodeAppState, encodeAppState, toAppStateParam } from "./app-state.ts";' in wide
+    assert 'import { APP_STATE_MAX_LENGTH, copyAppState, readAppState, writeAppState } from "./app-state.ts";' in wide
 
 
 @settings(max_examples=300, deadline=None)

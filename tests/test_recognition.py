@@ -112,17 +112,13 @@ def test_a_semicolon_free_reformat_still_migrates_1x_to_2x(tmp_path: Path) -> No
 
 RENAMES = [
     # (file, function the local lives in or None for the whole file, old, new, kinds)
-    pytest.param(BRIDGE, "updateConfig", "appStateJson", "serialized", LOCAL, id="updateConfig-local"),
     pytest.param(BRIDGE, None, "appStateJson", "lastReportedJson", MEMBER, id="member-appStateJson"),
     pytest.param(BRIDGE, None, "bridgeAppState", "heldState", MEMBER, id="member-bridgeAppState"),
     pytest.param(BRIDGE, None, "pushAppState", "sendState", MEMBER, id="member-pushAppState"),
-    pytest.param(GENERIC, "GenericToolCallPart", "appStateParam", "param", LOCAL, id="generic-appStateParam"),
+    pytest.param(BRIDGE, None, "urlAppStateJson", "seenJson", MEMBER, id="member-urlAppStateJson"),
+    pytest.param(BRIDGE, None, "reportedAppStates", "pending", MEMBER, id="member-reportedAppStates"),
     pytest.param(GENERIC, "GenericToolCallPart", "appState", "decoded", LOCAL, id="generic-appState"),
-    pytest.param(GENERIC, "GenericToolCallPart", "handleAppStateChange", "onChange", LOCAL, id="generic-handler"),
-    pytest.param(GENERIC, "GenericToolCallPart", "next", "encoded", LOCAL, id="generic-next"),
-    pytest.param(PANEL, "AppRenderer", "appStateParam", "param", LOCAL, id="panel-appStateParam"),
     pytest.param(PANEL, "AppRenderer", "appState", "decoded", LOCAL, id="panel-appState"),
-    pytest.param(PANEL, "AppRenderer", "handleAppStateChange", "onChange", LOCAL, id="panel-handler"),
 ]
 
 
@@ -144,20 +140,19 @@ def test_a_renamed_local_or_member_is_recognised(wiring, path, function, old, ne
 
 
 def test_a_renamed_member_is_used_by_what_is_inserted(tmp_path: Path) -> None:
-    """A partly applied store whose fields a team renamed: the statements
+    """A partly applied store whose fields a team renamed: the members
     added use the fields' names, so the file still type-checks."""
     repo = wired(tmp_path / "repo", "compat-1x")
     edit(repo, BRIDGE, lambda d, p: perturb.rename(d, p, "appStateJson", "lastJson", MEMBER))
     text = (repo / BRIDGE).read_text()
-    # remove the URL push of updateConfig: it must come back with the new name
-    start = text.index("    // A state that reached the URL from outside")
-    close = "this.pushAppState(config.appState ?? null);\n    }\n"
-    end = text.index(close, start) + len(close)
-    (repo / BRIDGE).write_text(text[:start].rstrip(" ") + text[end:])
+    # remove the store's rule-3 method: it must come back with the new name
+    start = text.index("  // Rule 3: the app hears its slot of the URL")
+    end = text.index("\n  }\n", text.index("private followUrlAppState()", start)) + len("\n  }\n")
+    (repo / BRIDGE).write_text(text[:start].rstrip(" ").rstrip("\n") + "\n" + text[end:])
     result = _run(repo, "compat-1x")
     assert result.exit_code == 0, result.output
     text = (repo / BRIDGE).read_text()
-    assert "appStateJson !== this.lastJson" in text and "this.appStateJson" not in text
+    assert "if (json === this.lastJson) return;" in text and "this.appStateJson" not in text
     assert_recognised(repo, "compat-1x")
 
 
@@ -335,21 +330,21 @@ TESTS = f"{SRC}/app-state.test.ts"
 
 
 def test_an_edited_module_keeps_its_tests_at_its_release(tmp_path: Path) -> None:
+    """0.1.0's module, edited by the team, lacks what this release's hook
+    and tests import (no three-way merge yet): the run refuses, naming the
+    file, and writes nothing; the tests stay at the module's release."""
     repo = tmp_path / "repo"
     shutil.copytree(FIXTURES / "release-0.1.0-compat" / "input", repo)
     module = repo / MODULE
     module.write_text(module.read_text() + "\n// reviewed by the team\n")
     tests_before = (repo / TESTS).read_bytes()
     result = _run(repo, "compat-1x", "--json")
-    assert result.exit_code == 0, result.output
+    assert result.exit_code == 3, result.output
     report = json.loads(result.stdout)
+    [step] = [s for s in report["steps"] if s["path"] == MODULE]
+    assert step["status"] == "refused" and "readAppState" in step["reason"], step
     assert (repo / TESTS).read_bytes() == tests_before, "the tests moved to another release than their module"
     assert "reviewed by the team" in module.read_text()
-    pair = [n for n in report["notices"] if "app-state.test.ts was left at 0.1.0" in n]
-    assert pair and "change release together" in pair[0], report["notices"]
-    left = {(item["path"], item["why"]) for item in report["left_alone"]}
-    assert {(MODULE, "edited"), (TESTS, "pair")} <= left, left
-    assert _run(repo, "compat-1x", "--check").exit_code == 0
 
 
 def test_the_pair_left_at_its_release_passes_its_own_tests(tmp_path: Path) -> None:
@@ -360,7 +355,7 @@ def test_the_pair_left_at_its_release_passes_its_own_tests(tmp_path: Path) -> No
     shutil.copytree(FIXTURES / "release-0.1.0-compat" / "input", repo)
     module = repo / MODULE
     module.write_text(module.read_text() + "\n// reviewed by the team\n")
-    assert _run(repo, "compat-1x").exit_code == 0
+    assert _run(repo, "compat-1x").exit_code == 3  # refused: nothing written
     work = NODE_MODULES.parent / f".bun-pair-{tmp_path.name}"  # inside tools/: zod resolves
     work.mkdir()
     try:
@@ -419,15 +414,15 @@ def test_the_upgrade_commit_and_pr_body_list_what_was_left_behind(tmp_path: Path
 
     repo = tmp_path / "repo"
     shutil.copytree(FIXTURES / "release-0.1.0-compat" / "input", repo)
-    module = repo / MODULE
-    module.write_text(module.read_text() + "\n// reviewed by the team\n")
+    tests = repo / TESTS
+    tests.write_text(tests.read_text() + "\n// reviewed by the team\n")
     found = plan(repo, Bridge.COMPAT, formatter="none")
     body = commit_group(found).body
     assert "Left behind" in body
-    assert f"- {MODULE}: edited since" in body and f"- {TESTS}: kept at its release" in body, body
+    assert f"- {TESTS}: edited since" in body and f"- {MODULE}: kept at its release" in body, body
     section = "\n".join(left_alone_section(found))
-    assert f"`{TESTS}` (app-state-tests): kept at its release" in section, section
-    assert f"`{MODULE}` (app-state-module): edited since" in section, section
+    assert f"`{MODULE}` (app-state-module): kept at its release" in section, section
+    assert f"`{TESTS}` (app-state-tests): edited since" in section, section
 
 
 # --- parentheses around a single arrow parameter ------------------------------------

@@ -186,8 +186,25 @@ class ListEdits(EditorBase):
         separators = [separator] * (len(texts) - 1) + [separator if has_sep or not last else ""]
         point = self._end_of_line_after(end, container)
         self.edits.insert(
-            point, "".join(f"{self.style.eol}{indent}{t}{sep}" for t, sep in zip(texts, separators))
+            point,
+            "".join(
+                f"{self.style.eol}{indent}{self._entry(t, indent, sep, container)}{sep}"
+                for t, sep in zip(texts, separators)
+            ),
         )
+
+    def _entry(self, text: str, indent: str, separator: str, container: Node) -> str:
+        """An object entry on its own line, broken as Biome would print it
+        when it does not fit the line (the printer lays it out inside an
+        object at ``indent``); any other entry as it is."""
+        if container.type != "object" or layout.fits(f"{indent}{text}{separator}", self.style):
+            return text
+        outer = indent[: -len(self.style.indent)] if indent.endswith(self.style.indent) else indent
+        printed = self.render(f"const entry = {{\n{text},\n}};", outer)
+        lines = printed.split(self.style.eol)
+        if len(lines) < 3 or not lines[-1].strip().startswith("}"):
+            return text
+        return self.style.eol.join(lines[1:-1]).strip().removesuffix(",")
 
     def _end_of_line_after(self, offset: int, container: Node) -> int:
         """Where a new line can start after ``offset``: after a trailing
@@ -196,7 +213,8 @@ class ListEdits(EditorBase):
         rest = self.source.data[offset:line_end].decode()
         stripped = rest.strip()
         if not stripped:
-            return offset
+            # trailing blanks stay on their line (a CR stays before its LF)
+            return line_end if rest and "\r" not in rest else offset
         if stripped.startswith("//") or (stripped.startswith("/*") and stripped.endswith("*/")):
             close = container.children[-1].start_byte
             return min(line_end, close) if close > offset else offset

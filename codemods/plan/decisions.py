@@ -78,7 +78,12 @@ def keep_decisions(
     if not creating:
         return
     done = {r.step: r for r in results}
+    # A file a newer release introduced, on a checkout an earlier release
+    # wrote (an upgrade is pending): never written there, so never removed.
+    upgrading = any(c.kind == "upgrade" for r in results for c in r.form_changes)
     for index, result in creating:
+        if upgrading and by_id[result.step].new_file.introduced:
+            continue
         if not _rest_present(repo, target, ctx, config, result.step, done, contents):
             continue
         reason = (

@@ -112,6 +112,9 @@ class NewFile(NamedTuple):
     # The current rendering's label, for the report ("compat mode, 2.x form").
     label: Callable[[Context], str] | None = None
     keeping: Callable[[Context, Sequence[str]], str] | None = None
+    # The release that first created the file: on a checkout an earlier
+    # release wrote, its absence is no one's decision.
+    introduced: str = ""
 
 
 class Step(NamedTuple):

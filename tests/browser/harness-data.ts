@@ -233,6 +233,24 @@ const harness = {
     }
     return called;
   },
+  // reports faster than renders: the live bridge of `partName` hears each
+  // state, one after the other in this one task, before React renders again
+  burst(partName: string, states: unknown[]): number {
+    const live = stateHandlers.filter(
+      (e) =>
+        bridgeParts.get(e.bridge) === partName &&
+        (e.bridge as unknown as { transport?: unknown }).transport,
+    );
+    for (const state of states) {
+      for (const entry of live) {
+        entry.handler({
+          method: "ui/notifications/state-changed",
+          params: { state },
+        });
+      }
+    }
+    return live.length;
+  },
   snapshot() {
     return {
       href: location.href,

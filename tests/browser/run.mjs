@@ -29,9 +29,11 @@ const NOTES = "ui://notes/app.html";
 const MAP = "ui://map/app.html";
 const BOARD = "ui://board/app.html";
 const APPS = [NOTES, MAP, BOARD];
+// Each app's slot (SPEC 2): a chat part by its tool call's id, the panel's
+// app by <connectionId>:<toolName> as `main` addresses it.
 const KEY = {
-  [NOTES]: "conn-notes:show_notes",
-  [MAP]: "conn-map:show_map",
+  [NOTES]: "call-notes",
+  [MAP]: "call-map",
   [BOARD]: "conn-board:show_board",
 };
 // The fixed settle time before a "nothing else happened" check: messages
@@ -42,7 +44,17 @@ const SETTLE_MS = 250;
 
 const b64url = (text) => Buffer.from(text, "utf8").toString("base64url");
 const b64 = (text) => Buffer.from(text, "utf8").toString("base64");
-const enc = (uri, state) =>
+// slots in the order they were last written
+const encAll = (...slots) =>
+  b64url(
+    JSON.stringify({
+      v: 2,
+      s: Object.fromEntries(slots.map(([uri, state]) => [KEY[uri], state])),
+    }),
+  );
+const enc = (uri, state) => encAll([uri, state]);
+// 0.1.0 to 0.4.0's one-app form
+const encV1 = (uri, state) =>
   b64url(JSON.stringify({ v: 1, k: KEY[uri], s: state }));
 const search = (params) => {
   const usp = new URLSearchParams();
@@ -220,11 +232,7 @@ const scenarios = {
     assert.match(value, /^[A-Za-z0-9_-]+$/, "not base64url without padding");
     assert.deepEqual(
       JSON.parse(Buffer.from(value, "base64url").toString("utf8")),
-      {
-        v: 1,
-        k: KEY[NOTES],
-        s: first,
-      },
+      { v: 2, s: { [KEY[NOTES]]: first } },
     );
     assert.equal(
       new URL(s.href).searchParams.get("tab"),
@@ -438,9 +446,10 @@ const scenarios = {
     assert.deepEqual(s.apps[NOTES].view, { id: "b" });
   },
 
-  // section 2: over 2048 characters the param is removed, with one warning
+  // section 2: over 2048 characters the app's own slot is removed (other
+  // slots stay), with one warning per app and no push to the app
   async cap_removes_param_and_warns_once(page) {
-    const overhead = JSON.stringify({ v: 1, k: KEY[NOTES], s: "" }).length;
+    const overhead = JSON.stringify({ v: 2, s: { [KEY[NOTES]]: "" } }).length;
     const fits = "x".repeat(1536 - overhead); // 1536 bytes -> exactly 2048 chars
     const over = "x".repeat(1536 - overhead + 1); // -> 2050 chars
     assert.equal(enc(NOTES, fits).length, 2048);
@@ -450,8 +459,12 @@ const scenarios = {
     await untilParam(page, enc(NOTES, fits), "the param at exactly the cap");
     let s = await snap(page);
     const warns = s.warns.length;
+    await report(page, MAP, { map: 1 });
+    // the two do not fit: the notes' slot (written less recently) goes
+    await untilParam(page, enc(MAP, { map: 1 }), "the notes' slot evicted");
     await report(page, NOTES, over);
-    await untilParam(page, null, "no appState param");
+    await untilParam(page, enc(MAP, { map: 1 }), "only the map's slot");
+    await report(page, NOTES, `${over}y`);
     await sleep(SETTLE_MS);
     s = await snap(page);
     assert.equal(
@@ -459,6 +472,9 @@ const scenarios = {
       1,
       `warnings: ${JSON.stringify(s.warns.slice(warns))}`,
     );
+    for (const uri of APPS)
+      assert.deepEqual(pushes(s, uri), [], `${uri} was pushed by the cap`);
+    assert.equal(s.apps[NOTES].view, `${over}y`);
     assert.equal(
       s.historyLength,
       before.historyLength,
@@ -467,11 +483,12 @@ const scenarios = {
     await page.reload();
     await ready(page);
     s = await snap(page);
-    assert.equal(
-      init(s, NOTES).hasAppState,
-      false,
-      "the URL still points at an older state",
+    assert.notDeepEqual(
+      init(s, NOTES).appState,
+      fits,
+      "the page went back to an older state",
     );
+    assert.deepEqual(init(s, MAP).appState, { map: 1 });
   },
 
   // section 2: malformed, undecodable or future-format values: default view, no error
@@ -482,9 +499,10 @@ const scenarios = {
       "invalid UTF-8": Buffer.from([0xff, 0xfe, 0x80, 0x81]).toString(
         "base64url",
       ),
-      "future format v:2": b64url(
-        JSON.stringify({ v: 2, k: KEY[NOTES], s: { x: 1 } }),
+      "future format v:3": b64url(
+        JSON.stringify({ v: 3, s: { [KEY[NOTES]]: { x: 1 } } }),
       ),
+      "v:1 without a state": b64url(JSON.stringify({ v: 1, k: KEY[NOTES] })),
       "future format v:99": b64url(
         JSON.stringify({ v: 99, k: KEY[NOTES], s: { x: 1 } }),
       ),
@@ -508,8 +526,9 @@ const scenarios = {
     return Object.keys(bad);
   },
 
-  // section 2: a hand-made legacy link applies to whichever app reads it;
-  // a scoped value in standard base64 with padding is accepted too
+  // section 2: a hand-made legacy link opens the panel's app only; 0.4.0's
+  // one-app form, and standard base64 with padding (a `+` read as a space
+  // too), are accepted
   async legacy_link_applies(page) {
     const withK = { k: "not-a-key", view: "legacy" }; // an object with a k field
     const legacy = {
@@ -521,25 +540,33 @@ const scenarios = {
     for (const [label, value] of Object.entries(legacy)) {
       const state = JSON.parse(Buffer.from(value, "base64").toString("utf8"));
       const s = await load(page, { appState: value });
-      for (const uri of APPS) {
-        try {
-          assert.deepEqual(init(s, uri).appState, state);
-        } catch (error) {
-          failures.push(`${label}: ${uri}: ${error.message}`);
-        }
+      try {
+        assert.deepEqual(init(s, BOARD).appState, state);
+        for (const uri of [NOTES, MAP])
+          assert.equal(init(s, uri).hasAppState, false, `${uri} got it`);
+      } catch (error) {
+        failures.push(`${label}: ${error.message}`);
       }
     }
     assert.deepEqual(failures, [], failures.join("\n"));
     const scoped = { std: "+/?" };
-    const std = b64(JSON.stringify({ v: 1, k: KEY[NOTES], s: scoped }));
+    const std = b64(JSON.stringify({ v: 2, s: { [KEY[NOTES]]: scoped } }));
     assert.match(std, /[+/=]/, "the sample should need standard base64");
-    const s = await load(page, { appState: std });
+    let s = await load(page, { appState: std });
     assert.deepEqual(
       init(s, NOTES).appState,
       scoped,
       "standard base64 with padding",
     );
     assert.equal(init(s, MAP).hasAppState, false);
+    // a `+` that a form decoder turned into a space
+    await page.goto(`${BASE}?appState=${std.replace(/\+/g, " ")}`);
+    await ready(page);
+    s = await snap(page);
+    assert.deepEqual(init(s, NOTES).appState, scoped, "a space for `+`");
+    s = await load(page, { appState: encV1(BOARD, { v1: true }) });
+    assert.deepEqual(init(s, BOARD).appState, { v1: true }, "0.4.0's form");
+    assert.equal(init(s, NOTES).hasAppState, false);
   },
 
   // section 2: a report of `undefined` removes the param
@@ -620,7 +647,8 @@ const scenarios = {
     assert.deepEqual(pushedStates(s, NOTES), [b, null, b, null]);
   },
 
-  // rule 8: the host advertises the appState capability to every app
+  // rule 8: the host advertises the appState capability, with maxLength, to
+  // every app whose site keeps state
   async host_capabilities_include_app_state(page) {
     const s = await load(page);
     for (const uri of APPS) {
@@ -628,7 +656,7 @@ const scenarios = {
       assert.ok(event, `${uri} saw no ui/initialize result`);
       assert.deepEqual(
         event.hostCapabilities.appState,
-        {},
+        { maxLength: 1024 },
         `${uri}: no appState capability in ${JSON.stringify(event.hostCapabilities)}`,
       );
     }
@@ -659,6 +687,53 @@ const scenarios = {
     assert.equal(s.navigations, navigations, "a torn-down bridge navigated");
     assert.deepEqual(init(s, NOTES).appState, kept);
     return { staleHandlersCalled: called };
+  },
+
+  // rule 2: fast reports compose on the router's current search: the URL
+  // ends at the last report, and the app hears none of them back
+  async fast_reports_end_at_last_report(page) {
+    const before = await load(page, { appState: enc(NOTES, "O") });
+    const live = await page.evaluate(() =>
+      window.__harness.burst("show_notes", ["A", "O", "B", "O"]),
+    );
+    assert.equal(live, 1, "no live bridge for the notes part");
+    await untilParam(page, enc(NOTES, "O"));
+    await sleep(SETTLE_MS);
+    const s = await snap(page);
+    assert.equal(paramOf(s.href), enc(NOTES, "O"), "the URL left at another report");
+    assert.deepEqual(pushes(s, NOTES), [], "a report was pushed back");
+    assert.equal(s.historyLength, before.historyLength);
+  },
+
+  // section 2 + rules 1, 3: two tool calls keep two states; a report of one
+  // never reaches the other; reload and back/forward restore each
+  async separate_apps_keep_separate_states(page) {
+    await load(page);
+    await report(page, NOTES, { n: 1 });
+    await report(page, MAP, { m: 1 });
+    await report(page, BOARD, { b: 1 });
+    const first = encAll([NOTES, { n: 1 }], [MAP, { m: 1 }], [BOARD, { b: 1 }]);
+    await untilParam(page, first);
+    let s = await snap(page);
+    for (const uri of APPS) assert.deepEqual(pushes(s, uri), [], `${uri} pushed`);
+    await page.reload();
+    await ready(page);
+    s = await snap(page);
+    assert.deepEqual(init(s, NOTES).appState, { n: 1 });
+    assert.deepEqual(init(s, MAP).appState, { m: 1 });
+    assert.deepEqual(init(s, BOARD).appState, { b: 1 });
+    const second = encAll([NOTES, { n: 2 }], [MAP, { m: 1 }], [BOARD, { b: 2 }]);
+    await navigate(page, { appState: second });
+    await untilView(page, NOTES, { n: 2 });
+    await untilView(page, BOARD, { b: 2 });
+    await page.goBack();
+    await untilView(page, NOTES, { n: 1 });
+    await untilView(page, BOARD, { b: 1 });
+    await sleep(SETTLE_MS);
+    s = await snap(page);
+    assert.deepEqual(pushedStates(s, NOTES), [{ n: 2 }, { n: 1 }]);
+    assert.deepEqual(pushedStates(s, MAP), [], "the map's slot did not change");
+    assert.deepEqual(pushedStates(s, BOARD), [{ b: 2 }, { b: 1 }]);
   },
 
   // rule 7: a URL change re-renders only parts whose app state may have changed

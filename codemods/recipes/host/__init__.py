@@ -9,9 +9,11 @@ from ..base import Bridge, CommitGroup, Context, NewFile, Step
 from ... import __version__
 from ..names import NAMES
 from . import bridge_store, iframe_renderer, panel_app_view, releases, search_schema, tool_call_part
+from .common import HOOK, HOOK_PATH
 
 MODULE_PATH = "apps/mesh/src/mcp-apps/app-state.ts"
 TESTS_PATH = "apps/mesh/src/mcp-apps/app-state.test.ts"
+STORE_TESTS_PATH = "apps/mesh/src/mcp-apps/use-app-bridge.test.ts"
 # A host checkout is recognised by the bridge hook the feature builds on.
 MARKER = bridge_store.PATH
 
@@ -60,7 +62,7 @@ def module_variants(ctx: Context) -> dict[str, str]:
 
 
 def module_exports(ctx: Context) -> list[str]:
-    names = ["APP_STATE_PARAM", "APP_STATE_MAX_LENGTH", "encodeAppState", "decodeAppState", "toAppStateParam"]
+    names = ["APP_STATE_PARAM", "APP_STATE_MAX_LENGTH", "readAppState", "writeAppState", "copyAppState", "droppedAppStates"]
     schema = bridge_store.SCHEMAS[bridge_store.wiring(ctx)]
     return names + ([schema] if schema else [])
 
@@ -69,7 +71,7 @@ STEPS: tuple[Step, ...] = (
     Step(
         id="app-state-module",
         path=MODULE_PATH,
-        description="new app-state.ts: the appState URL format (encode/decode, cap)",
+        description="new app-state.ts: the appState URL format (one slot per app, cap, earlier forms)",
         new_file=NewFile(
             render_module,
             module_exports,
@@ -102,11 +104,34 @@ STEPS: tuple[Step, ...] = (
         defines="function buildHostContext(",
     ),
     Step(
+        id="bridge-store-tests",
+        path=STORE_TESTS_PATH,
+        description="new use-app-bridge.test.ts: bun tests of the bridge store with the SDK's AppBridge and App",
+        new_file=NewFile(
+            lambda ctx: _template("use-app-bridge.test.ts"),
+            lambda ctx: [],
+            label=lambda ctx: __version__,
+            introduced="0.5.0",
+        ),
+        beside="bridge-store",
+    ),
+    Step(
         id="iframe-renderer",
         path=iframe_renderer.PATH,
         description="mcp-app-renderer.tsx: appState and onAppStateChange props to the bridge",
         transform=iframe_renderer.transform,
         defines="export function MCPAppRenderer(",
+    ),
+    Step(
+        id="app-state-hook",
+        path=HOOK_PATH,
+        description="new use-app-state-param.ts: the hook both render sites read and write their app's slot with",
+        new_file=NewFile(
+            lambda ctx: _template("use-app-state-param.ts"),
+            lambda ctx: [HOOK],
+            label=lambda ctx: __version__,
+            introduced="0.5.0",
+        ),
     ),
     Step(
         id="tool-call-part",
@@ -138,11 +163,14 @@ COMMITS: tuple[CommitGroup, ...] = (
         subject="feat(mcp-apps): add the appState deep-link format",
         body=(
             "Apps report their view with ui/notifications/state-changed; Studio\n"
-            "keeps it in the appState search param. The value is base64url of the\n"
-            "UTF-8 JSON {v: 1, k: appKey, s: state}, scoped to one app, capped at\n"
-            "2048 characters, and decoding never throws. Bun tests cover the\n"
-            "round trip with non-ASCII text, the cap, malformed input, the legacy\n"
-            "unscoped form and a key mismatch."
+            "keeps it in the appState search param, one slot per app (a chat\n"
+            "tool call by its id, the panel's app by connection and tool): the\n"
+            "value is base64url of the UTF-8 JSON {v: 2, s: {[appKey]: state}},\n"
+            "slots in the order they were last written, capped at 2048\n"
+            "characters (other apps' oldest slots go first), and decoding never\n"
+            "throws. Links of the earlier one-app form still open. Bun tests\n"
+            "cover the round trip with non-ASCII text, slots, the cap, malformed\n"
+            "input and the earlier forms."
         ),
         steps=("app-state-module", "app-state-tests"),
     ),
@@ -152,23 +180,27 @@ COMMITS: tuple[CommitGroup, ...] = (
         body=(
             "buildHostContext puts appState into the ui/initialize host context\n"
             "only when there is one. The bridge store hears\n"
-            "ui/notifications/state-changed and pushes a state that changed in\n"
-            "the URL from outside as host-context-changed, never echoing what the\n"
-            "app just reported. MCPAppRenderer takes appState and\n"
-            "onAppStateChange and hands them to useAppBridge."
+            "ui/notifications/state-changed and pushes the app's state only when\n"
+            "a navigation it did not make changed it (a link, back/forward), never\n"
+            "an echo of its own report, and advertises the capability where the\n"
+            "render site keeps state. MCPAppRenderer takes appState and\n"
+            "onAppStateChange and hands them to useAppBridge. Bun tests drive\n"
+            "several stores with the SDK's AppBridge and App."
         ),
-        steps=("bridge-store", "iframe-renderer"),
+        steps=("bridge-store", "bridge-store-tests", "iframe-renderer"),
     ),
     CommitGroup(
         id="render-sites",
-        subject="feat(chat): keep the app's state in the URL in chat and panel",
+        subject="feat(chat): keep each app's state in the URL in chat and panel",
         body=(
-            "The chat tool-call part and the app opened in the main panel\n"
-            "(main=app:<conn>:<tool>), where a shared link most often lands, decode\n"
-            "the appState param for their app key (connection:tool) and navigate\n"
-            "with replace when the app reports a new state."
+            "useAppStateParam reads an app's slot of the appState param and\n"
+            "writes its reports there with replace, composed on the current\n"
+            "search. The chat tool-call part (keyed by its tool call) and the\n"
+            "app in the main panel (main=app:<conn>:<tool>, keyed as main\n"
+            "addresses it) call it; Open in panel starts the panel's app from\n"
+            "the part's state."
         ),
-        steps=("tool-call-part", "panel-app-view"),
+        steps=("app-state-hook", "tool-call-part", "panel-app-view"),
     ),
     CommitGroup(
         id="search-schema",

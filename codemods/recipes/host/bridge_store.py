@@ -10,22 +10,40 @@ from __future__ import annotations
 from tree_sitter import Node
 
 from ...engine.editor import FileEditor
-from ...engine.statements import Item, Statement, as_form, form, statement
+from ...engine.statements import FormChange, Item, Statement, as_form, form, statement
+from ...engine.find import squash
 from ...engine.outcome import AnchorMissing, Conflict
 from ..base import Bridge, Context
 from ..names import NAMES
 from . import sdk_api
-from .common import PROP_MEMBERS, module_like
+from .common import PROP_MEMBERS, module_like, remove_earlier_statements, remove_lines
 from .sdk_api import SdkApi
 
 PATH = "apps/mesh/src/mcp-apps/use-app-bridge.ts"
 
 # The private members this step writes; a team may rename them.
-MEMBERS = frozenset({"this.appStateJson", "this.bridgeAppState", "this.pushAppState"})
+MEMBERS = frozenset(
+    {
+        "this.appStateJson",
+        "this.bridgeAppState",
+        "this.pushAppState",
+        "this.urlAppStateJson",
+        "this.reportedAppStates",
+    }
+)
 
 APP_STATE_FIELD = """
 // Serialized state the app currently has: compare by value, not identity.
 private appStateJson: string | undefined;
+"""
+
+# Rule 3 tells a navigation from the echo of the app's own report by what
+# the URL held before and the reports it has yet to show.
+URL_APP_STATE_FIELDS = """
+// The app's slot as the URL last held it, and the app's reports the URL has
+// yet to show (its echo is not a navigation), serialized.
+private urlAppStateJson: string | undefined;
+private reportedAppStates: (string | undefined)[] = [];
 """
 
 # The app and the bridge part ways when the app reports a state: the bridge
@@ -42,7 +60,26 @@ REMEMBER_INITIAL = [
     statement(
         "this.appStateJson = JSON.stringify(appState);", role="this.appStateJson = JSON.stringify(appState)", names=MEMBERS
     ),
+    statement(
+        "this.urlAppStateJson = this.appStateJson;", role="this.urlAppStateJson = this.appStateJson", names=MEMBERS
+    ),
+    statement("this.reportedAppStates = [];", role="this.reportedAppStates = []", names=MEMBERS),
 ]
+
+# Rule 8: the capability only where the render site keeps state, spread into
+# the host capabilities: the SDKs released so far do not declare it, and a
+# spread member is not checked against the parameter's type (where an SDK
+# declares it, it fits).
+CAPABILITIES = statement(
+    """
+    // Rule 8: a site that keeps state says so, with the largest state it keeps
+    // (bytes of JSON text; whatever the app's key, it fits the URL's cap).
+    const appStateCapability = this.config.onAppStateChange
+      ? { appState: { maxLength: 1024 } }
+      : {};
+    """,
+)
+CAPABILITY_SPREAD = Item("...appStateCapability", "...appStateCapability")
 
 # The SDK's setHostContext replaces the whole context that ui/initialize
 # answers with, but notifies the app only of keys that differ from the old
@@ -73,18 +110,59 @@ COMPAT_2X = f'compat mode, 2.x form (setNotificationHandler("{NAMES.method}", {{
 
 _HANDLER_BODY = """
   if (this.disposed || this.bridge !== bridge) return;
+  // A report without a state (`params: {{}}`) is no state, like null.
+  this.reportAppState(params.{field} ?? undefined);
+"""
+_HANDLER_BODY_0_4_0 = """
+  if (this.disposed || this.bridge !== bridge) return;
   // null, or no state at all (an older app's `params: {{}}`), is no state.
   const state = params.{field} ?? undefined;
   this.appStateJson = JSON.stringify(state);
   this.config.onAppStateChange?.(state);
 """
 
+# The app's report: what it shows now. The render site writes it to the URL;
+# until the URL holds it, its echo is no navigation (rule 3).
+REPORT_APP_STATE = """
+// What the app reports it shows: the render site keeps it in the URL, and
+// the URL's echo of it is never pushed back.
+private reportAppState(state: unknown) {
+  const json = JSON.stringify(state);
+  this.appStateJson = json;
+  if (!this.config.onAppStateChange) return;
+  if (json !== this.urlAppStateJson) this.reportedAppStates.push(json);
+  this.config.onAppStateChange(state);
+}
+"""
 
-def sdk_handler(api: SdkApi) -> Statement:
+FOLLOW_URL_APP_STATE = """
+// Rule 3: the app hears its slot of the URL only when a navigation it did not
+// make changed it (a link, back/forward, an edited URL); never for its own
+// report, another app's, or where the site keeps no state.
+private followUrlAppState() {
+  if (!this.config.onAppStateChange) return;
+  const json = JSON.stringify(this.config.appState);
+  if (json === this.urlAppStateJson) return;
+  this.urlAppStateJson = json;
+  const echo = this.reportedAppStates.indexOf(json);
+  if (echo >= 0) {
+    this.reportedAppStates.splice(0, echo + 1);
+    return;
+  }
+  if (json === this.appStateJson) return;
+  this.appStateJson = json;
+  this.reportedAppStates = [];
+  // The slot gone: null, since a missing key would mean "unchanged".
+  this.pushAppState(this.config.appState ?? null);
+}
+"""
+
+
+def sdk_handler(api: SdkApi, template: str = _HANDLER_BODY) -> Statement:
     """sdk mode's handler, with exactly the API the SDK declares (SPEC 5):
     ``bridge.addEventListener(key, ...)`` or ``bridge.<accessor> = ...``,
     the state read from the params member it declares."""
-    body = _HANDLER_BODY.format(field=api.field)
+    body = template.format(field=api.field)
     if api.kind == sdk_api.EVENT:
         text = f'bridge.addEventListener("{api.name}", (params) => {{{body}}});'
         role = f'$B.addEventListener("{api.name}", $$$)'
@@ -94,54 +172,48 @@ def sdk_handler(api: SdkApi) -> Statement:
     return statement(text, role=role, label=f"{SDK.split(' (', 1)[0]} ({api.describe()})", names=MEMBERS)
 
 
-def _sdk_variants() -> list[Statement]:
+def _sdk_variants(template: str = _HANDLER_BODY) -> list[Statement]:
     """sdk mode's handler for every API an SDK may declare."""
     return [
-        sdk_handler(SdkApi(kind, name, field, ""))
+        sdk_handler(SdkApi(kind, name, field, ""), template)
         for kind, names in ((sdk_api.EVENT, sdk_api.EVENT_KEYS), (sdk_api.ACCESSOR, sdk_api.ACCESSORS))
         for name in names
         for field in sdk_api.FIELDS
     ]
 
 
-# null, or a report without `state` (an older app's `{ state: undefined }`
-# arrives as `params: {}`), is no state: the param goes (SPEC section 2).
-HANDLERS = {
-    COMPAT_1X: statement(
-        """
-        bridge.setNotificationHandler(StateChangedNotificationSchema, ({ params }) => {
-          if (this.disposed || this.bridge !== bridge) return;
-          // null, or no state at all (an older app's `params: {}`), is no state.
-          const state = params.state ?? undefined;
-          this.appStateJson = JSON.stringify(state);
-          this.config.onAppStateChange?.(state);
-        });
-        """,
-        role="$B.setNotificationHandler(StateChangedNotificationSchema, $$$)",
-        label=COMPAT_1X,
-        names=MEMBERS,
-    ),
-    # 2.x validates the params with the schema and hands the handler the
-    # params themselves.
-    COMPAT_2X: statement(
-        f"""
-        bridge.setNotificationHandler(
-          "{NAMES.method}",
-          {{ params: StateChangedParamsSchema }},
-          (params) => {{
-            if (this.disposed || this.bridge !== bridge) return;
-            // null, or no state at all (an older app's `params: {{}}`), is no state.
-            const state = params.state ?? undefined;
-            this.appStateJson = JSON.stringify(state);
-            this.config.onAppStateChange?.(state);
-          }},
-        );
-        """,
-        role=f'$B.setNotificationHandler("{NAMES.method}", $$$)',
-        label=COMPAT_2X,
-        names=MEMBERS,
-    ),
+def _compat_handlers(template: str) -> dict[str, Statement]:
+    """compat mode's handler in each SDK form, with the body ``template``.
+    2.x validates the params with the schema and hands the handler the
+    params themselves."""
+    body_1x = template.format(field="state")
+    body_2x = "\n".join("  " + line if line else line for line in body_1x.split("\n"))
+    return {
+        COMPAT_1X: statement(
+            f"bridge.setNotificationHandler(StateChangedNotificationSchema, ({{ params }}) => {{{body_1x}}});",
+            role="$B.setNotificationHandler(StateChangedNotificationSchema, $$$)",
+            label=COMPAT_1X,
+            names=MEMBERS,
+        ),
+        COMPAT_2X: statement(
+            f'bridge.setNotificationHandler(\n  "{NAMES.method}",\n  {{ params: StateChangedParamsSchema }},\n'
+            f"  (params) => {{{body_2x}  }},\n);",
+            role=f'$B.setNotificationHandler("{NAMES.method}", $$$)',
+            label=COMPAT_2X,
+            names=MEMBERS,
+        ),
+    }
+
+
+HANDLERS = _compat_handlers(_HANDLER_BODY)
+# 0.4.0 kept the report's bookkeeping in the handler itself.
+HANDLERS_0_4_0 = {
+    label: as_form(wanted, "upgrade")._replace(label=f"0.4.0, {label}")
+    for label, wanted in _compat_handlers(_HANDLER_BODY_0_4_0).items()
 }
+SDK_HANDLERS_0_4_0 = [
+    as_form(wanted, "upgrade")._replace(label=f"0.4.0, {wanted.label}") for wanted in _sdk_variants(_HANDLER_BODY_0_4_0)
+]
 
 # 0.3.0 took a null state for a state, and ignored a report without one.
 HANDLERS_0_3_0 = {
@@ -219,10 +291,15 @@ def handler(ctx: Context) -> Statement:
         wanted = HANDLERS[current]
     others = [as_form(other) for label, other in HANDLERS.items() if label != current]
     others += [as_form(other) for other in _sdk_variants() if other.role != wanted.role or other.snippet != wanted.snippet]
-    # 0.3.0's own form of this wiring is an upgrade; of another, a migration.
+    # An earlier release's own form of this wiring is an upgrade; of another,
+    # a migration.
     releases = [
         earlier if label == current else earlier._replace(kind="migrate")
-        for label, earlier in HANDLERS_0_3_0.items()
+        for label, earlier in (*HANDLERS_0_4_0.items(), *HANDLERS_0_3_0.items())
+    ]
+    same_api = sdk_handler(ctx.sdk_api or sdk_api.PROPOSED, _HANDLER_BODY_0_4_0).snippet if current == SDK else None
+    releases += [
+        earlier if earlier.snippet == same_api else earlier._replace(kind="migrate") for earlier in SDK_HANDLERS_0_4_0
     ]
     return wanted._replace(earlier=tuple(others + releases), alike=REGISTRATIONS)
 
@@ -258,65 +335,98 @@ PUSH_URL_STATE_0_3_0 = form(
     names=URL_STATE_NAMES,
 )
 
-# Rule 3: the URL changed from outside (a deep link, back/forward). The state
-# is decoded anew on every render, so compare serialized values; what the app
-# itself just reported is already in appStateJson and is not echoed back.
-PUSH_URL_STATE = [
-    statement(
-        """
-        // A state that reached the URL from outside (deep link, back/forward)
-        // goes to the app; one the app just reported is never echoed back.
-        const appStateJson = JSON.stringify(config.appState);
-        """,
-        names=URL_STATE_NAMES,
-    ),
-    # The param went away (a link without state): the app hears null, since
-    # a key missing from host-context-changed would mean "unchanged".
-    statement(
-        """
-        if (appStateJson !== this.appStateJson) {
-          this.appStateJson = appStateJson;
-          this.pushAppState(config.appState ?? null);
-        }
-        """,
-        role="this.pushAppState(config.appState ?? null)",
-        earlier=[PUSH_URL_STATE_0_1_0, PUSH_URL_STATE_0_3_0],
-        names=URL_STATE_NAMES,
-    ),
-]
+# 0.2.0 to 0.4.0 compared the URL's state with the app's last report, so an
+# eviction, another app's report or an over-cap report pushed too; the
+# serialized value went first, in a statement of its own.
+PUSH_URL_STATE_0_4_0 = form(
+    "0.4.0",
+    """
+    if (appStateJson !== this.appStateJson) {
+      this.appStateJson = appStateJson;
+      this.pushAppState(config.appState ?? null);
+    }
+    """,
+    role="this.pushAppState(config.appState ?? null)",
+    names=URL_STATE_NAMES,
+)
+URL_STATE_JSON_0_4_0 = form(
+    "0.1.0 to 0.4.0",
+    """
+    // A state that reached the URL from outside (deep link, back/forward)
+    // goes to the app; one the app just reported is never echoed back.
+    const appStateJson = JSON.stringify(config.appState);
+    """,
+    names=URL_STATE_NAMES,
+)
+
+# Rule 3, in a method of its own (FOLLOW_URL_APP_STATE).
+PUSH_URL_STATE = statement(
+    "this.followUrlAppState();",
+    role="this.followUrlAppState()",
+    earlier=[PUSH_URL_STATE_0_4_0, PUSH_URL_STATE_0_1_0, PUSH_URL_STATE_0_3_0],
+    names=URL_STATE_NAMES,
+)
 
 
-# Rule 8: the host advertises that it keeps state, in every mode. An SDK
-# that does not declare the capability would reject the member in an object
-# typed McpUiHostCapabilities, so the type names it too (harmless where the
-# SDK declares it).
-CAPABILITY = Item(NAMES.capability, f"{NAMES.capability}: {{}}")
-CAPABILITY_TYPE = f"{{ {NAMES.capability}?: object }}"
+# Rule 8 as 0.2.0 to 0.4.0 wrote it: `appState: {}` in the constant, for
+# every render site, and the constant's type widened to allow it.
+CAPABILITY_0_4_0 = Item(NAMES.capability, f"{NAMES.capability}: {{}}")
+CAPABILITY_TYPE_0_4_0 = f"{{ {NAMES.capability}?: object }}"
 
 
-def advertise_capability(ed: FileEditor, attach: Node) -> None:
-    """``appState: {}`` in the host capabilities that ``attach()`` hands to
-    ``new AppBridge(client, hostInfo, capabilities, ...)``: an object there,
-    or the constant it names."""
+def advertise_capability(ed: FileEditor, attach: Node, anchor: Node) -> None:
+    """The capability in the host capabilities that ``attach()`` hands to
+    ``new AppBridge(client, hostInfo, capabilities, ...)`` where the site
+    keeps state: spread into an object there, or into one made of the
+    constant there (CAPABILITIES declares it, after ``anchor``). What 0.2.0
+    to 0.4.0 put in the constant goes."""
     where = "the host capabilities passed to `new AppBridge(...)` in `attach()` of `BridgeStore`"
     news = [
         n for n in ed.walk(attach)
         if n.type == "new_expression" and ed.text(n.child_by_field_name("constructor")) == "AppBridge"
     ]
     arguments = news[0].child_by_field_name("arguments").named_children if len(news) == 1 else []
-    if len(arguments) < 3:
+    if len(arguments) < 3 or arguments[2].type not in {"object", "identifier"}:
         raise AnchorMissing(ed.path, where)
-    capabilities, annotation = arguments[2], None
-    if capabilities.type == "identifier":
-        declarator = ed.variable(ed.text(capabilities))
-        annotation = declarator.child_by_field_name("type")
-        capabilities = declarator.child_by_field_name("value")
-    if capabilities is None or capabilities.type != "object":
-        raise AnchorMissing(ed.path, where)
-    ed.ensure_list_items(capabilities, [CAPABILITY])
+    argument = arguments[2]
+    ed.ensure_statements_after(anchor, [CAPABILITIES])
+    if argument.type == "object":
+        ed.ensure_list_items(argument, [CAPABILITY_SPREAD])
+        return
+    # The constant becomes the first spread of an object; the statement is
+    # laid out anew, since its arguments may no longer fit on one line.
+    constant = ed.text(argument)
+    bridge = ed.enclosing_statement(news[0])
+    before = ed.source.data[bridge.start_byte:argument.start_byte].decode()
+    after = ed.source.data[argument.end_byte:bridge.end_byte].decode()
+    text = f"{before}{{ ...{constant}, {CAPABILITY_SPREAD.text} }}{after}"
+    ed.edits.replace(bridge.start_byte, bridge.end_byte, ed.render(text, ed.source.indent_of(bridge)))
+    _drop_capability_0_4_0(ed, ed.variable(constant))
+
+
+def _drop_capability_0_4_0(ed: FileEditor, declarator: Node) -> None:
+    value = declarator.child_by_field_name("value")
+    for entry in ed.entries(value) if value is not None and value.type == "object" else []:
+        if squash(ed.text(entry)) != squash(CAPABILITY_0_4_0.text):
+            continue
+        if ed.source.starts_line(entry):
+            follower = entry.next_sibling
+            remove_lines(ed, entry, follower if follower is not None and follower.type == "," else entry)
+        else:
+            before = entry.prev_sibling
+            start = before.start_byte if before is not None and before.type == "," else entry.start_byte
+            ed.edits.replace(start, entry.end_byte, "")
+        ed.form_changes.append(
+            FormChange(
+                "upgrade", f"line {entry.start_point[0] + 1}", "0.2.0 to 0.4.0 (`appState: {}` for every site)", "0.5.0"
+            )
+        )
+    annotation = declarator.child_by_field_name("type")
     declared = annotation.named_children[0] if annotation is not None and annotation.named_children else None
-    if declared is not None and NAMES.capability not in ed.text(declared):
-        ed.edits.replace(declared.start_byte, declared.end_byte, f"{ed.text(declared)} & {CAPABILITY_TYPE}")
+    if declared is not None and declared.type == "intersection_type":
+        parts = declared.named_children
+        if len(parts) == 2 and squash(ed.text(parts[1])) == squash(CAPABILITY_TYPE_0_4_0):
+            ed.edits.replace(parts[0].end_byte, parts[1].end_byte, "")
 
 
 def transform(ed: FileEditor, ctx: Context) -> None:
@@ -334,13 +444,17 @@ def transform(ed: FileEditor, ctx: Context) -> None:
         ed.ensure_members(ed.interface(interface), PROP_MEMBERS)
 
     store = ed.class_("BridgeStore")
+    # Exported for its tests (use-app-bridge.test.ts).
+    if store.parent is None or store.parent.type != "export_statement":
+        ed.edits.insert(store.start_byte, "export ")
     attach = ed.method(store, "attach")
-    advertise_capability(ed, attach)
     config_pattern = ed.destructuring_of(attach, "this.config", "client")
     ed.ensure_list_items(config_pattern, [Item("appState", "appState")])
     build_call = ed.call(attach, "buildHostContext", "`attach()` of `BridgeStore`")
     ed.ensure_list_items(build_call.child_by_field_name("arguments"), [Item("appState", "appState")])
-    ed.ensure_statements_after(ed.enclosing_statement(build_call), REMEMBER_INITIAL)
+    context = ed.enclosing_statement(build_call)
+    ed.ensure_statements_after(context, REMEMBER_INITIAL)
+    advertise_capability(ed, attach, context)
 
     # Heard in any method of the store (a helper that registerHandlers
     # calls, say); the size handler is needed only to add it.
@@ -354,7 +468,9 @@ def transform(ed: FileEditor, ctx: Context) -> None:
         scope=store,
     )
 
-    ed.ensure_statements_at_end(ed.body(ed.method(store, "updateConfig")), PUSH_URL_STATE)
+    update = ed.body(ed.method(store, "updateConfig"))
+    ed.ensure_statements_at_end(update, [PUSH_URL_STATE])
+    remove_earlier_statements(ed, update, [URL_STATE_JSON_0_4_0], "0.5.0 (rule 3 in followUrlAppState)")
 
     # Theme and display-mode pushes keep the state the bridge holds: not
     # resent (it has not changed), not dropped from the context (rule 5).
@@ -378,8 +494,28 @@ def transform(ed: FileEditor, ctx: Context) -> None:
         after=(lambda: app_state_json[0]) if app_state_json else unsub_theme,
         names=MEMBERS,
     )
+    # The push the rule-3 method makes, under the name this file gives it
+    # (the other members it uses are bound by the statements above).
+    for follow in ed.class_members(store, "followUrlAppState"):
+        ed.find_role(follow, "this.pushAppState(this.config.appState ?? null)", MEMBERS)
     ed.ensure_class_member(
         store, "pushAppState", PUSH_APP_STATE, after=push_host_context, spaced=True, names=MEMBERS
+    )
+    bridge_app_state_field = ed.class_members(store, ed.member_name("bridgeAppState"))
+    ed.ensure_class_member(
+        store,
+        "urlAppStateJson",
+        URL_APP_STATE_FIELDS,
+        after=(lambda: bridge_app_state_field[0]) if bridge_app_state_field else unsub_theme,
+        names=MEMBERS,
+    )
+    push_app_state = ed.class_members(store, ed.member_name("pushAppState"))
+    anchor_method = (lambda: push_app_state[0]) if push_app_state else push_host_context
+    ed.ensure_class_member(
+        store, "followUrlAppState", FOLLOW_URL_APP_STATE, after=anchor_method, spaced=True, names=MEMBERS
+    )
+    ed.ensure_class_member(
+        store, "reportAppState", REPORT_APP_STATE, after=anchor_method, spaced=True, names=MEMBERS
     )
 
     # The schema the wiring imports; what only an earlier form used goes.

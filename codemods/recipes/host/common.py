@@ -5,9 +5,10 @@ from __future__ import annotations
 from tree_sitter import Node
 
 from ...engine.editor import FileEditor
-from ...engine.statements import Item, Statement, form, statement
-
+from ...engine.statements import Form, FormChange, Item, Statement, form, statement
 from ...engine.find import module_stem
+from ...engine.find import squash
+from ...engine.layout import dedent
 from ...engine.outcome import AnchorMissing
 
 APP_STATE_HELPERS = ("decodeAppState", "toAppStateParam")
@@ -58,47 +59,30 @@ def decode_statement(text: str) -> Statement:
 
 RENDERER_MODULE = "mcp-app-renderer.tsx"
 
-
-def wire_render_site(
-    ed: FileEditor,
-    component: str,
-    search: Statement,
-    decode: Statement,
-    key_may_be_null: bool,
-) -> tuple[Node, str]:
-    """Make ``component`` (which builds ``sourceId``, the app key) read the
-    appState param and navigate when its app reports a new state. Returns
-    the component and the local name of the iframe renderer it imports."""
-    renderer = ed.imported_name(RENDERER_MODULE, "MCPAppRenderer")
-    if renderer is None:
-        raise AnchorMissing(ed.path, f"the import of `MCPAppRenderer` from `{RENDERER_MODULE}`")
-    node = ed.function(component)
-    body = ed.body(node)
-    navigate, declare_navigate = ensure_navigate(ed, body)
-    ed.ensure_import("@tanstack/react-router", (["useNavigate"] if declare_navigate else []) + ["useSearch"])
-    ed.ensure_import(
-        module_like(ed, RENDERER_MODULE, "@/mcp-apps/app-state", ".ts"),
-        list(APP_STATE_HELPERS),
-        after_module_suffix=module_stem(RENDERER_MODULE),
-    )
-    ed.ensure_statements_after(
-        lambda: ed.declaration_of(body, "sourceId"),
-        [*declare_navigate, search, decode, handle_app_state_change(key_may_be_null, navigate)],
-        block=body,
-    )
-    return node, renderer
+# The hook both render sites read and write their app's slot with (SPEC 4).
+HOOK_PATH = "apps/mesh/src/web/hooks/use-app-state-param.ts"
+HOOK_MODULE = "@/web/hooks/use-app-state-param"
+HOOK = "useAppStateParam"
+HOOK_NAMES = SITE_NAMES | {"onAppStateChange"}
 
 
-def render_site_attributes(ed: FileEditor) -> tuple[Item, Item]:
-    """The render site's two attributes, valued by its locals as this file
-    names them."""
-    return (
-        Item("appState", f"appState={{{ed.local_name('appState')}}}"),
-        Item("onAppStateChange", f"onAppStateChange={{{ed.local_name('handleAppStateChange')}}}"),
+def hook_statement(argument: str, key_may_be_null: bool, comment: str = "") -> Statement:
+    """``const { appState, onAppStateChange } = useAppStateParam(argument)``:
+    it takes the place of the three statements 0.1.0 to 0.4.0 wrote (the
+    search read, the decode and the handler: the handler becomes it, the
+    other two go, see :func:`remove_earlier_site_statements`)."""
+    return statement(
+        comment + f"const {{ appState, onAppStateChange }} = {HOOK}({argument});",
+        role=f"{HOOK}($$$)",
+        earlier=handler_forms(key_may_be_null),
+        label="0.5.0 (the useAppStateParam hook)",
+        names=HOOK_NAMES,
     )
 
 
-def handle_app_state_change(key_may_be_null: bool, navigate: str) -> Statement:
+def handler_forms(key_may_be_null: bool) -> list[Form]:
+    """What 0.1.0 to 0.4.0 wrote for the handler of the app's reports (with
+    the local bound to useNavigate() named ``navigate``)."""
     guard = "  if (!sourceId) return;\n" if key_may_be_null else ""
 
     def text(param: str) -> str:
@@ -107,7 +91,7 @@ def handle_app_state_change(key_may_be_null: bool, navigate: str) -> Statement:
             + guard
             + "  const next = toAppStateParam(sourceId, state);\n"
             f"  if (next === {param}) return;\n"
-            f"  {navigate}({{\n"
+            "  navigate({\n"
             '    to: ".",\n'
             "    search: (prev: Record<string, unknown>) => ({ ...prev, appState: next }),\n"
             "    replace: true,\n"
@@ -115,12 +99,131 @@ def handle_app_state_change(key_may_be_null: bool, navigate: str) -> Statement:
             "};"
         )
 
-    names = SITE_NAMES | {navigate}
-    return statement(
-        text("appStateParam"),
-        earlier=[form("0.1.0", text(PARAM_0_1_0), names=names | {"appStateSearch"})],
-        names=names,
+    names = SITE_NAMES | {"navigate"}
+    return [
+        form("0.2.0 to 0.4.0 (the render site's own read and write)", text("appStateParam"), names=names),
+        form("0.1.0", text(PARAM_0_1_0), names=names | {"appStateSearch"}),
+    ]
+
+
+def site_forms(search: Statement, decode: Statement) -> list[Form]:
+    """The search read and the decode that 0.1.0 to 0.4.0 wrote, which the
+    hook replaces."""
+    forms = []
+    for wanted in (search, decode):
+        forms.append(form("0.2.0 to 0.4.0 (the render site's own read and write)", wanted.snippet, names=wanted.names))
+        forms.extend(wanted.earlier)
+    return forms
+
+
+def remove_earlier_site_statements(ed: FileEditor, body: Node, forms: list[Form]) -> bool:
+    return remove_earlier_statements(ed, body, forms, "0.5.0 (the useAppStateParam hook)")
+
+
+def remove_earlier_statements(ed: FileEditor, body: Node, forms: list[Form], now: str) -> bool:
+    """Remove each statement of ``body`` whose code is one of ``forms`` (as
+    written: an edited one stays), with the comment lines above it that the
+    form has. Whether any was removed."""
+    removed = False
+    for earlier in forms:
+        node = ed.find_statement(body, earlier)
+        if node is None or not ed.same_code(node, earlier.snippet, earlier.names):
+            continue
+        start = node
+        comments = [
+            line.strip() for line in dedent(earlier.snippet).strip("\n").split("\n") if line.lstrip().startswith("//")
+        ]
+        above = node.prev_named_sibling
+        for comment in reversed(comments):
+            if above is None or above.type != "comment" or ed.text(above).strip() != comment:
+                break
+            start, above = above, above.prev_named_sibling
+        remove_lines(ed, start, node)
+        first, last = start.start_point[0] + 1, node.end_point[0] + 1
+        where = f"line {first}" if first == last else f"lines {first}-{last}"
+        ed.form_changes.append(FormChange("upgrade", where, earlier.label, now))
+        removed = True
+    return removed
+
+
+def remove_lines(ed: FileEditor, first: Node, last: Node) -> None:
+    """Remove the lines from ``first`` to ``last`` (whole lines: they hold
+    nothing else)."""
+    start = ed.source.line_start(first.start_byte)
+    newline = ed.source.data.find(b"\n", last.end_byte)
+    ed.edits.replace(start, len(ed.source.data) if newline < 0 else newline + 1, "")
+
+
+def unused_after_edits(ed: FileEditor, scope: Node, name: str, declaration: Node) -> bool:
+    """Whether nothing in ``scope`` but ``declaration`` names ``name`` once
+    the planned replacements are made."""
+    replaced = [(e.start, e.end) for e in ed.edits if e.end > e.start]
+    for node in ed.walk(scope):
+        if node.type != "identifier" or ed.text(node) != name:
+            continue
+        if declaration.start_byte <= node.start_byte and node.end_byte <= declaration.end_byte:
+            continue
+        if not any(start <= node.start_byte and node.end_byte <= end for start, end in replaced):
+            return False
+    return True
+
+
+def wire_render_site(
+    ed: FileEditor,
+    component: str,
+    hook: Statement,
+    earlier: list[Form],
+    anchor: str,
+) -> tuple[Node, str]:
+    """Make ``component`` read and write its app's slot through the hook
+    (statement ``hook``, after the declaration of ``anchor``), replacing what
+    0.1.0 to 0.4.0 wrote there (``earlier``). Returns the component and the
+    local name of the iframe renderer it renders."""
+    renderer = ed.imported_name(RENDERER_MODULE, "MCPAppRenderer")
+    if renderer is None:
+        raise AnchorMissing(ed.path, f"the import of `MCPAppRenderer` from `{RENDERER_MODULE}`")
+    node = ed.function(component)
+    body = ed.body(node)
+    ed.ensure_import(HOOK_MODULE, [HOOK], after_module_suffix=module_stem(RENDERER_MODULE))
+    ed.ensure_statements_after(lambda: ed.declaration_of(body, anchor), [hook], block=body)
+    if remove_earlier_site_statements(ed, body, earlier):
+        # 0.2.0 to 0.4.0 declared the navigate the handler used where the
+        # component had none: it goes with the handler.
+        declared = ed.declaration_in(body, "navigate")
+        if (
+            declared is not None
+            and ed.same_code(declared, "const navigate = useNavigate();")
+            and unused_after_edits(ed, body, "navigate", declared)
+        ):
+            remove_lines(ed, declared, declared)
+    return node, renderer
+
+
+def drop_earlier_imports(ed: FileEditor) -> None:
+    """The imports only 0.1.0 to 0.4.0's statements used (after every other
+    edit of the file is planned)."""
+    why = "the useAppStateParam hook reads and writes the param now"
+    ed.drop_unused_imports("@/mcp-apps/app-state", list(APP_STATE_HELPERS), why)
+    ed.drop_unused_imports("@tanstack/react-router", ["useSearch", "useNavigate"], why)
+
+
+def render_site_attributes(ed: FileEditor, body: Node, element: Node) -> None:
+    """The iframe renderer's two attributes. 0.1.0 to 0.4.0 passed their own
+    ``handleAppStateChange``: where this run replaces it with the hook, the
+    attribute passes the hook's callback."""
+    ed.ensure_jsx_attributes(
+        element,
+        (Item("appState", "appState={appState}"), Item("onAppStateChange", "onAppStateChange={onAppStateChange}")),
     )
+    handler = ed.declaration_in(body, "handleAppStateChange")
+    if handler is None or not any(e.start <= handler.start_byte and handler.end_byte <= e.end for e in ed.edits):
+        return
+    for attribute in element.named_children:
+        if attribute.type != "jsx_attribute" or len(attribute.named_children) < 2:
+            continue
+        name, value = attribute.named_children[0], attribute.named_children[-1]
+        if ed.text(name) == "onAppStateChange" and squash(ed.text(value)) == "{handleAppStateChange}":
+            ed.edits.replace(value.start_byte, value.end_byte, "{onAppStateChange}")
 
 
 def ensure_navigate(ed: FileEditor, body) -> tuple[str, list[Statement]]:

@@ -16,7 +16,8 @@ commit before 0.3.0 (b7ac437). 0.3.0 is the output of commit 5e4dc06,
 recorded as fixtures/host/release-0.3.0-*/input; for the 1.x compat form,
 sdk mode and the tests it wrote the bytes 0.2.0 wrote, so their labels name
 both releases (the tests as fixtures/host/edited-created-file/input); its
-2.x compat form has a digest of its own. ``RECORDED`` names the fixture file
+2.x compat form has a digest of its own. 0.4.0 is the output of commit
+81b26e4, recorded as fixtures/host/release-0.4.0-*/input. ``RECORDED`` names the fixture file
 each digest is computed from (tests/test_recognition.py checks them).
 """
 
@@ -33,12 +34,16 @@ CREATED = MappingProxyType(
                 "0.2.0 and 0.3.0, compat mode": "949cf28c6ff46cdb68bc9b496b62f086cf18e4f37616581e5237f5a159a90b4f",
                 "0.2.0 and 0.3.0, sdk mode": "bac6772c2525672207e1f9a6d563b23f404d9b6db7d7c5abae706d920432ef6e",
                 "0.3.0, compat mode, 2.x form": "b4be5826fdfedcaed03f9a299426b8d144a09c999b083924165286f6cc19eab3",
+                "0.4.0, compat mode": "d471c7fb603833fd1224aa36a9e2d8f3e9b50d5d38de9db508460f3b52d6e3e2",
+                "0.4.0, sdk mode": "79e55bff7e75e573d013d9379b23d8b6dd0efdc7727ff2e2f494f7b8465162c8",
+                "0.4.0, compat mode, 2.x form": "518749f1a003f4a6cd50bf5f28e6379f71d270972d092efb834639c08a33c22b",
             }
         ),
         "app-state-tests": MappingProxyType(
             {
                 "0.1.0": "5627d715f2f0a4c939c58eb530694e7aa6a818a804e5d94da238a9fd52b53f9c",
                 "0.2.0 and 0.3.0": "de781fe60aef42eabaff9e585db807484f23d87ee0609cb6040498828fffb621",
+                "0.4.0": "7c7ee8713eba8ddcde4d1aede28a915a6cbd5a39d4d70fce766699dbda2de059",
             }
         ),
     }
@@ -55,5 +60,9 @@ RECORDED = MappingProxyType(
         ("app-state-module", "0.3.0, compat mode, 2.x form"): f"fixtures/host/release-0.3.0-compat-2x/input/{_MODULE}",
         ("app-state-tests", "0.1.0"): f"fixtures/host/release-0.1.0-sdk/input/{_TESTS}",
         ("app-state-tests", "0.2.0 and 0.3.0"): f"fixtures/host/edited-created-file/input/{_TESTS}",
+        ("app-state-module", "0.4.0, compat mode"): f"fixtures/host/release-0.4.0-compat/input/{_MODULE}",
+        ("app-state-module", "0.4.0, sdk mode"): f"fixtures/host/release-0.4.0-sdk/input/{_MODULE}",
+        ("app-state-module", "0.4.0, compat mode, 2.x form"): f"fixtures/host/release-0.4.0-compat-2x/input/{_MODULE}",
+        ("app-state-tests", "0.4.0"): f"fixtures/host/release-0.4.0-compat/input/{_TESTS}",
     }
 )

@@ -6,12 +6,16 @@
 from __future__ import annotations
 
 from ...engine.editor import FileEditor
-from ...engine.statements import Item
+from ...engine.statements import FormChange, Item
+from ...engine.find import squash
 from ...engine.outcome import AnchorMissing
 from ..base import Context
 
 PATH = "apps/mesh/src/web/index.tsx"
 SCHEMA = "unifiedChatSearchSchema"
+VALUE = "z.string().optional().catch(undefined)"
+# The key is the constant the hook and the module use (SPEC 2).
+ENTRY = Item("[APP_STATE_PARAM]", f"[APP_STATE_PARAM]: {VALUE}")
 
 
 def transform(ed: FileEditor, ctx: Context) -> None:
@@ -27,4 +31,15 @@ def transform(ed: FileEditor, ctx: Context) -> None:
         found = ed.text(value).split("(")[0] + "(...)" if value is not None else "nothing"
         raise AnchorMissing(ed.path, f"`{SCHEMA} = z.object({{...}})` (it is `{SCHEMA} = {found}`)")
     shape = ed.object_argument(value)
-    ed.ensure_list_items(shape, [Item("appState", "appState: z.string().optional().catch(undefined)")])
+    for entry in ed.entries(shape):
+        # 0.1.0 to 0.4.0 spelled the key out; it is the module's constant now.
+        if entry.type == "pair" and squash(ed.text(entry)) == squash(f"appState: {VALUE}"):
+            ed.edits.replace(entry.start_byte, entry.end_byte, ENTRY.text)
+            ed.form_changes.append(
+                FormChange("upgrade", f"line {entry.start_point[0] + 1}", "0.1.0 to 0.4.0 (`appState:`)", "0.5.0")
+            )
+            break
+    else:
+        if not any(ed.item_key(entry) == "appState" for entry in ed.entries(shape)):
+            ed.ensure_list_items(shape, [ENTRY])
+    ed.ensure_import("@/mcp-apps/app-state", ["APP_STATE_PARAM"])

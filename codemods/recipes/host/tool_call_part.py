@@ -1,20 +1,31 @@
 """generic.tsx: the chat tool-call part keeps its app's state in the URL.
 
-The part renders a local wrapper component that renders the iframe
-renderer, so the two values are threaded through the wrapper's props.
+The part's key is its tool call's id (SPEC 2): two calls of one tool are two
+apps. It reads and writes its slot through the useAppStateParam hook and
+threads both values through the local wrapper into the iframe renderer.
+"Open in panel" starts the panel's app from the part's state: the part's
+slot is copied to the panel's key in the same navigation.
 """
 
 from __future__ import annotations
 
+from tree_sitter import Node
+
 from ...engine.editor import FileEditor
 from ...engine.statements import Item
+from ...engine.outcome import AnchorMissing
 from ..base import Context
 from .common import (
     PROP_MEMBERS,
     PROP_NAMES,
+    RENDERER_MODULE,
     app_state_search,
     decode_statement,
+    drop_earlier_imports,
+    hook_statement,
+    module_like,
     render_site_attributes,
+    site_forms,
     wire_render_site,
 )
 
@@ -22,28 +33,33 @@ PATH = "apps/mesh/src/web/components/chat/message/parts/tool-call-part/generic.t
 WRAPPER = "MCPAppRenderer"
 
 # Every part of a thread renders this component, most of them without an
-# app: those select nothing, so a change of the URL never re-renders them
+# app: those read nothing, so a change of the URL never re-renders them
 # (rule 7).
-SEARCH = app_state_search(
-    "\n    hasMCPApp && sourceId ? search.appState : undefined",
-    "// Only a part that shows an app follows the param: a change of the URL\n"
-    "// does not re-render the others.\n",
+HOOK_CALL = hook_statement(
+    "hasMCPApp ? part.toolCallId : null",
+    key_may_be_null=True,
+    comment="// Only a part that shows an app follows its slot of the URL.\n",
 )
 
-# The model-context source id is null without a connection: then there is no
-# app key, no state and no navigation.
-DECODE = decode_statement(
-    "const appState = sourceId ? decodeAppState(sourceId, appStateParam) : undefined;",
+# What 0.2.0 to 0.4.0 wrote (keyed by connection and tool), which the hook
+# replaces.
+EARLIER = site_forms(
+    app_state_search(
+        "\n    hasMCPApp && sourceId ? search.appState : undefined",
+        "// Only a part that shows an app follows the param: a change of the URL\n"
+        "// does not re-render the others.\n",
+    ),
+    decode_statement("const appState = sourceId ? decodeAppState(sourceId, appStateParam) : undefined;"),
 )
 
 
 def transform(ed: FileEditor, ctx: Context) -> None:
     body = ed.body(ed.function("GenericToolCallPart"))
-    if not ed.has_statement(body, SEARCH):
-        # The selector to add reads it: only a part that shows an app selects the param.
+    if not ed.has_statement(body, HOOK_CALL):
+        # The hook's argument reads it: only a part that shows an app has a key.
         ed.declaration_of(body, "hasMCPApp")
-    part, iframe_renderer = wire_render_site(ed, "GenericToolCallPart", SEARCH, DECODE, key_may_be_null=True)
-    ed.ensure_jsx_attributes(ed.jsx_element(part, WRAPPER, "`GenericToolCallPart`"), render_site_attributes(ed))
+    part, iframe_renderer = wire_render_site(ed, "GenericToolCallPart", HOOK_CALL, EARLIER, anchor="sourceId")
+    render_site_attributes(ed, body, ed.jsx_element(part, WRAPPER, "`GenericToolCallPart`"))
 
     wrapper = ed.function(WRAPPER)
     ed.ensure_members(ed.interface(f"{WRAPPER}Props"), PROP_MEMBERS)
@@ -51,4 +67,41 @@ def transform(ed: FileEditor, ctx: Context) -> None:
     ed.ensure_jsx_attributes(
         ed.jsx_element(wrapper, iframe_renderer, f"the local `{WRAPPER}`"),
         [Item("appState", "appState={appState}"), Item("onAppStateChange", "onAppStateChange={onAppStateChange}")],
+    )
+    carry_state_to_panel(ed, body)
+    drop_earlier_imports(ed)
+
+
+def carry_state_to_panel(ed: FileEditor, body: Node) -> None:
+    """In the search updater of "Open in panel" (the one that sets ``main``
+    with ``formatPinnedViewTabId(connectionId, toolName)``), the part's slot
+    copied to the panel's key, ``<connectionId>:<toolName>`` as ``main``
+    addresses the app."""
+    where = "`formatPinnedViewTabId(...)` in the search updater of `handleOpenInPanel`"
+    handler = ed.declaration_of(body, "handleOpenInPanel")
+    calls = ed.calls(handler, "formatPinnedViewTabId")
+    arguments = calls[0].child_by_field_name("arguments").named_children if len(calls) == 1 else []
+    shape = calls[0].parent.parent if len(arguments) == 2 and calls[0].parent.type == "pair" else None
+    updater = shape.parent.parent if shape is not None and shape.type == "object" and shape.parent else None
+    if updater is None or updater.type != "arrow_function":
+        raise AnchorMissing(ed.path, where)
+    params = ed.entries(ed.parameters(updater)) if updater.child_by_field_name("parameters") else []
+    prev = updater.child_by_field_name("parameter") or (params[0].child_by_field_name("pattern") if params else None)
+    if prev is None or prev.type != "identifier":
+        raise AnchorMissing(ed.path, f"the `prev` parameter of the search updater of {where}")
+    connection, tool = (ed.text(a) for a in arguments)
+    ed.ensure_import(
+        module_like(ed, RENDERER_MODULE, "@/mcp-apps/app-state", ".ts"),
+        ["APP_STATE_PARAM", "copyAppState"],
+        after_module_suffix="mcp-app-renderer",
+    )
+    ed.ensure_list_items(
+        shape,
+        [
+            Item(
+                "[APP_STATE_PARAM]",
+                f"[APP_STATE_PARAM]: copyAppState({ed.text(prev)}[APP_STATE_PARAM], part.toolCallId, "
+                f"`${{{connection}}}:${{{tool}}}`)",
+            )
+        ],
     )

@@ -1,12 +1,14 @@
 import { describe, expect, it, spyOn } from "bun:test";
 import {
   APP_STATE_MAX_LENGTH,
-  decodeAppState,
-  encodeAppState,
-  toAppStateParam,
+  copyAppState,
+  readAppState,
+  writeAppState,
 } from "./app-state.ts";
 
-const KEY = "conn-1:my_tool";
+const CHAT = "call_1";
+const OTHER = "call_2";
+const PANEL = "conn-1:my_tool";
 
 // Standard base64 (with padding) of the UTF-8 bytes of `text`.
 function standardBase64(text: string): string {
@@ -17,77 +19,108 @@ function standardBase64(text: string): string {
   return btoa(binary);
 }
 
-describe("encodeAppState / decodeAppState", () => {
-  it("round-trips plain JSON state", () => {
-    const state = { page: 2, filters: ["open", "mine"], nested: { a: null } };
-    const encoded = encodeAppState(KEY, state);
-    expect(encoded).not.toBeNull();
-    expect(decodeAppState(KEY, encoded)).toEqual(state);
+function json(param: string | undefined): unknown {
+  if (param === undefined) return undefined;
+  const b64 = param.replace(/-/g, "+").replace(/_/g, "/");
+  const binary = atob(b64.padEnd(Math.ceil(b64.length / 4) * 4, "="));
+  const bytes = Uint8Array.from(binary, (c) => c.charCodeAt(0));
+  return JSON.parse(new TextDecoder().decode(bytes));
+}
+
+function quietly(run: () => unknown): unknown {
+  const warn = spyOn(console, "warn").mockImplementation(() => {});
+  try {
+    return run();
+  } finally {
+    warn.mockRestore();
+  }
+}
+
+describe("writeAppState / readAppState", () => {
+  it("round-trips JSON state, non-ASCII text included", () => {
+    const state = {
+      title: "日本語 🚀",
+      filters: ["open"],
+      nested: { a: null },
+    };
+    const param = writeAppState(undefined, CHAT, state);
+    expect(param).toMatch(/^[A-Za-z0-9_-]+$/);
+    expect(readAppState(param, CHAT)).toEqual(state);
+    expect(json(param)).toEqual({ v: 2, s: { [CHAT]: state } });
   });
 
-  it("round-trips non-ASCII text (emoji, CJK)", () => {
-    const state = { title: "日本語のテキスト 🚀🎉", note: "中文 ✓ ñ" };
-    const encoded = encodeAppState(KEY, state);
-    expect(encoded).not.toBeNull();
-    expect(decodeAppState(KEY, encoded)).toEqual(state);
+  it("round-trips primitive states", () => {
+    for (const state of ["tab-2", 0, false]) {
+      expect(readAppState(writeAppState(null, CHAT, state), CHAT)).toBe(state);
+    }
   });
 
-  it("produces unpadded base64url", () => {
-    const encoded = encodeAppState(KEY, { q: "??>>~~" });
-    expect(encoded).toMatch(/^[A-Za-z0-9_-]+$/);
+  it("keeps other apps' slots and gives each app its own", () => {
+    const one = writeAppState(undefined, CHAT, { page: 1 });
+    const two = writeAppState(one, OTHER, { page: 2 });
+    const three = writeAppState(two, PANEL, "panel");
+    expect(readAppState(three, CHAT)).toEqual({ page: 1 });
+    expect(readAppState(three, OTHER)).toEqual({ page: 2 });
+    expect(readAppState(three, PANEL, { panel: true })).toBe("panel");
+    expect(readAppState(three, "call_3")).toBeUndefined();
   });
 
-  it("round-trips primitive state", () => {
-    expect(decodeAppState(KEY, encodeAppState(KEY, "tab-2"))).toBe("tab-2");
-    expect(decodeAppState(KEY, encodeAppState(KEY, 0))).toBe(0);
-    expect(decodeAppState(KEY, encodeAppState(KEY, false))).toBe(false);
+  it("keeps the slots in the order they were last written", () => {
+    let param = writeAppState(undefined, CHAT, 1);
+    param = writeAppState(param, OTHER, 2);
+    param = writeAppState(param, CHAT, 3);
+    expect(Object.keys((json(param) as { s: object }).s)).toEqual([
+      OTHER,
+      CHAT,
+    ]);
+  });
+
+  it("changes nothing when the slot already holds the value", () => {
+    let param = writeAppState(undefined, CHAT, { page: 1 });
+    param = writeAppState(param, OTHER, { page: 2 });
+    expect(writeAppState(param, CHAT, { page: 1 })).toBe(param);
+    expect(writeAppState(param, "call_3", null)).toBe(param);
+  });
+
+  it("removes the slot for no state, and the param with the last slot", () => {
+    const param = writeAppState(writeAppState(undefined, CHAT, 1), OTHER, 2);
+    for (const none of [undefined, null]) {
+      const next = writeAppState(param, CHAT, none);
+      expect(readAppState(next, CHAT)).toBeUndefined();
+      expect(readAppState(next, OTHER)).toBe(2);
+      expect(writeAppState(next, OTHER, none)).toBeUndefined();
+    }
   });
 });
 
-describe("size cap", () => {
-  const big = { text: "x".repeat(APP_STATE_MAX_LENGTH) };
+describe("the cap", () => {
+  const third = "x".repeat(Math.floor(APP_STATE_MAX_LENGTH / 3));
 
-  it("returns null when the encoded value is over the cap", () => {
-    expect(encodeAppState(KEY, big)).toBeNull();
+  it("drops the least recently written slots of other apps first", () => {
+    let param = writeAppState(undefined, "a", third);
+    param = writeAppState(param, "b", third);
+    param = writeAppState(param, "c", "small");
+    param = writeAppState(param, "d", third);
+    expect(param?.length).toBeLessThanOrEqual(APP_STATE_MAX_LENGTH);
+    expect(readAppState(param, "a")).toBeUndefined();
+    expect(readAppState(param, "b")).toBe(third);
+    expect(readAppState(param, "c")).toBe("small");
+    expect(readAppState(param, "d")).toBe(third);
   });
 
-  it("returns null when the state cannot be serialized", () => {
-    const circular: Record<string, unknown> = {};
-    circular.self = circular;
-    expect(encodeAppState(KEY, circular)).toBeNull();
-  });
-
-  it("toAppStateParam warns once and returns undefined over the cap", () => {
+  it("removes the app's own slot when its state alone is over the cap", () => {
     const warn = spyOn(console, "warn").mockImplementation(() => {});
     try {
-      expect(toAppStateParam(KEY, big)).toBeUndefined();
+      const big = { text: "x".repeat(APP_STATE_MAX_LENGTH) };
+      let param = writeAppState(undefined, OTHER, { page: 2 });
+      param = writeAppState(param, "big-app", { page: 1 });
+      param = writeAppState(param, "big-app", big);
+      expect(readAppState(param, "big-app")).toBeUndefined();
+      expect(readAppState(param, OTHER)).toEqual({ page: 2 });
+      writeAppState(param, "big-app", big);
       expect(warn).toHaveBeenCalledTimes(1);
-    } finally {
-      warn.mockRestore();
-    }
-  });
-
-  it("toAppStateParam removes the param, without a warning, for no state", () => {
-    const warn = spyOn(console, "warn").mockImplementation(() => {});
-    try {
-      for (const none of [undefined, null]) {
-        expect(encodeAppState(KEY, none)).toBeNull();
-        expect(toAppStateParam(KEY, none)).toBeUndefined();
-      }
-      expect(warn).not.toHaveBeenCalled();
-    } finally {
-      warn.mockRestore();
-    }
-  });
-
-  it("toAppStateParam returns the encoded value under the cap", () => {
-    const warn = spyOn(console, "warn").mockImplementation(() => {});
-    try {
-      const state = { page: 1 };
-      expect(toAppStateParam(KEY, state)).toBe(
-        encodeAppState(KEY, state) as string,
-      );
-      expect(warn).not.toHaveBeenCalled();
+      writeAppState(param, "big-app-2", big);
+      expect(warn).toHaveBeenCalledTimes(2);
     } finally {
       warn.mockRestore();
     }
@@ -101,68 +134,92 @@ describe("malformed input", () => {
     ["base64 of non-JSON", standardBase64("not json {")],
     ["base64 of invalid UTF-8", btoa("\xff\xfe\xfd")],
     ["empty string", ""],
-  ])("%s -> undefined", (_label, value) => {
-    expect(() => decodeAppState(KEY, value)).not.toThrow();
-    expect(decodeAppState(KEY, value)).toBeUndefined();
+    ["slots that are not an object", standardBase64('{"v":2,"s":[1]}')],
+  ])("%s -> no state", (_label, value) => {
+    expect(() => readAppState(value, CHAT, { panel: true })).not.toThrow();
+    expect(readAppState(value, CHAT, { panel: true })).toBeUndefined();
+    expect(() => quietly(() => writeAppState(value, CHAT, 1))).not.toThrow();
   });
 
-  it("null and undefined -> undefined", () => {
-    expect(decodeAppState(KEY, null)).toBeUndefined();
-    expect(decodeAppState(KEY, undefined)).toBeUndefined();
+  it("null and undefined -> no state", () => {
+    expect(readAppState(null, CHAT)).toBeUndefined();
+    expect(readAppState(undefined, PANEL, { panel: true })).toBeUndefined();
   });
 
-  it("a null state, scoped or not, is no state", () => {
-    const scoped = standardBase64(JSON.stringify({ v: 1, k: KEY, s: null }));
-    expect(decodeAppState(KEY, scoped)).toBeUndefined();
-    expect(decodeAppState(KEY, standardBase64("null"))).toBeUndefined();
+  it("a future format is no state", () => {
+    for (const v of [3, 99, "2", null]) {
+      const future = standardBase64(JSON.stringify({ v, s: { [CHAT]: 1 } }));
+      expect(readAppState(future, CHAT, { panel: true })).toBeUndefined();
+    }
   });
 });
 
-describe("legacy and alternative forms", () => {
-  it("accepts a legacy unscoped value for any key", () => {
-    const state = { page: 3, label: "héllo 👋" };
-    const legacy = standardBase64(JSON.stringify(state));
-    expect(legacy).toContain("=");
-    expect(decodeAppState(KEY, legacy)).toEqual(state);
-    expect(decodeAppState("other:tool", legacy)).toEqual(state);
-  });
+describe("spellings and earlier forms", () => {
+  const state = { q: "??>>~~", emoji: "🙂" };
 
-  it("applies a legacy object that happens to have a `k` field", () => {
-    for (const state of [
-      { k: "tab-2", page: 3 },
-      { k: KEY, s: { page: 1 } },
-      { v: 1, k: "other:tool" },
-      { v: 1, k: 7, s: { page: 1 } },
-    ]) {
-      const legacy = standardBase64(JSON.stringify(state));
-      expect(decodeAppState(KEY, legacy)).toEqual(state);
-      expect(decodeAppState("other:tool", legacy)).toEqual(state);
-    }
-  });
-
-  it("yields no state for a future format", () => {
-    for (const v of [2, 99, "1", null]) {
-      const future = standardBase64(JSON.stringify({ v, k: KEY, s: 1 }));
-      expect(decodeAppState(KEY, future)).toBeUndefined();
-    }
-  });
-
-  it("ignores a scoped value written for another app", () => {
-    const encoded = encodeAppState(KEY, { page: 1 });
-    expect(decodeAppState("other:tool", encoded)).toBeUndefined();
-  });
-
-  it("accepts standard base64 and padded forms of a scoped value", () => {
-    const state = { q: "??>>~~", emoji: "🙂" };
-    const json = JSON.stringify({ v: 1, k: KEY, s: state });
-    const padded = standardBase64(json);
-    expect(padded).toMatch(/[+/]/);
+  it("accepts standard base64, padded or not, and a space for `+`", () => {
+    const padded = standardBase64(
+      JSON.stringify({ v: 2, s: { [CHAT]: state } }),
+    );
+    expect(padded).toMatch(/\+/);
     expect(padded).toMatch(/=$/);
-    expect(decodeAppState(KEY, padded)).toEqual(state);
-    expect(decodeAppState(KEY, padded.replace(/=+$/, ""))).toEqual(state);
-
-    const url = encodeAppState(KEY, state) as string;
+    expect(readAppState(padded, CHAT)).toEqual(state);
+    expect(readAppState(padded.replace(/=+$/, ""), CHAT)).toEqual(state);
+    expect(readAppState(padded.replace(/\+/g, " "), CHAT)).toEqual(state);
+    const url = writeAppState(undefined, CHAT, state) as string;
     const urlPadded = url.padEnd(Math.ceil(url.length / 4) * 4, "=");
-    expect(decodeAppState(KEY, urlPadded)).toEqual(state);
+    expect(readAppState(urlPadded, CHAT)).toEqual(state);
+  });
+
+  it("reads 0.1.0 to 0.4.0's `{ v: 1, k, s }` as the slot k", () => {
+    const v1 = standardBase64(JSON.stringify({ v: 1, k: PANEL, s: state }));
+    expect(readAppState(v1, PANEL, { panel: true })).toEqual(state);
+    expect(readAppState(v1, CHAT)).toBeUndefined();
+    const next = writeAppState(v1, CHAT, 1);
+    expect(readAppState(next, PANEL)).toEqual(state);
+    expect(readAppState(next, CHAT)).toBe(1);
+  });
+
+  it("reads `{ v: 1 }` without a string key or a state as no state", () => {
+    for (const value of [
+      { v: 1, k: PANEL },
+      { v: 1, k: 7, s: 1 },
+    ]) {
+      const param = standardBase64(JSON.stringify(value));
+      expect(readAppState(param, PANEL, { panel: true })).toBeUndefined();
+    }
+  });
+
+  it("gives a hand-made base64(JSON) link to the panel's app only", () => {
+    const legacy = standardBase64(JSON.stringify({ k: "tab-2", page: 3 }));
+    expect(readAppState(legacy, PANEL, { panel: true })).toEqual({
+      k: "tab-2",
+      page: 3,
+    });
+    expect(readAppState(legacy, CHAT)).toBeUndefined();
+    expect(readAppState(standardBase64("null"), PANEL, { panel: true })).toBe(
+      undefined,
+    );
+  });
+
+  it("ignores a slot written for another app", () => {
+    const param = writeAppState(undefined, CHAT, { page: 1 });
+    expect(readAppState(param, PANEL, { panel: true })).toBeUndefined();
+  });
+});
+
+describe("copyAppState", () => {
+  it("starts the panel's app from the part's state, keeping the rest", () => {
+    let param = writeAppState(undefined, CHAT, { page: 4 });
+    param = writeAppState(param, OTHER, { page: 5 });
+    const next = copyAppState(param, CHAT, PANEL);
+    expect(readAppState(next, PANEL, { panel: true })).toEqual({ page: 4 });
+    expect(readAppState(next, CHAT)).toEqual({ page: 4 });
+    expect(readAppState(next, OTHER)).toEqual({ page: 5 });
+  });
+
+  it("removes the panel's slot when the part has none", () => {
+    const param = writeAppState(undefined, PANEL, { page: 1 });
+    expect(copyAppState(param, CHAT, PANEL)).toBeUndefined();
   });
 });

@@ -1,0 +1,100 @@
+"""The tests the tool writes into mesh, run there: `bun test` on the generated
+app-state.test.ts and use-app-bridge.test.ts.
+
+The codemod (compat mode) is applied to a copy of the newest fixture's
+input; its apps/mesh/src/mcp-apps runs under Bun with the released
+@modelcontextprotocol/ext-apps from tools/package-lock.json: 1.7.1 for a
+checkout that asks for ^1.2.2, 2.0.4 (tools/package.json: ext-apps-2) for
+one that asks for ^2.0.4 (the 2.x form). The store tests drive several
+stores at once with the SDK's real AppBridge and App over in-memory
+postMessage windows. A store that breaks rule 3 (the 0.4.0 comparison with
+the app's last report) must fail them.
+"""
+
+from __future__ import annotations
+
+import json
+import shutil
+import subprocess
+from pathlib import Path
+
+import pytest
+
+from .node_tools import BIN, NODE_MODULES, require
+from .support import FIXTURES, invoke
+
+SDKS = {"1.7.1": ("^1.2.2", "ext-apps"), "2.0.4": ("^2.0.4", "ext-apps-2")}
+STORE_TESTS = ("use-app-bridge.test.ts", "app-state.test.ts")
+
+
+def _generated(tmp: Path, sdk: str) -> Path:
+    """The tool's apps/mesh/src/mcp-apps, beside a node_modules with ``sdk``."""
+    wanted, package = SDKS[sdk]
+    tree = tmp / "mesh"
+    shutil.copytree(FIXTURES / "newest" / "input", tree)
+    manifest = tree / "apps/mesh/package.json"
+    data = json.loads(manifest.read_text())
+    data["dependencies"]["@modelcontextprotocol/ext-apps"] = wanted
+    manifest.write_text(json.dumps(data, indent=2) + "\n")
+    result = invoke("apply", "--repo", tree, "--bridge", "compat")
+    assert result.exit_code == 0, result.output
+    work = tmp / "work"
+    shutil.copytree(tree / "apps/mesh/src/mcp-apps", work)
+    modules = work / "node_modules"
+    modules.mkdir()
+    for entry in NODE_MODULES.iterdir():
+        if entry.name != "@modelcontextprotocol":
+            (modules / entry.name).symlink_to(entry)
+    scope = modules / "@modelcontextprotocol"
+    scope.mkdir()
+    for entry in (NODE_MODULES / "@modelcontextprotocol").iterdir():
+        if entry.name != "ext-apps":
+            (scope / entry.name).symlink_to(entry)
+    (scope / "ext-apps").symlink_to(NODE_MODULES / package if package != "ext-apps" else NODE_MODULES / "@modelcontextprotocol/ext-apps")
+    return work
+
+
+def _bun_test(work: Path, *files: str) -> tuple[int, str]:
+    bun = require(BIN / "bun", "Bun")
+    run = subprocess.run(
+        [str(bun), "test", *(f"./{name}" for name in files)], cwd=work, capture_output=True, text=True, timeout=300
+    )
+    return run.returncode, run.stdout + run.stderr
+
+
+@pytest.mark.parametrize("sdk", list(SDKS))
+def test_the_generated_tests_pass_in_the_patched_tree(sdk: str, tmp_path: Path) -> None:
+    if sdk == "2.0.4":
+        require(NODE_MODULES / "ext-apps-2", "ext-apps 2.0.4 (tools/package.json: ext-apps-2)")
+    work = _generated(tmp_path, sdk)
+    code, output = _bun_test(work, *STORE_TESTS)
+    assert code == 0, output
+    assert " 0 fail" in output, output
+    # every store test ran: the rules' describe blocks are all there
+    for rule in ("rule 1", "rule 3", "rule 4", "rules 5 and 6", "rule 8"):
+        assert f"(pass) {rule}" in output, output
+
+
+# The store as 0.4.0 wrote it: the URL's state compared with the app's last
+# report, whoever changed the URL (the bug of issue 27).
+LAST_REPORT = """  private followUrlAppState() {
+    const json = JSON.stringify(this.config.appState);
+    if (json !== this.appStateJson) {
+      this.appStateJson = json;
+      this.pushAppState(this.config.appState ?? null);
+    }
+  }
+"""
+
+
+def test_a_store_that_breaks_rule_3_fails_them(tmp_path: Path) -> None:
+    work = _generated(tmp_path, "1.7.1")
+    store = work / "use-app-bridge.ts"
+    text = store.read_text()
+    start = text.index("  private followUrlAppState() {")
+    end = text.index("\n  }\n", start) + 5
+    store.write_text(text[:start] + LAST_REPORT + text[end:])
+    code, output = _bun_test(work, "use-app-bridge.test.ts")
+    assert code != 0, output
+    assert "(fail) rule 3: pushes only for navigations > does not push back a report the URL shows late" in output
+    assert "(fail) rule 3: pushes only for navigations > pushes nothing for a prop change" in output
