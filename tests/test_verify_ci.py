@@ -129,7 +129,7 @@ def test_the_pr_body_lists_every_check_knip_and_not_run_included(checkout: Path,
     for name in NOT_RUN:
         assert f"| {name} | not run | " in text, name
     assert "- Ran: `parse`, `format`, `lint`, `typecheck`, `tests`, `knip`\n" in text
-    assert "- Not run here (docker, a downloaded browser, or a path filter the change does not meet): `browser/browser`" in text
+    assert "- Not run here (CI runs them; the table says why): `browser/browser`, `checks/test`" in text
     # every check that could run passed, the tests among them: ticked
     assert "- [x] Changes are tested and working" in text
     assert "- [ ] Documentation is updated (if needed)" in text

@@ -212,8 +212,8 @@ def _how_to_test(report) -> list[str]:
     )
     lines += [""] + [f"- {what}: {', '.join(f'`{n}`' for n in names)}" for what, names in (
         ("Ran", ran),
-        ("Not available here (the table says why; CI runs them)", by_outcome.get("not available", [])),
-        ("Not run here (docker, a downloaded browser, or a path filter the change does not meet)", by_outcome.get("not run", [])),
+        ("Not available here (CI runs them; the table says why)", by_outcome.get("not available", [])),
+        ("Not run here (CI runs them; the table says why)", by_outcome.get("not run", [])),
     ) if names]
     lines += [
         "",
