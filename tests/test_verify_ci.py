@@ -19,7 +19,7 @@ import pytest
 
 from .gitrepo import BOT, commit_all
 from .support import ROOT, invoke
-from .test_verify import MODULE, NOT_RUN, _calls, _outcomes, checkout  # noqa: F401 (the fixture)
+from .test_verify import MODULE, NOT_RUN, _calls, checkout  # noqa: F401 (the fixture)
 
 
 def _knip(report: dict) -> dict:
