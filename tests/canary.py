@@ -29,11 +29,14 @@ def executable(path: Path, text: str) -> Path:
 
 
 def verify_shaped(work: Path) -> None:
-    """Give the fixture checkout what verify runs: a `check` script, a lint
-    configuration, ignored node_modules folders; pushed to its origin."""
+    """Give the fixture checkout what verify runs: a `check` script, a
+    `knip` script, a lint configuration, ignored node_modules folders;
+    pushed to its origin."""
     manifest = work / "apps/mesh/package.json"
     data = json.loads(manifest.read_text())
     manifest.write_text(json.dumps({**data, "scripts": {"check": "tsc --noEmit", "test": "bun test"}}, indent=2) + "\n")
+    root = json.loads((work / "package.json").read_text())
+    (work / "package.json").write_text(json.dumps({**root, "scripts": {"knip": "knip"}}, indent=2) + "\n")
     (work / ".oxlintrc.json").write_text("{}\n")
     (work / ".gitignore").write_text("node_modules/\n")
     commit_all(work, "scripts")

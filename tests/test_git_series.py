@@ -145,7 +145,7 @@ def test_pr_on_a_dirty_checkout_leaves_status_index_and_head_alone(tmp_path: Pat
     assert git(work, "rev-parse", "refs/heads/codemod/app-state").strip() == tip
     assert git(remote, "rev-list", "--count", f"main..{tip}").strip() == "4"
     assert "[APP_STATE_PARAM]: z" in git(remote, "show", f"{tip}:apps/mesh/src/web/index.tsx")
-    assert "## How to reproduce" in result.stdout
+    assert "<details><summary>How this PR was made (mesh-codemod)</summary>" in result.stdout
     assert "branch codemod/app-state: created" in result.stderr
 
 

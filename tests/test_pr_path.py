@@ -76,7 +76,9 @@ def test_the_token_reaches_only_gits_network_calls(tmp_path: Path, monkeypatch) 
     report = json.loads(result.stdout)
     assert report["push"]["pushed"] is True
     outcomes = {c["check"]: c["outcome"] for c in report["verify"]["checks"]}
-    assert outcomes == {"parse": "passed", "format": "passed", "lint": "passed", "typecheck": "passed", "tests": "passed"}
+    assert outcomes == {
+        "parse": "passed", "format": "passed", "lint": "passed", "typecheck": "passed", "tests": "passed", "knip": "passed",
+    }
 
     assert {"biome", "oxlint", "bun-run", "bun-test"} <= canary.recorded_tools(logs)
     assert not (logs / "POISONED-BUN-RAN").exists(), "verify ran node_modules/.bin/bun"

@@ -350,7 +350,7 @@ def _pr_report(repo: Path, *extra: str) -> dict:
 def test_a_first_change_reads_like_one(tmp_path: Path) -> None:
     report = _pr_report(fixture_repo(tmp_path / "repo"), "--bridge", "compat")
     assert report["kind"] == "first change"
-    assert report["title"] == "Deep-link app state for MCP apps (appState)"
+    assert report["title"] == "feat(mcp-apps): keep each app's state in the URL (appState deep links)"
     assert [c["group"] for c in report["commits"]] == ["app-state-format", "bridge-plumbing", "render-sites", "search-schema"]
 
 
@@ -358,9 +358,9 @@ def test_a_migration_says_from_to_and_why(tmp_path: Path) -> None:
     repo = _applied(tmp_path)  # compat mode, merged
     report = _pr_report(repo, "--bridge", "sdk")
     assert report["kind"] == "migration"
-    assert report["title"] == "appState: migrate the state-changed wiring to sdk mode"
+    assert report["title"] == "refactor(mcp-apps): migrate the state-changed wiring to sdk mode"
     body = report["body"]
-    assert body.startswith("## Migrate the state-changed wiring to sdk mode\n")
+    assert body.startswith("## What is this contribution about?\n\nThe checkout has the appState feature wired in")
     assert "wired in compat mode, 1.x form; this migrates it to sdk mode" in body
     assert "Why: sdk" in body and "--bridge sdk was given" in body
     assert [c["subject"] for c in report["commits"]] == ["refactor(mcp-apps): migrate the state-changed wiring to sdk mode"]
@@ -379,7 +379,7 @@ def test_an_upgrade_names_the_release_and_its_changelog_entries(tmp_path: Path) 
     commit_all(repo, "mesh with 0.1.0's appState merged")
     report = _pr_report(repo, "--bridge", "compat")
     assert report["kind"] == "upgrade"
-    assert report["title"] == f"appState: upgrade to mesh-codemod {__version__} (from 0.1.0)"
+    assert report["title"] == f"fix(mcp-apps): upgrade appState to mesh-codemod {__version__} (from 0.1.0)"
     body = report["body"]
     assert "The checkout holds what mesh-codemod 0.1.0" in body
     assert "What changed since 0.1.0 (mesh-codemod's CHANGELOG.md):" in body
@@ -405,7 +405,7 @@ def test_an_upgrade_from_bytes_two_releases_wrote_names_the_newest_that_wrote_th
     commit_all(repo, "mesh with 0.3.0's appState merged")
     report = _pr_report(repo, "--bridge", "compat")
     assert report["kind"] == "upgrade"
-    assert report["title"] == f"appState: upgrade to mesh-codemod {__version__} (from 0.3.0)"
+    assert report["title"] == f"fix(mcp-apps): upgrade appState to mesh-codemod {__version__} (from 0.3.0)"
     body = report["body"]
     assert "The checkout holds what mesh-codemod 0.3.0 wrote" in body
     assert f"- **{__version__}**" in body
@@ -423,12 +423,12 @@ def test_a_completion_is_one_commit_that_says_so_and_lists_edited_files(tmp_path
     commit_all(repo, "a partial tree")
     report = _pr_report(repo, "--bridge", "compat")
     assert report["kind"] == "completion"
-    assert report["title"] == "appState: complete the deep-link app state feature"
+    assert report["title"] == "feat(mcp-apps): complete the appState deep links"
     [commit] = report["commits"]
     assert commit["subject"] == "feat(mcp-apps): complete the appState feature"
     assert [f["path"] for f in commit["files"]] == ["apps/mesh/src/web/index.tsx"]
     body = report["body"]
-    assert body.startswith("## Complete the deep-link app state feature\n")
+    assert body.startswith("## What is this contribution about?\n\nThe checkout has part of the appState feature")
     assert "- `apps/mesh/src/web/index.tsx` (modified)" in body
     assert f"- `{TESTS_FILE}` (app-state-tests): edited since mesh-codemod wrote it" in body
 

@@ -22,6 +22,11 @@ from .support import ROOT, invoke
 
 FAKES = ROOT / "tests" / "fake_tools"
 MODULE = "apps/mesh/src/mcp-apps/app-state.ts"
+# what tests/mesh_github's workflows run that verify cannot run here
+NOT_RUN = {
+    "browser/browser": "not run", "checks/test": "not run", "checks/build": "not run",
+    "checks/image-smoke": "not run", "charts": "not run",
+}
 
 
 @pytest.fixture
@@ -33,6 +38,9 @@ def checkout(tmp_path: Path, monkeypatch) -> Path:
     data = json.loads(manifest.read_text())
     manifest.write_text(json.dumps({**data, "scripts": {"check": "tsc --noEmit", "test": "bun test"}}, indent=2) + "\n")
     (repo / "apps/mesh/src/legacy.ts").write_text("import { x } from '@private/pkg';\n")
+    root_manifest = json.loads((repo / "package.json").read_text())
+    (repo / "package.json").write_text(json.dumps({**root_manifest, "scripts": {"knip": "knip"}}, indent=2) + "\n")
+    shutil.copytree(ROOT / "tests" / "mesh_github", repo / ".github")
     (repo / ".oxlintrc.json").write_text('{"plugins": ["react"]}\n')
     (repo / "bun.lock").write_text("lock v1\n")
     (repo / ".gitignore").write_text("node_modules/\n")
@@ -71,8 +79,12 @@ def test_all_checks_pass_on_the_tools_output(checkout: Path, tmp_path: Path) -> 
     report = json.loads(result.stdout)
     assert _outcomes(report) == {
         "parse": "passed", "format": "passed", "lint": "passed", "typecheck": "passed", "tests": "passed",
+        "knip": "passed", **NOT_RUN,
     }
     checks = {c["check"]: c for c in report["checks"]}
+    # legacy.ts is an unused file on the base too: not new
+    assert checks["knip"]["summary"].startswith("knip: no new findings; 1 already in the unpatched tree (baseline: HEAD ")
+    assert checks["knip"]["command"] == "bun run knip --reporter json"
     # legacy.ts and the dependency's error, though the latter reads
     # differently from the checkout and from the copy of HEAD
     assert "2 already in the unpatched tree" in checks["typecheck"]["summary"]
@@ -136,6 +148,7 @@ def test_format_lint_and_test_failures_are_reported(checkout: Path) -> None:
     report = json.loads(result.stdout)
     assert _outcomes(report) == {
         "parse": "passed", "format": "failed", "lint": "failed", "typecheck": "passed", "tests": "failed",
+        "knip": "passed", **NOT_RUN,
     }
     outputs = {c["check"]: c.get("output", "") for c in report["checks"]}
     assert "Formatter would have printed" in outputs["format"]
@@ -208,7 +221,9 @@ def test_checks_are_not_available_without_node_modules(checkout: Path) -> None:
     assert outcomes["parse"] == "passed"
     assert outcomes["format"] == outcomes["lint"] == "not available"
     # bun may be on this machine's PATH; the checkout's node_modules are not there
-    assert outcomes["typecheck"] == outcomes["tests"] == "not available"
+    assert outcomes["typecheck"] == outcomes["tests"] == outcomes["knip"] == "not available"
+    # what cannot run here by its nature is "not run", with or without node_modules
+    assert {name: outcomes[name] for name in NOT_RUN} == NOT_RUN
 
 
 def test_require_checks_fails_a_check_that_cannot_run(checkout: Path) -> None:
@@ -218,10 +233,12 @@ def test_require_checks_fails_a_check_that_cannot_run(checkout: Path) -> None:
     assert result.exit_code == 4, result.output
     checks = {c["check"]: c for c in json.loads(result.stdout)["checks"]}
     assert checks["parse"]["outcome"] == "passed"
-    for name in ("format", "lint", "typecheck", "tests"):
+    for name in ("format", "lint", "typecheck", "tests", "knip"):
         assert checks[name]["outcome"] == "failed", checks[name]
         assert checks[name]["summary"].startswith("could not run (--require-checks): ")
     assert "node_modules not installed" in checks["tests"]["summary"]
+    # docker and a downloaded browser are not missing dependencies: still "not run"
+    assert {name: checks[name]["outcome"] for name in NOT_RUN} == NOT_RUN
 
 
 def test_pr_require_checks_without_node_modules_exits_4_and_updates_nothing(checkout: Path, tmp_path: Path) -> None:
@@ -268,7 +285,7 @@ def test_the_text_report_gives_each_checks_duration(checkout: Path) -> None:
     assert invoke("apply", "--repo", checkout).exit_code == 0
     result = invoke("verify", "--repo", checkout)
     assert result.exit_code == 0, result.output
-    for name in ("parse", "format", "lint", "typecheck", "tests"):
+    for name in ("parse", "format", "lint", "typecheck", "tests", "knip"):
         assert re.search(rf"^  {name}\s+passed\s+\d+\.\ds  ", result.stdout, re.M), result.stdout
     # verify lays nothing out: no formatter line that no option asked for
     assert "formatter:" not in result.stderr
@@ -281,7 +298,7 @@ def test_pr_puts_the_report_in_the_body(checkout: Path, tmp_path: Path) -> None:
     text = body.read_text()
     assert "| typecheck | passed | no new errors; 2 already in the unpatched tree (baseline: base " in text
     assert "| tests | passed | bun test: 3 passed in 1 file(s) |" in text
-    assert "## Bridge mode\n\n`compat`, 1.x form (no installed @modelcontextprotocol/ext-apps found" in text
+    assert "Bridge mode: `compat`, 1.x form (no installed @modelcontextprotocol/ext-apps found" in text
     assert "mesh-codemod pr --repo . --branch codemod/app-state --base " in text
     assert git(checkout, "status", "--porcelain") == "", "the checks ran on a copy, not in the checkout"
 

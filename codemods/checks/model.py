@@ -26,6 +26,10 @@ class Outcome(str, Enum):
     PASSED = "passed"
     FAILED = "failed"
     NOT_AVAILABLE = "not available"
+    # a check of the target's CI that cannot run here by its nature (docker,
+    # a downloaded browser, a path filter the change does not meet): listed
+    # with the reason, never a failure, whatever --require-checks says
+    NOT_RUN = "not run"
 
 
 class Check(NamedTuple):
@@ -76,7 +80,10 @@ class Report(NamedTuple):
     def markdown(self) -> str:
         rows = ["| check | result | details |", "| --- | --- | --- |"]
         for check in self.checks:
-            mark = {Outcome.PASSED: "passed", Outcome.FAILED: "**failed**", Outcome.NOT_AVAILABLE: "not available"}
+            mark = {
+                Outcome.PASSED: "passed", Outcome.FAILED: "**failed**", Outcome.NOT_AVAILABLE: "not available",
+                Outcome.NOT_RUN: "not run",
+            }
             rows.append(f"| {check.name} | {mark[check.outcome]} | {cell(check.summary)} |")
         blocks = [
             f"<details><summary>{c.name}: first lines</summary>\n\n```\n{c.output}\n```\n</details>"

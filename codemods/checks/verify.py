@@ -12,10 +12,11 @@ import re
 import subprocess
 import time
 from collections.abc import Callable, Sequence
-from contextlib import ExitStack
+from contextlib import AbstractContextManager, ExitStack
 from pathlib import Path
 from ..engine.source import SourceError, SourceFile
 from .bun_tests import run_tests
+from .knip import knip_check
 from .model import Baseline, Check, Outcome, Progress, REQUIRED, Report, execute, first_lines, shown_command, strip_ansi, tool
 from .typecheck import BaselineRun, Context, TypeRun, package_checks, pair_for, tsc_runs, type_check
 
@@ -24,13 +25,15 @@ from .typecheck import BaselineRun, Context, TypeRun, package_checks, pair_for, 
 # and what its type check runs (planned before any check starts, so that
 # the baseline's run can start at once).
 CHECKS: dict[str, tuple[tuple[str, Callable[[Context], Check]], ...]] = {
-    # mesh: Biome, oxlint, `bun run check` per package, bun test
+    # mesh: Biome, oxlint, `bun run check` per package, bun test, knip;
+    # the rest of its pull-request CI is listed "not run" (`workflows`)
     "host": (
         ("parse", lambda c: _parse(c.root, c.files)),
         ("format", lambda c: _format(c.root, c.files)),
         ("lint", lambda c: _lint(c.root, c.files)),
         ("typecheck", lambda c: type_check(c)),
         ("tests", lambda c: run_tests(c.root, c.files)),
+        ("knip", knip_check),
     ),
     # the MCP Apps SDK: Prettier, tsc with its tsconfig, bun test (see the end of this module)
     "sdk": (
@@ -67,6 +70,8 @@ def run(
     typecheck = TYPECHECKS[target](root, files)
     checks = []
     with ExitStack() as stack:
+        if baseline is not None:  # one copy of the base tree for every check that needs it
+            baseline = baseline._replace(tree=_shared(baseline.tree, stack.enter_context(ExitStack())))
         context = Context(root, files, typecheck, linked_from, baseline)
         if baseline is not None and not isinstance(typecheck, Check):
             paired = {r.folder: node for r in typecheck if (node := pair_for(root, r, baseline))}
@@ -90,7 +95,30 @@ def run(
 
     # each check's process group is gone; what left its group goes now
     sandbox.sweep()
+    if target == "host":  # what mesh's pull-request workflows run that did not run here
+        from .workflows import not_run
+
+        checks.extend(not_run(root, files, {c.name: c.outcome for c in checks}))
     return Report(files, checks)
+
+
+def _shared(tree: Callable[[], AbstractContextManager[Path]], stack: ExitStack):
+    """``tree`` made once, on first use, for every user, and removed with
+    ``stack``."""
+    import threading
+    from contextlib import contextmanager
+
+    lock = threading.Lock()
+    made: list[Path] = []
+
+    @contextmanager
+    def shared():
+        with lock:
+            if not made:
+                made.append(stack.enter_context(tree()))
+        yield made[0]
+
+    return shared
 
 
 def _parse(root: Path, files: list[str]) -> Check:

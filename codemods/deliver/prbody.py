@@ -31,10 +31,15 @@ TITLE = "Deep-link app state for MCP apps (appState)"
 
 
 def title(series) -> str:
-    """The PR's title, by the kind of change (`changeover.kind`)."""
+    """The PR's title, by the kind of change (`changeover.kind`): mesh's
+    `<type>(mcp-apps): ...` on the host (`mesh_body`)."""
     from ..plan import changeover
 
     plan = series.plan
+    if plan.target == "host":
+        from . import mesh_body
+
+        return mesh_body.title(series)
     kind = changeover.kind(plan)
     if kind in (changeover.MIGRATION, changeover.BOTH):
         _, to, _ = changeover.migration(plan)
@@ -98,34 +103,12 @@ def render(series, report, command: Sequence[str]) -> str:
     target = series.plan.target
     if target == "sdk":  # written for the SDK's maintainers (SPEC section 7)
         return render_sdk(series, report, command)
-    lines = introduction(series)
-    lines += ["## Commits", ""]
-    for commit in series.commits:
-        lines.append(f"- `{commit.sha[:12]}` {commit.group.subject}")
-        for path, kind in commit.files:
-            lines.append(f"  - `{path}` ({kind})")
-    lines += left_alone_section(series.plan)
-    if target == "host":  # the bridge mode is a host choice (SPEC section 5)
-        mode = series.bridge.mode.value
-        lines += ["", "## Bridge mode", "", f"`{mode}`{series.bridge.describe()[len(mode):]}."]
-    formatter = series.plan.formatter
-    if formatter is not None and target == "host":  # the SDK has no Biome: nothing to say
-        name = formatter.name
-        lines += ["", "## Layout", "", f"Formatter: {name} ({formatter.reason}).", ""]
-        groups: dict = {}
-        for change in series.plan.changes:
-            if change.layout:
-                groups.setdefault(change.layout, []).append(f"`{change.path}`")
-        for layout, paths in groups.items():
-            lines.append(f"- {layout.kind} ({layout.reason}): {', '.join(paths)}")
-    lines += ["", "## Verification", ""]
-    if report is None:
-        lines.append("Not run (`--no-verify`).")
-    else:
-        lines.append(f"mesh's own checks on the {len(report.files)} touched file(s), on the branch's tree:")
-        lines += ["", report.markdown()]
-    lines += ["", "## How to reproduce", "", *_reproduce(series, command), ""]
-    return "\n".join(lines)
+    if target == "host":  # as mesh writes them (SPEC section 4)
+        from . import mesh_body
+
+        *reproduce, fingerprint = _reproduce(series, command)
+        return mesh_body.render(series, report, introduction(series), reproduce, fingerprint, left_alone_section(series.plan))
+    raise ValueError(f"no PR body for target {target!r}")
 
 
 def _reproduce(series, command: Sequence[str]) -> list[str]:

@@ -1,0 +1,249 @@
+"""The pull request to mesh, as mesh writes them (SPEC 4, last paragraph):
+a title in its squash-merge convention (`<type>(mcp-apps): ...`), the body
+in the checkout's `.github/pull_request_template.md` read from the base
+commit (What / Screenshots / How to Test / Migration Notes / Checklist),
+a manual test plan a reviewer can follow, every check of mesh's CI with
+what did not run and why, the upstream proposal, and the tool's own
+details in a collapsed block. The fingerprint is the body's last line."""
+
+from __future__ import annotations
+
+import re
+
+from .. import __version__
+
+TEMPLATE = ".github/pull_request_template.md"
+PROPOSAL = "modelcontextprotocol/ext-apps#465"
+PROPOSAL_URL = "https://github.com/modelcontextprotocol/ext-apps/issues/465"
+RELEASED_SDKS = "1.7.1 and 2.0.4"
+
+# mesh's template's sections, used where the base commit has none
+SECTIONS = (
+    "## What is this contribution about?",
+    "## Screenshots/Demonstration",
+    "## How to Test",
+    "## Migration Notes",
+    "## Review Checklist",
+    "- [ ] PR title is clear and descriptive",
+    "- [ ] Changes are tested and working",
+    "- [ ] Documentation is updated (if needed)",
+    "- [ ] No breaking changes",
+)
+
+
+def title(series) -> str:
+    """`<type>(mcp-apps): ...` by the kind of change (`changeover.kind`)."""
+    from ..plan import changeover
+
+    plan = series.plan
+    kind = changeover.kind(plan)
+    if kind in (changeover.MIGRATION, changeover.BOTH):
+        _, to, _ = changeover.migration(plan)
+        if kind == changeover.BOTH:
+            return f"fix(mcp-apps): upgrade appState to mesh-codemod {__version__} and migrate its wiring to {to}"
+        return f"refactor(mcp-apps): migrate the state-changed wiring to {to}"
+    if kind == changeover.UPGRADE:
+        return f"fix(mcp-apps): upgrade appState to mesh-codemod {__version__} (from {changeover.upgraded_from(plan)[0]})"
+    if kind == changeover.COMPLETION:
+        return "feat(mcp-apps): complete the appState deep links"
+    return "feat(mcp-apps): keep each app's state in the URL (appState deep links)"
+
+
+def render(series, report, introduction: list[str], reproduce: list[str], fingerprint: str, left_alone: list[str]) -> str:
+    """The body. ``introduction`` says what the change does, by its kind;
+    ``reproduce`` (the commands and identity) goes in the collapsed block;
+    ``left_alone``: the files a human decision keeps, with the introduction."""
+    content = {
+        "what": _what(series, introduction) + [("#" + line if line.startswith("## ") else line) for line in left_alone],
+        "screenshots": _screenshots(),
+        "test": _how_to_test(report),
+        "migration": _migration(series),
+        "checklist": None,  # the template's own boxes, ticked where true
+    }
+    while reproduce and reproduce[-1] == "":
+        reproduce = reproduce[:-1]
+    lines = _fill(_template(series), content, report)
+    lines += ["", "<details><summary>How this PR was made (mesh-codemod)</summary>", "", *_details(series), ""]
+    lines += [*reproduce, "", "</details>", "", fingerprint, ""]
+    return "\n".join(lines)
+
+
+def _template(series) -> str:
+    try:
+        blob = series.repo.commit(series.base).tree / TEMPLATE
+        return blob.data_stream.read().decode("utf-8")
+    except (KeyError, ValueError, AttributeError, UnicodeDecodeError):
+        return "\n".join(SECTIONS) + "\n"
+
+
+def _key(heading: str) -> str | None:
+    words = heading.lower()
+    for key, marks in (
+        ("screenshots", ("screenshot", "demonstration", "demo")),
+        ("migration", ("migration",)),
+        ("checklist", ("checklist",)),
+        ("test", ("how to test", "testing", "test plan", "tested")),
+        ("what", ("contribution", "what", "summary", "description")),
+    ):
+        if any(mark in words for mark in marks):
+            return key
+    return None
+
+
+def _fill(template: str, content: dict, report) -> list[str]:
+    """Each section of the template filled: a known prose section's
+    placeholder (its `>` quote, comments) gives way to this change's text,
+    the checklist is ticked where true, a section it does not know stays."""
+    out: list[str] = []
+    key: str | None = None
+    for line in template.splitlines():
+        heading = re.match(r"^#{1,6}\s+(.*)$", line)
+        if heading:
+            key = _key(heading.group(1))
+            while out and out[-1] == "":
+                out.pop()
+            out += ([""] if out else []) + [line, ""]
+            if content.get(key) is not None:
+                out += content[key]
+            continue
+        if content.get(key) is not None:
+            continue  # the placeholder, replaced above
+        stripped = line.strip()
+        if stripped.startswith("<!--") and stripped.endswith("-->"):
+            continue
+        box = re.match(r"^(\s*[-*] )\[[ xX]\] (.*)$", line)
+        if box and key == "checklist":
+            out.append(f"{box.group(1)}[{'x' if _true(box.group(2), report) else ' '}] {box.group(2)}")
+        elif stripped or (out and out[-1] != ""):
+            out.append(line)
+    while out and out[-1] == "":
+        out.pop()
+    return out
+
+
+def _true(label: str, report) -> bool:
+    """Whether a checklist item holds: ticked only when it does."""
+    words = label.lower()
+    if "title" in words:
+        return True  # `<type>(mcp-apps): ...`, mesh's own form
+    if "breaking" in words:
+        return True  # additive: optional props and options, a new search param; earlier links still read
+    if "tested" in words:
+        checks = {c.name: c.outcome.value for c in report.checks} if report is not None else {}
+        return checks.get("tests") == "passed" and not report.failed
+    return False  # documentation, and anything the tool cannot know
+
+
+def _what(series, introduction: list[str]) -> list[str]:
+    lines = [line for line in introduction if not line.startswith("## ")]
+    while lines and lines[0] == "":
+        lines.pop(0)
+    lines += [
+        f"**Experimental** until the MCP Apps SDK ships the notification: it is proposed upstream in"
+        f" [{PROPOSAL}]({PROPOSAL_URL}), and its name and shape may change there.",
+        "",
+        "Where a render site keeps state, Studio advertises `appState: { maxLength: 1024 }` in the host"
+        f" capabilities of `ui/initialize`. The released SDKs ({RELEASED_SDKS}) strip that unknown capability"
+        " in the View's `App`, so `app.getHostCapabilities()` does not show it yet: Views see it once the SDK"
+        " change ships. The state itself (`hostContext.appState`) reaches them today.",
+        "",
+        "Files:",
+        "",
+    ]
+    for commit in series.commits:
+        lines += [f"- `{path}` ({kind})" for path, kind in commit.files]
+    return lines
+
+
+def _screenshots() -> list[str]:
+    return [
+        "No UI of its own: the app's state shows in the URL, as an `appState` search param",
+        "(`?appState=<base64url JSON>`, one slot per app on the page).",
+    ]
+
+
+# the raw notification an app sends; no released SDK has a sender yet
+NOTIFICATION = (
+    'window.parent.postMessage({ jsonrpc: "2.0", method: "ui/notifications/state-changed",'
+    ' params: { state: { view: "settings" } } }, "*");'
+)
+LISTENER = (
+    'window.addEventListener("message", (e) => e.data?.method === "ui/notifications/host-context-changed"'
+    ' && console.log("appState pushed:", e.data.params.appState));'
+)
+
+
+def _how_to_test(report) -> list[str]:
+    lines = [
+        "No released SDK can send the notification yet, so send it by hand from an app's frame:",
+        "",
+        "1. `bun run dev`, open a project and a chat whose tool call shows an MCP app (or an app in the main panel).",
+        "2. In the browser's DevTools, choose the app's iframe in the Console's JavaScript context selector, and run"
+        " (the first line logs what Studio pushes to the app; run it again after a reload):",
+        "   ```js",
+        f"   {LISTENER}",
+        f"   {NOTIFICATION}",
+        "   ```",
+        "3. Expected: the URL gains an `appState` param and no new history entry (Back leaves the page).",
+        "4. Reload: the app gets `{ view: \"settings\" }` back as `hostContext.appState` in its `ui/initialize`"
+        " result (an SDK app: `app.getHostContext()?.appState`). Open the URL in a new tab: the same.",
+        "5. With two apps on the page (two tool calls in a thread), send a different state from each: the URL"
+        " keeps both, and neither app hears a push for the other's report.",
+        "6. Copy the URL, send `{ state: { view: \"b\" } }`, then go back to the copied URL without a reload, in"
+        " the page's own console: `history.pushState(null, \"\", COPIED_URL); dispatchEvent(new PopStateEvent(\"popstate\"))`."
+        " The app logs `appState pushed: { view: \"settings\" }`; Back pushes `{ view: \"b\" }`.",
+        "7. Send `params: { state: null }`: the app's slot leaves the URL.",
+        "",
+        "The tool details view keeps no state: there, a state sent is ignored, and nothing is pushed.",
+        "",
+        "### mesh's CI on this branch",
+        "",
+    ]
+    if report is None:
+        lines.append("Not run with this PR (`--no-verify`): CI runs them.")
+        return lines
+    by_outcome: dict[str, list[str]] = {}
+    for check in report.checks:
+        by_outcome.setdefault(check.outcome.value, []).append(check.name)
+    ran = by_outcome.get("passed", []) + by_outcome.get("failed", [])
+    lines.append(
+        f"mesh-codemod ran mesh's checks on the branch's tree ({len(report.files)} touched file(s)), each against"
+        " the base so only new findings count."
+    )
+    lines += [""] + [f"- {what}: {', '.join(f'`{n}`' for n in names)}" for what, names in (
+        ("Ran", ran),
+        ("Not available here (CI runs them; the table says why)", by_outcome.get("not available", [])),
+        ("Not run here (CI runs them; the table says why)", by_outcome.get("not run", [])),
+    ) if names]
+    lines += [
+        "",
+        report.markdown(),
+    ]
+    return lines
+
+
+def _migration(series) -> list[str]:
+    from ..plan import changeover
+
+    kind = changeover.kind(series.plan)
+    lines = ["None: no database migration, configuration or setup step."]
+    if kind in (changeover.UPGRADE, changeover.BOTH, changeover.MIGRATION):
+        lines += ["", "Links made with the earlier code keep working: their `appState` forms are still read."]
+    return lines
+
+
+def _details(series) -> list[str]:
+    lines = ["Commits:", ""]
+    for commit in series.commits:
+        lines.append(f"- `{commit.sha[:12]}` {commit.group.subject}")
+    mode = series.bridge.mode.value
+    lines += ["", f"Bridge mode: `{mode}`{series.bridge.describe()[len(mode):]}."]
+    formatter = series.plan.formatter
+    if formatter is not None:
+        lines += ["", f"Layout: {formatter.name} ({formatter.reason}).", ""]
+        groups: dict = {}
+        for change in series.plan.changes:
+            if change.layout:
+                groups.setdefault(change.layout, []).append(f"`{change.path}`")
+        lines += [f"- {layout.kind} ({layout.reason}): {', '.join(paths)}" for layout, paths in groups.items()]
+    return lines
