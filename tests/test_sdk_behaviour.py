@@ -118,10 +118,14 @@ def test_the_test_cases_the_recipe_adds_pass_with_bun(shape: str, tmp_path: Path
     os.symlink(NODE_MODULES, work / "node_modules")
     (work / "double.ts").write_text(double_module(tree, package))
     (work / "app.ts").write_text('export { App } from "./double";\n')
-    (work / "app-bridge.ts").write_text('export { AppBridge } from "./double";\n')
+    (work / "app-bridge.ts").write_text(
+        f'export {{ AppBridge, {NAMES.notification_type}Schema }} from "./double";\n'
+    )
     test = (tree / "src/app-bridge.test.ts").read_text()
-    added = test.count(f"it(\"app.{NAMES.sender}")
-    assert added == {"shape-b": 4, "shape-c": 4}[shape]  # accessor on 1.x, guard where App has it
+    block = test[test.index("describe(\"view navigation state"):]
+    added = block[: block.index("\n  });\n") + 1].count("\n    it(")
+    # listener, initial context, setHostContext, schema; the accessor on 1.x, the guard where App has it
+    assert added == {"shape-b": 5, "shape-c": 5}[shape]
     (work / "app-bridge.test.ts").write_text(test)
     result = subprocess.run(
         [str(BUN), "test", "./app-bridge.test.ts"], cwd=work, capture_output=True, text=True, timeout=300
