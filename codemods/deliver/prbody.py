@@ -93,11 +93,15 @@ def introduction(series) -> list[str]:
     return lines
 
 
-def render(series, report, command: Sequence[str]) -> str:
-    """``series`` is a `build.Series`; ``report`` a `verify.Report` or None."""
+NOT_RUN = "Not run (`--no-verify`)."
+
+
+def render(series, report, command: Sequence[str], not_run: str = NOT_RUN) -> str:
+    """``series`` is a `build.Series`; ``report`` a `verify.Report`, the
+    publishing side's `verdict.Verdict`, or None (then ``not_run`` says why)."""
     target = series.plan.target
     if target == "sdk":  # written for the SDK's maintainers (SPEC section 7)
-        return render_sdk(series, report, command)
+        return render_sdk(series, report, command, not_run)
     lines = introduction(series)
     lines += ["## Commits", ""]
     for commit in series.commits:
@@ -120,7 +124,7 @@ def render(series, report, command: Sequence[str]) -> str:
             lines.append(f"- {layout.kind} ({layout.reason}): {', '.join(paths)}")
     lines += ["", "## Verification", ""]
     if report is None:
-        lines.append("Not run (`--no-verify`).")
+        lines.append(not_run)
     else:
         lines.append(f"mesh's own checks on the {len(report.files)} touched file(s), on the branch's tree:")
         lines += ["", report.markdown()]
@@ -193,7 +197,7 @@ _TYPES = (
 )
 
 
-def render_sdk(series, report, command: Sequence[str]) -> str:
+def render_sdk(series, report, command: Sequence[str], not_run: str = NOT_RUN) -> str:
     """The SDK PR body in the repository's PR template (its
     `.github/pull_request_template.md`, else the MCP sections), each
     section filled with what this change is; the tool's own details in a
@@ -201,7 +205,7 @@ def render_sdk(series, report, command: Sequence[str]) -> str:
     plan = series.plan
     content = {
         "motivation": _motivation(plan),
-        "tested": _tested(report),
+        "tested": _tested(report) if report is not None or not_run == NOT_RUN else [not_run],
         "breaking": _breaking(),
         "types": None,  # the template's own checkboxes, ticked
         "checklist": None,
