@@ -42,6 +42,8 @@ def test_the_example_workflow_with_canaries_shows_the_write_token_to_nothing(tmp
     assert found["alive"] == []
     # the token reached git's network calls alone, in the publish job
     assert {sub for sub, mark in found["git_calls"] if mark == "token"} <= {"ls-remote", "fetch", "push"}
+    # the publishing process (publish, open-pr) started git and gh, nothing else
+    assert set(found["publishing_programs"]) == {"git", "gh"}, found["publishing_programs"]
     # the publish job pushed the build's branch and opened the PR
     assert found["remote_branch"] == found["manifest"]["tip"]
     assert [(p["number"], p["state"]) for p in found["pulls"]] == [(1, "open")]
