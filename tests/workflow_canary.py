@@ -122,14 +122,14 @@ exec "{FAKES / 'bun'}" "$@"
     # process's children are read from this log)
     for name in WATCHED:
         # gh's stand-in started with this Python (not `env python3`, which would log python3)
-        real = f'{sys.executable}" "{path_dir / "gh-stand-in"}' if name == "gh" else (shutil.which(name) or "/bin/false")
+        real = f'{sys.executable}" "{path_dir / "gh-stand-in"}' if name == "gh" else (shutil.which(name, path=SYSTEM_PATH) or "/bin/false")
         if name == "git":
             continue
         canary.executable(path_dir / name, f"""#!/bin/bash
 printf '%s\\t%s\\n' "{name}" "$(tr '\\0' ' ' < /proc/$PPID/cmdline)" >> "{logs}/programs.log"
 exec "{real}" "$@"
 """)
-    real_git = shutil.which("git")
+    real_git = shutil.which("git", path=SYSTEM_PATH)
     canary.executable(path_dir / "git", f"""#!/bin/bash
 sub=""; skip=""
 for a in "$@"; do
@@ -144,7 +144,8 @@ exec "{real_git}" "$@"
 
 
 # the programs the stand-ins watch (started by name from PATH)
-WATCHED = ("gh", "git", "sh", "bash", "dash", "env", "node", "npm", "npx", "bunx", "python", "python3",
+SYSTEM_PATH = "/usr/local/bin:/usr/bin:/bin"
+WATCHED = ("gh", "git", "sh", "bash", "dash", "node", "npm", "npx", "bunx", "python", "python3",
            "biome", "tsc", "prettier", "oxlint", "curl", "wget", "perl", "make")
 
 
