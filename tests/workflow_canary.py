@@ -116,9 +116,21 @@ fi
 [ -f "$root/canary.sh" ] && bash "$root/canary.sh"
 exec "{FAKES / 'bun'}" "$@"
 """)
-    shutil.copy(FAKES / "gh", path_dir / "gh")
-    real_git = shutil.which("git")
-    canary.executable(path_dir / "git", f"""#!/usr/bin/env bash
+    shutil.copy(FAKES / "gh", path_dir / "gh-stand-in")
+    # every program a process may start by name: logged with the command
+    # line of the process that started it, then run (the publishing
+    # process's children are read from this log)
+    for name in WATCHED:
+        # gh's stand-in started with this Python (not `env python3`, which would log python3)
+        real = f'{sys.executable}" "{path_dir / "gh-stand-in"}' if name == "gh" else (shutil.which(name, path=SYSTEM_PATH) or "/bin/false")
+        if name == "git":
+            continue
+        canary.executable(path_dir / name, f"""#!/bin/bash
+printf '%s\\t%s\\n' "{name}" "$(tr '\\0' ' ' < /proc/$PPID/cmdline)" >> "{logs}/programs.log"
+exec "{real}" "$@"
+""")
+    real_git = shutil.which("git", path=SYSTEM_PATH)
+    canary.executable(path_dir / "git", f"""#!/bin/bash
 sub=""; skip=""
 for a in "$@"; do
   if [ -n "$skip" ]; then skip=""; continue; fi
@@ -126,8 +138,24 @@ for a in "$@"; do
 done
 if env | grep -q -e '{WRITE_TOKEN}' -e '{canary.environment.basic_credential(WRITE_TOKEN)}'; then mark=token; else mark=clean; fi
 echo "$sub $mark" >> "{logs}/git.log"
+printf '%s\\t%s\\n' git "$(tr '\\0' ' ' < /proc/$PPID/cmdline)" >> "{logs}/programs.log"
 exec "{real_git}" "$@"
 """)
+
+
+# the programs the stand-ins watch (started by name from PATH)
+SYSTEM_PATH = "/usr/local/bin:/usr/bin:/bin"
+WATCHED = ("gh", "git", "sh", "bash", "dash", "node", "npm", "npx", "bunx", "python", "python3",
+           "biome", "tsc", "prettier", "oxlint", "curl", "wget", "perl", "make")
+
+
+def publishing_programs(logs: Path) -> list[str]:
+    """The programs the publishing process (`mesh-codemod publish` and
+    `open-pr`) started, in order."""
+    log = logs / "programs.log"
+    lines = log.read_text().splitlines() if log.exists() else []
+    return [name for name, _, parent in (line.partition("\t") for line in lines)
+            if "-m codemods publish" in parent or "-m codemods open-pr" in parent]
 
 
 def seen_by(logs: Path) -> dict[str, list[str]]:
@@ -176,6 +204,7 @@ def run(tmp: Path) -> dict:
         "scanners": scanners,
         "alive": [pid for pid in scanners if _alive(pid)],
         "git_calls": canary.git_calls(logs),
+        "publishing_programs": publishing_programs(logs),
         "remote_branch": git(remote, "for-each-ref", "--format=%(objectname)", f"refs/heads/{BRANCH}").strip(),
         "manifest": json.loads(manifest_file.read_text()) if manifest_file.exists() else {},
         "pulls": state["pulls"],
@@ -200,6 +229,8 @@ def report(found: dict) -> str:
     with_token = sorted({sub for sub, mark in found["git_calls"] if mark == "token"})
     lines.append(f"git calls that held the write token: {with_token}")
     lines.append(f"write token seen by: {found['seen'][WRITE_TOKEN] or 'nothing'}")
+    started = sorted(set(found["publishing_programs"]))
+    lines.append(f"programs the publishing process started: {started} ({len(found['publishing_programs'])} starts)")
     lines.append(f"build job's read token seen by: {len(found['seen'][READ_TOKEN])} canary file(s) (the build job has no write token)")
     lines.append(f"remote {BRANCH}: {found['remote_branch'] or 'none'}; manifest tip: {found['manifest'].get('tip', '')}")
     lines.append(f"pull requests: {[(p['number'], p['state'], p['head']['ref'] if isinstance(p.get('head'), dict) else p.get('head')) for p in found['pulls']]}")

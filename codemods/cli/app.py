@@ -148,7 +148,7 @@ def pr_command(
     raise typer.Exit(delivery.pr(request))
 
 
-@app.command("publish", short_help="Check the build job's artifact and push its branch (the publish job).")
+@app.command("publish", short_help="Rebuild the series on the build job's base and push it (the publish job).")
 def publish_command(
     artifact: Annotated[Path, typer.Option("--artifact", help="The folder `pr --artifact` wrote (the build job's).")],
     branch: Annotated[str, typer.Option("--branch", help="The branch to publish.")],
@@ -167,11 +167,12 @@ def publish_command(
     ] = None,
     as_json: JsonOption = False,
 ) -> None:
-    """Check the build job's artifact and push its branch: the commits must
-    be the tool's own work on a base of --target (author, committer,
-    trailers, files, and each file, modulo layout, what the tool makes of
-    that base with its built-in layout, from git objects). Runs no code of
-    the checkout: no install, formatter or checks. Exit 3 when refused."""
+    """Rebuild the series on the build job's base and push it: publish
+    takes from the artifact only the base (a commit of --target), the
+    checks' verdict (bound to the series' fingerprint), the choice of
+    wiring (one of the tool's, fitting package.json) and a formatter's
+    layout (only when the same modulo layout); every commit, message and
+    the PR body are its own. Starts no program but git. Exit 3 when refused."""
     request = github.PublishRequest(
         repo, artifact, branch, target, push, author, force, fail_on_blocked, report_out, as_json
     )
@@ -196,6 +197,11 @@ def open_pr_command(
         bool, typer.Option("--dry-run", help="Decide and write the outputs; open, edit or comment on nothing.")
     ] = False,
     as_json: JsonOption = False,
+    pr_author: Annotated[
+        str,
+        typer.Option("--pr-author", help="Only PRs this login opened can decline a change (the tool's identity on GitHub).",
+                     show_default="any of the repository's own"),
+    ] = "",
 ) -> None:
     """Open or update the branch's pull request on GitHub, or decline to.
 
@@ -212,7 +218,7 @@ def open_pr_command(
     checkout. In a workflow: run it with --dry-run before pushing, push
     only when pr-action is open or update, then run it without --dry-run.
     """
-    request = github.OpenPrRequest(branch, base_branch, report, body_file, repo_slug, dry_run, as_json)
+    request = github.OpenPrRequest(branch, base_branch, report, body_file, repo_slug, dry_run, as_json, pr_author)
     raise typer.Exit(github.open_pr(request))
 
 

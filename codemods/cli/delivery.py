@@ -163,6 +163,11 @@ def _pr(request: PrRequest) -> int:
         series = _series(request.series)
         if not series.commits:
             message = f"nothing to do: {series.base[:12]} already has every edit; branch {request.branch} left alone"
+            if request.artifact is not None:  # the publish job decides for itself, from the base
+                from ..publish import artifact as publish
+
+                built = {**series_json(series), "branch": request.branch, "nothing_to_do": True}
+                publish.write_artifact(series, request.branch, request.artifact, "", built, None)
             if as_json:
                 print_json({**series_json(series), "branch": request.branch, "nothing_to_do": True})
             else:
@@ -200,7 +205,7 @@ def _pr(request: PrRequest) -> int:
             from ..publish import artifact as publish
 
             built = {**series_json(series), "branch": request.branch, "verify": report.to_json() if report else None}
-            publish.write_artifact(series, request.branch, request.artifact, body, built)
+            publish.write_artifact(series, request.branch, request.artifact, body, built, built["verify"])
     except ValueError as err:
         return fail(str(err), Exit.USAGE, as_json)
     except (*git_failures(), OSError) as err:

@@ -17,11 +17,21 @@ class OpenPrRequest(NamedTuple):
     repo_slug: str | None = None
     dry_run: bool = False
     as_json: bool = False
+    # only PRs this login opened can say "no" (declined); "": any of the repository's own
+    pr_author: str = ""
 
 
 def open_pr(request: OpenPrRequest) -> int:
     """`mesh-codemod open-pr`: decide what the branch's PR needs (see
-    `forge`), do it unless ``dry_run``, and write the workflow outputs."""
+    `forge`), do it unless ``dry_run``, and write the workflow outputs.
+    Starts no program but gh (and git), enforced (`publish.guard`)."""
+    from ..publish import guard
+
+    with guard.armed():
+        return _open_pr(request)
+
+
+def _open_pr(request: OpenPrRequest) -> int:
     import json
     import os
     import re
@@ -44,11 +54,11 @@ def open_pr(request: OpenPrRequest) -> int:
     except (OSError, ValueError) as err:
         return fail(f"--report {request.report} or its body cannot be read: {err}", Exit.USAGE, as_json)
     mark = report.get("fingerprint", "")
-    if mark and forge.fingerprint_in(body) != mark:
-        body = f"{body.rstrip()}\n\n{forge.fingerprint_line(mark)}\n"
+    if mark and body.strip():  # one fingerprint line, in its fixed place: the last line
+        body = forge.with_fingerprint(body, mark)
     try:
         pulls = forge.own_pulls(slug, request.branch, request.base_branch)
-        decision = forge.decide(report, pulls)
+        decision = forge.decide(report, pulls, request.pr_author)
         if decision.action in ("open", "update") and not body.strip():
             raise forge.ReportError("no PR body: give --body-file, or a report with one")
         if not request.dry_run:
@@ -60,7 +70,8 @@ def open_pr(request: OpenPrRequest) -> int:
         return fail(str(err), Exit.USAGE, as_json)
     except forge.ForgeError as err:
         return fail(str(err), Exit.REFUSED, as_json)
-    forge.write_outputs(decision, summary=not request.dry_run)
+    notes = [str(n) for n in report.get("notes") or [] if isinstance(n, str)]
+    forge.write_outputs(decision, summary=not request.dry_run, notes=notes)
     if as_json:
         print_json({**decision.to_json(), "dry_run": request.dry_run, "repo": slug})
     else:
@@ -83,14 +94,15 @@ class PublishRequest(NamedTuple):
 
 
 def publish(request: PublishRequest) -> int:
-    """`mesh-codemod publish`: the publish job's side. Check the build
-    job's artifact (`publish.check_artifact`: only the tool's own work, on
-    a base that the target holds), then push its branch with the lease.
-    Starts no process of the checkout; credentials reach git's network
-    calls only."""
+    """`mesh-codemod publish`: the publish job's side. Rebuild the series
+    on the artifact's base (`publish.rebuild`: the build job's verdict,
+    choice and layout are all it takes), then push publish's own commits
+    with the lease. Starts no program but git (`guard`, armed first);
+    credentials reach git's network calls only."""
     from ..plan import environment
+    from ..publish import guard
 
-    with environment.sealed():
+    with guard.armed(), environment.sealed():
         return _publish(request)
 
 
@@ -109,12 +121,13 @@ def _publish(request: PublishRequest) -> int:
         repository.refuse_shallow(repo, "publish checks the artifact's base against the target's history")
         name, email = author(request.author)
         identity = repository.identity(repo, name, email)
-        checked = publish.check_artifact(repo, request.artifact, request.branch, request.target, identity)
-        data = publish.report(checked, repo)
+        published = publish.rebuild(repo, request.artifact, request.branch, request.target, identity)
+        own = published.own
+        data = publish.report(published, request.branch)
         data["push"] = {"remote": request.push, "pushed": False}
-        if request.push is not None:
+        if request.push is not None and own.commits:
             try:
-                _, seen, foreign = branches.check_branch(checked.own, request.branch, request.push, request.force)
+                _, seen, foreign = branches.check_branch(own, request.branch, request.push, request.force)
             except branches.ForeignCommits as err:
                 if request.fail_on_blocked:
                     raise
@@ -128,8 +141,8 @@ def _publish(request: PublishRequest) -> int:
                     ],
                 }
             else:
-                if seen != checked.tip:
-                    branches.push_branch(repo, request.push, request.branch, checked.tip, seen)
+                if seen != own.tip:
+                    branches.push_branch(repo, request.push, request.branch, own.tip, seen)
                     data["push"] = {"remote": request.push, "lease": seen, "pushed": True}
                 data["replaced"] = [c.hexsha for c in foreign]
     except ValueError as err:
@@ -143,10 +156,12 @@ def _publish(request: PublishRequest) -> int:
     if as_json:
         print_json(data)
     else:
-        say(f"artifact {data['digest']}: the tool's own work on {data['base'][:12]} ({len(data['commits'])} commit(s))")
+        say(f"mesh-codemod's own series on {own.base[:12]} ({len(own.commits)} commit(s)), tip {own.tip[:12]}")
+        for note in published.notes:
+            say(f"note: {note}")
         if "blocked" in data:
             say(f"blocked: {data['blocked']['reason']}")
-        elif request.push:
+        elif request.push and own.commits:
             pushed = data["push"]["pushed"]
             say(f"push to {request.push}: " + ("pushed" if pushed else "nothing to push (already up to date)"))
     return int(Exit.OK)

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import io
 import tempfile
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
 from pathlib import Path
 
@@ -20,7 +20,7 @@ import git
 
 from ..engine.record import NamedTuple
 from ..recipes.base import Bridge, CommitGroup, ModeChoice
-from ..plan.formatting import FormatterMode, choose as choose_formatter
+from ..plan.formatting import FormatterMode, Layout, choose as choose_formatter
 from ..plan.model import NO_TOOLS, FileChange, Plan, TargetError, Tools, detect_target
 from ..plan.runner import plan
 from .repository import GitProblem, Identity, commit_date, exported_tree, resolve
@@ -67,17 +67,25 @@ class Series(NamedTuple):
 def build_series(
     repo: git.Repo,
     base_rev: str,
-    bridge: Bridge | ModeChoice,
+    bridge: Bridge | ModeChoice | Callable[[Path], ModeChoice],
     author: Identity,
     formatter: FormatterMode = FormatterMode.AUTO,
     tools: Tools = NO_TOOLS,
+    config_rev: str | None = None,
+    adopt: Callable[[str, bytes], tuple[bytes, Layout | None]] | None = None,
 ) -> Series:
     """Make (in the object store only) one commit per commit group whose
     steps change something, on top of ``base_rev``. The files are laid out
     by the checkout's formatter (its installed Biome, run under the
     configuration committed in the base) where ``formatter`` allows and
     ``tools`` (the checks wing's) can start it; without tools nothing of
-    the checkout is started."""
+    the checkout is started.
+
+    The publishing side passes ``config_rev`` (the target branch's tip:
+    its `.mesh-codemod.toml` is the team's current word, added to the
+    base's) and ``adopt`` (given a file's final bytes, the layout it takes
+    instead, and why: another job's formatter layout, same modulo layout);
+    a commit holds the adopted bytes wherever it holds the final content."""
     base = resolve(repo, base_rev)
     checkout = Path(repo.working_tree_dir)
     date = commit_date(base)
@@ -99,8 +107,13 @@ def build_series(
             from ..plan import config as configuration
 
             settings = configuration.load(tree, [s.id for s in target.steps], target.name)
-            if isinstance(bridge, ModeChoice):  # decided already (the build's, for the publishing side)
+            if config_rev is not None:
+                current = _config_at(repo, config_rev, [s.id for s in target.steps], target.name)
+                settings = configuration.merged(settings, current)
+            if isinstance(bridge, ModeChoice):  # decided already
                 choice = bridge
+            elif callable(bridge):  # the publishing side's: from the base's files, then the current pins
+                choice = configuration.pinned(bridge(tree), settings, Bridge.AUTO)
             else:
                 choice = configuration.pinned(target.choose_mode(checkout, bridge), settings, bridge)
             layout = choose_formatter(checkout, formatter, target.name)
@@ -110,13 +123,28 @@ def build_series(
             selected: list[str] = []
             for group in target.commits:
                 selected.extend(group.steps)
-                plans.append(plan(tree, choice, selected, layout, tools=tools))
+                plans.append(plan(tree, choice, selected, layout, tools=tools, settings=settings))
         except TargetError as err:
             raise GitProblem(str(err).replace(str(tree), f"{checkout} at {base.hexsha[:12]}")) from None
         full = plans[-1]
         if full.refused:
             reasons = "; ".join(f"{r.path}: {r.reason}" for r in full.refused)
             raise GitProblem(f"refused on {base.hexsha[:12]}: {reasons}")
+        adopted: dict[str, bytes] = {}  # final bytes -> the adopted layout's, by path
+        if adopt is not None:
+            final = []
+            for change in full.changes:
+                data, how = adopt(change.path, change.new)
+                if data != change.new:
+                    adopted[change.path] = data
+                final.append(change._replace(new=data, layout=how or change.layout))
+            finals = {c.path: c.new for c in full.changes}
+            full = full._replace(changes=final)
+            plans = [
+                p._replace(changes=[c._replace(new=adopted[c.path]) if adopted.get(c.path) is not None
+                                    and c.new == finals[c.path] else c for c in p.changes])
+                for p in plans[:-1]
+            ] + [full]
         groups = target.commits
         if full.form_changes:
             # The base has the feature in an earlier form: one commit of its own.
@@ -161,6 +189,23 @@ def build_series(
             commits.append(SeriesCommit(sha, group, files, message))
             parent, parent_tree = sha, new_tree
     return Series(repo, base.hexsha, commits, full, choice, author, date, formatter, tools)
+
+
+def _config_at(repo: git.Repo, rev: str, steps: list[str], target: str):
+    """The `.mesh-codemod.toml` committed at ``rev`` (defaults without one)."""
+    from ..plan import config as configuration
+
+    commit = resolve(repo, rev)
+    try:
+        blob = commit.tree / configuration.FILE_NAME
+    except KeyError:
+        return configuration.Config()
+    if blob.type != "blob" or blob.mode != 0o100644 or blob.size > configuration.MAX_BYTES:
+        raise GitProblem(f"{configuration.FILE_NAME} at {commit.hexsha[:12]}: not a regular file of at most "
+                         f"{configuration.MAX_BYTES} bytes")
+    with tempfile.TemporaryDirectory(prefix="mesh-codemod-config-") as name:
+        (Path(name) / configuration.FILE_NAME).write_bytes(blob.data_stream.read())
+        return configuration.load(Path(name), steps, target)
 
 
 def group_touches(change: FileChange, group: CommitGroup) -> bool:

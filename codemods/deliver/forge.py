@@ -40,6 +40,8 @@ from ..engine.record import NamedTuple
 
 FINGERPRINT_MARK = "mesh-codemod-fingerprint:"
 _FINGERPRINT = re.compile(r"<!-- mesh-codemod-fingerprint: (sha256:[0-9a-f]{64}) -->")
+# the login GitHub gives the workflow token's PRs: "declined" reads only those
+DEFAULT_LOGIN = "github-actions[bot]"
 BLOCKED_MARK = "<!-- mesh-codemod-blocked -->"
 ACTIONS = ("none", "blocked", "update", "declined", "open")
 DEFAULT_TITLE = "Deep-link app state for MCP apps (appState)"
@@ -102,8 +104,18 @@ def fingerprint_line(value: str) -> str:
 
 
 def fingerprint_in(body: str | None) -> str:
-    match = _FINGERPRINT.search(body or "")
+    """The fingerprint of a body the tool wrote: its last non-empty line,
+    exactly the fingerprint line, and nowhere else (a line placed earlier,
+    say by whoever wrote text above it, is not read)."""
+    lines = [line for line in (body or "").splitlines() if line.strip()]
+    match = _FINGERPRINT.fullmatch(lines[-1].strip()) if lines else None
     return match[1] if match else ""
+
+
+def with_fingerprint(body: str, value: str) -> str:
+    """``body`` ending in the fingerprint line, its one fixed place."""
+    kept = [line for line in body.rstrip().splitlines() if FINGERPRINT_MARK not in line]
+    return "\n".join([*kept, "", fingerprint_line(value)]).lstrip("\n") + "\n"
 
 
 # --- GitHub, through gh -------------------------------------------------------
@@ -115,6 +127,7 @@ class PullRequest(NamedTuple):
     merged: bool
     body: str
     url: str = ""
+    author: str = ""  # the login that opened it
 
 
 Runner = Callable[[list[str], bytes | None], str]
@@ -168,7 +181,7 @@ def own_pulls(slug: str, branch: str, base_branch: str, gh: Runner = run_gh) -> 
         found.append(
             PullRequest(
                 int(item["number"]), item.get("state", ""), bool(item.get("merged_at")),
-                item.get("body") or "", item.get("html_url", ""),
+                item.get("body") or "", item.get("html_url", ""), str((item.get("user") or {}).get("login", "")),
             )
         )
     return sorted(found, key=lambda p: -p.number)
@@ -186,8 +199,9 @@ class Decision(NamedTuple):
         return {"action": self.action, "number": self.number, "reason": self.reason}
 
 
-def decide(report: dict, pulls: Sequence[PullRequest]) -> Decision:
-    """What to do, from the build's report and the repository's own PRs."""
+def decide(report: dict, pulls: Sequence[PullRequest], login: str = "") -> Decision:
+    """What to do, from the build's report and the repository's own PRs;
+    with ``login``, only the PRs that login opened can say "no"."""
     open_pr = next((p for p in pulls if p.state == "open"), None)
     if report.get("error"):
         return Decision("none", open_pr and open_pr.number, f"the build failed: {report['error']}")
@@ -210,6 +224,8 @@ def decide(report: dict, pulls: Sequence[PullRequest]) -> Decision:
         raise ReportError("the report has no fingerprint (made by `mesh-codemod pr --json` of this release?)")
     for pull in pulls:
         if pull.state != "closed" or fingerprint_in(pull.body) != mine:
+            continue
+        if login and pull.author != login:
             continue
         if pull.merged:  # merged, and the whole of it is pending again: the team took it out
             why = "was merged, and the base no longer has it (reverted)"
@@ -275,9 +291,9 @@ def blocked_comment(report: dict) -> str:
     return "\n".join(lines)
 
 
-def write_outputs(decision: Decision, summary: bool) -> None:
+def write_outputs(decision: Decision, summary: bool, notes: Sequence[str] = ()) -> None:
     """pr-action and pr-number to $GITHUB_OUTPUT; with ``summary``, one
-    line to $GITHUB_STEP_SUMMARY."""
+    line to $GITHUB_STEP_SUMMARY, and the publishing side's ``notes``."""
     output = os.environ.get("GITHUB_OUTPUT")
     if output:
         with open(output, "a", encoding="utf-8") as handle:
@@ -286,3 +302,5 @@ def write_outputs(decision: Decision, summary: bool) -> None:
     if summary and step_summary:
         with open(step_summary, "a", encoding="utf-8") as handle:
             handle.write(f"\n**mesh-codemod: {decision.action}**: {decision.reason}\n")
+            for note in notes:
+                handle.write(f"- {note}\n")

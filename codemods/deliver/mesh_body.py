@@ -49,14 +49,17 @@ def title(series) -> str:
     return "feat(mcp-apps): keep each app's state in the URL (appState deep links)"
 
 
-def render(series, report, introduction: list[str], reproduce: list[str], fingerprint: str, left_alone: list[str]) -> str:
+def render(
+    series, report, introduction: list[str], reproduce: list[str], fingerprint: str, left_alone: list[str],
+    not_run: str = "",
+) -> str:
     """The body. ``introduction`` says what the change does, by its kind;
     ``reproduce`` (the commands and identity) goes in the collapsed block;
     ``left_alone``: the files a human decision keeps, with the introduction."""
     content = {
         "what": _what(series, introduction) + [("#" + line if line.startswith("## ") else line) for line in left_alone],
         "screenshots": _screenshots(),
-        "test": _how_to_test(report),
+        "test": _how_to_test(report, not_run),
         "migration": _migration(series),
         "checklist": None,  # the template's own boxes, ticked where true
     }
@@ -173,7 +176,7 @@ LISTENER = (
 )
 
 
-def _how_to_test(report) -> list[str]:
+def _how_to_test(report, not_run: str = "") -> list[str]:
     lines = [
         "No released SDK can send the notification yet, so send it by hand from an app's frame:",
         "",
@@ -200,7 +203,7 @@ def _how_to_test(report) -> list[str]:
         "",
     ]
     if report is None:
-        lines.append("Not run with this PR (`--no-verify`): CI runs them.")
+        lines.append(not_run or "Not run with this PR (`--no-verify`): CI runs them.")
         return lines
     by_outcome: dict[str, list[str]] = {}
     for check in report.checks:

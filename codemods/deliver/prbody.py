@@ -98,16 +98,23 @@ def introduction(series) -> list[str]:
     return lines
 
 
-def render(series, report, command: Sequence[str]) -> str:
-    """``series`` is a `build.Series`; ``report`` a `verify.Report` or None."""
+NOT_RUN = "Not run (`--no-verify`)."
+
+
+def render(series, report, command: Sequence[str], not_run: str = NOT_RUN) -> str:
+    """``series`` is a `build.Series`; ``report`` a `verify.Report`, the
+    publishing side's `verdict.Verdict`, or None (then ``not_run`` says why)."""
     target = series.plan.target
     if target == "sdk":  # written for the SDK's maintainers (SPEC section 7)
-        return render_sdk(series, report, command)
+        return render_sdk(series, report, command, not_run)
     if target == "host":  # as mesh writes them (SPEC section 4)
         from . import mesh_body
 
         *reproduce, fingerprint = _reproduce(series, command)
-        return mesh_body.render(series, report, introduction(series), reproduce, fingerprint, left_alone_section(series.plan))
+        return mesh_body.render(
+            series, report, introduction(series), reproduce, fingerprint, left_alone_section(series.plan),
+            "" if not_run == NOT_RUN else not_run,
+        )
     raise ValueError(f"no PR body for target {target!r}")
 
 
@@ -176,7 +183,7 @@ _TYPES = (
 )
 
 
-def render_sdk(series, report, command: Sequence[str]) -> str:
+def render_sdk(series, report, command: Sequence[str], not_run: str = NOT_RUN) -> str:
     """The SDK PR body in the repository's PR template (its
     `.github/pull_request_template.md`, else the MCP sections), each
     section filled with what this change is; the tool's own details in a
@@ -184,7 +191,7 @@ def render_sdk(series, report, command: Sequence[str]) -> str:
     plan = series.plan
     content = {
         "motivation": sdk_discussion() + [""] + _motivation(plan),
-        "tested": _tested(report),
+        "tested": _tested(report) if report is not None or not_run == NOT_RUN else [not_run],
         "breaking": _breaking(),
         "types": None,  # the template's own checkboxes, ticked
         "checklist": None,

@@ -26,6 +26,7 @@ from ..recipes.base import Bridge, ModeChoice
 
 FILE_NAME = ".mesh-codemod.toml"
 FORMS = ("1.x", "2.x")
+MAX_BYTES = 64 * 1024
 ALL = "*"
 
 
@@ -109,3 +110,15 @@ def pinned(choice: ModeChoice, config: Config, requested: Bridge) -> ModeChoice:
     elif config.form:
         choice = choice._replace(form_reason=f"{choice.form_reason}; pinned by {FILE_NAME}")
     return choice
+
+
+def merged(base: Config, current: Config) -> Config:
+    """The base commit's configuration with the target branch's current
+    one over it (the publishing side): a step either skips is skipped, and
+    the current file's pins win."""
+    return Config(
+        tuple(dict.fromkeys((*base.skip, *current.skip))),
+        current.bridge if current.bridge is not None else base.bridge,
+        current.form or base.form,
+        base.present or current.present,
+    )

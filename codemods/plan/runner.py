@@ -26,6 +26,7 @@ def plan(
     formatter: FormatterMode | str | FormatterChoice = FormatterMode.AUTO,
     restore: Sequence[str] = (),
     tools: Tools = NO_TOOLS,
+    settings: configuration.Config | None = None,
 ) -> Plan:
     """Compute every step's edits against the files as they are now, and
     pass the changed files through the checkout's formatter (``formatter``:
@@ -42,7 +43,9 @@ def plan(
     unknown = sorted((set(only) | set(restore)) - ids)
     if unknown:
         raise ValueError(f"unknown step(s): {', '.join(unknown)} (see `mesh-codemod list`)")
-    config = configuration.load(repo, ids, target.name)
+    # ``settings``: the configuration decided already (the publishing
+    # side's: the base's with the target branch's over it)
+    config = settings if settings is not None else configuration.load(repo, ids, target.name)
     if not isinstance(formatter, FormatterChoice):
         formatter = choose(repo, formatter, target.name)
     # A choice made already (on the checkout whose node_modules decide, for

@@ -3,233 +3,252 @@
 In CI the work is split in two jobs. The build job holds no write token: it
 installs the checkout's dependencies, builds the series (laid out by the
 checkout's formatter where that changes layout only), runs `verify`, and
-leaves an artifact (`write_artifact`): a git bundle of the branch, the PR
-body, the report, and a manifest with the base, the tip and the artifact
-digest. The publish job holds the token and runs no code of the
-repository. It takes the artifact only once `check_artifact` found in it
-nothing but the tool's own work:
+leaves an artifact (`write_artifact`): a manifest (the base, the checks'
+verdict, the choice of wiring) and a git bundle of its branch, plus the
+body and report it showed (for people; publish reads neither).
 
-- the commits sit on the recorded base, which the trusted target branch
-  holds, one parent each;
-- author, committer and trailers are the tool's, and each commit holds
-  exactly the change its content trailer records;
-- the files changed are the files the tool changes on that base, with the
-  same modes;
-- each is, modulo layout, what the tool itself makes of that base with its
-  built-in layout, from git objects alone.
+The publish job holds the token and trusts nothing of that artifact but:
 
-This module and what it imports start no process of the checkout: git
-(with hooks off and a fixed configuration) and nothing else. The modules
-that do, `sandbox`, `verify` and `formatter_run`, are never imported here
-(tests/test_publish.py checks sys.modules); `runner.plan` imports
-`formatter_run` only when a Biome was chosen, and the publishing side
-chooses none.
+- the base, checked to be a commit of the target branch;
+- the verdict, a closed record (`deliver.verdict`) that counts only when it
+  names the fingerprint of the series publish built itself;
+- the choice, one of the tool's own wirings that fits the checkout's
+  package.json range (`choice`);
+- the formatter's layout of a file: the bundle's tip's blob at a path the
+  tool changes, taken only when it is the same modulo layout as publish's
+  own bytes (else publish's own, and the report says so).
+
+From the base's git objects, that choice and the target's configuration
+(`.mesh-codemod.toml` at the base and at the target's tip), it rebuilds
+every commit itself (trees, messages, trailers, author, committer) and the
+PR body and title, and pushes only that (`rebuild`). No commit, message or
+text of the bundle is pushed or shown. This module and what it imports
+start no process but git (and `forge`: gh); `guard` enforces it at run
+time.
 """
 
 from __future__ import annotations
 
-import hashlib
 import json
+import re
 from pathlib import Path
 
 import git
 
-from ..engine.record import NamedTuple
 from ..deliver import branches, build, repository
-from ..plan.formatting import _SUFFIXES, FormatterMode, same_code
-from ..recipes.base import Bridge, ModeChoice
+from ..deliver import verdict as verdicts
+from ..deliver.forge import series_fingerprint
+from ..engine.record import NamedTuple
+from ..plan.formatting import _SUFFIXES, FormatterMode, Layout, same_code
+from . import choice as choices
 
-FORMAT = 1
+FORMAT = 2
 MANIFEST = "manifest.json"
 BUNDLE = "branch.bundle"
 BODY = "body.md"
 REPORT = "report.json"
 _CANDIDATE = "refs/mesh-codemod/candidate"
+# what publish reads, at most (a larger file is refused, not read)
+MAX_MANIFEST = 64 * 1024
+MAX_BUNDLE = 32 * 1024 * 1024
+# a file whose layout is compared (larger: publish's own layout is used)
+MAX_COMPARED = 1024 * 1024
+_SHA = re.compile(r"[0-9a-f]{40}")
 
 
 class ArtifactProblem(Exception):
-    """The artifact is not the tool's own work, or is malformed (exit 3)."""
+    """The artifact cannot be used: malformed, too large, or a base the
+    target lacks (exit 3)."""
 
 
-def artifact_digest(base: str, tip: str, branch: str, files: dict[str, str]) -> str:
-    """The artifact digest: the base, the tip, the branch and each changed
-    file's blob id (a deleted file: the empty string), in one sha256."""
-    text = json.dumps({"base": base, "tip": tip, "branch": branch, "files": dict(sorted(files.items()))}, sort_keys=True)
-    return "sha256:" + hashlib.sha256(text.encode("utf-8")).hexdigest()
-
-
-def _changed_blobs(repo: git.Repo, base: str, tip: str) -> dict[str, tuple[str, str]]:
-    """path -> (mode, blob id) of each file ``tip`` changes from ``base``
-    (a deleted file: ("", ""))."""
-    out = repo.git.execute(["git", "diff-tree", "-r", "-z", "--no-renames", base, tip])
-    fields = out.split("\0")
-    changed = {}
-    for index in range(0, len(fields) - 1, 2):
-        meta, path = fields[index], fields[index + 1]
-        if not meta.startswith(":"):
-            continue
-        _, new_mode, _, new_blob, status = meta[1:].split(" ")
-        changed[path] = ("", "") if status == "D" else (new_mode, new_blob)
-    return changed
-
-
-def write_artifact(series: build.Series, branch: str, out: Path, body: str, report: dict) -> dict:
-    """The build job's artifact in ``out``: the bundle of ``branch``
-    (base..tip), the body, the report and the manifest. Returns the manifest."""
-    out.mkdir(parents=True, exist_ok=True)
-    repo = series.repo
-    ref = f"refs/heads/{branch}"
-    if branches.local_branch(repo, branch) != series.tip:
-        raise ArtifactProblem(f"branch {branch} is not the series' tip {series.tip[:12]}")
-    bundle = out / BUNDLE
-    repo.git.execute(["git", "bundle", "create", "--quiet", str(bundle), ref, f"^{series.base}"])
-    files = {path: blob for path, (_, blob) in _changed_blobs(repo, series.base, series.tip).items()}
+def write_artifact(series: build.Series, branch: str, out: Path, body: str, report: dict, verify: dict | None) -> dict:
+    """The build job's artifact in ``out``; returns the manifest.
+    ``verify``: the checks' report (JSON), None when they did not run."""
     from .. import __version__
 
+    out.mkdir(parents=True, exist_ok=True)
+    repo = series.repo
     manifest = {
         "format": FORMAT,
         "tool": f"mesh-codemod {__version__}",
         "branch": branch,
         "base": series.base,
         "tip": series.tip,
-        "bridge": series.bridge.to_json(),
-        "author": str(series.identity),
-        "files": files,
-        "digest": artifact_digest(series.base, series.tip, branch, files),
+        "choice": choices.record(series.bridge, Path(repo.working_tree_dir)),
+        "verdict": verdicts.of_report(series_fingerprint(series), verify),
     }
+    if series.commits:
+        if branches.local_branch(repo, branch) != series.tip:
+            raise ArtifactProblem(f"branch {branch} is not the series' tip {series.tip[:12]}")
+        repo.git.execute(["git", "bundle", "create", "--quiet", str(out / BUNDLE), f"refs/heads/{branch}", f"^{series.base}"])
     (out / BODY).write_text(body, encoding="utf-8")
     (out / REPORT).write_text(json.dumps(report, indent=2) + "\n", encoding="utf-8")
     (out / MANIFEST).write_text(json.dumps(manifest, indent=2) + "\n", encoding="utf-8")
     return manifest
 
 
-class Checked(NamedTuple):
-    """An artifact found to hold the tool's own work: the candidate tip
-    (fetched into the publishing repository), and the tool's own series
-    for the same base."""
-
-    manifest: dict
-    tip: str
-    own: build.Series
+def _limited(path: Path, limit: int) -> None:
+    try:
+        size = path.lstat().st_size
+        regular = path.is_file() and not path.is_symlink()
+    except OSError as err:
+        raise ArtifactProblem(f"{path}: cannot be read: {err.strerror}") from None
+    if not regular:
+        raise ArtifactProblem(f"{path}: not a regular file")
+    if size > limit:
+        raise ArtifactProblem(f"{path}: {size} bytes, over the limit of {limit} bytes for this file: refused")
 
 
 def read_manifest(folder: Path) -> dict:
+    path = folder / MANIFEST
+    _limited(path, MAX_MANIFEST)
     try:
-        manifest = json.loads((folder / MANIFEST).read_text(encoding="utf-8"))
+        manifest = json.loads(path.read_text(encoding="utf-8"))
     except (OSError, ValueError) as err:
-        raise ArtifactProblem(f"{folder / MANIFEST}: cannot be read: {err}") from None
-    missing = [k for k in ("format", "branch", "base", "tip", "bridge", "files", "digest") if k not in manifest]
-    if missing:
-        raise ArtifactProblem(f"{folder / MANIFEST}: no {', '.join(missing)}")
-    if manifest["format"] != FORMAT:
-        raise ArtifactProblem(f"{folder / MANIFEST}: format {manifest['format']!r}, this release reads {FORMAT}")
+        raise ArtifactProblem(f"{path}: cannot be read: {type(err).__name__}") from None
+    if not isinstance(manifest, dict) or manifest.get("format") != FORMAT:
+        found = manifest.get("format") if isinstance(manifest, dict) else None
+        raise ArtifactProblem(f"{path}: format {found!r}, this release reads {FORMAT} (build and publish with one release)")
+    for key in ("branch", "base"):
+        if not isinstance(manifest.get(key), str):
+            raise ArtifactProblem(f"{path}: no {key}")
+    if not _SHA.fullmatch(manifest["base"]):
+        raise ArtifactProblem(f"{path}: the base is not a commit id")
+    tip = manifest.get("tip")
+    if tip is not None and (not isinstance(tip, str) or not _SHA.fullmatch(tip)):
+        raise ArtifactProblem(f"{path}: the tip is not a commit id")
     return manifest
 
 
-def _mode_choice(data: dict) -> ModeChoice:
-    try:
-        return ModeChoice(Bridge(data["mode"]), str(data.get("reason", "")), str(data.get("form", "")),
-                          str(data.get("form_reason", "")))
-    except (KeyError, ValueError, TypeError):
-        raise ArtifactProblem(f"the manifest's bridge {data!r} is not one of the tool's modes") from None
+class Published(NamedTuple):
+    """Publish's own series on the artifact's base, the verdict when it is
+    bound to that series (else None), and what publish says about what it
+    did not take (its own words)."""
+
+    own: build.Series
+    verdict: verdicts.Verdict | None
+    notes: list[str]
+    fingerprint: str
 
 
-def check_artifact(
-    repo: git.Repo, folder: Path, branch: str, target: str, identity: repository.Identity
-) -> Checked:
-    """Fetch the artifact's bundle into ``repo`` (under a private ref, git
-    objects only) and refuse it unless it holds only the tool's own work
-    for a base that ``target`` (the trusted branch, e.g. origin/main) holds."""
-    manifest = read_manifest(folder)
-    if manifest["branch"] != branch:
-        raise ArtifactProblem(f"the artifact is for branch {manifest['branch']!r}, not {branch!r}")
-    base, tip = manifest["base"], manifest["tip"]
+def _candidate_files(repo: git.Repo, folder: Path, manifest: dict, branch: str) -> dict[str, tuple[str, str]]:
+    """path -> (mode, blob id) in the bundle's tip (the build job's
+    layout); empty without a bundle. Only git objects are fetched, under a
+    private ref removed at once: no commit of it is ever pushed."""
     bundle = folder / BUNDLE
+    if not bundle.exists() or not manifest.get("tip"):
+        return {}
+    _limited(bundle, MAX_BUNDLE)
     try:
         repo.git.execute(["git", "bundle", "verify", "--quiet", str(bundle)])
         repo.git.execute(["git", "fetch", "--quiet", "--no-tags", "--no-write-fetch-head", str(bundle),
                           f"+refs/heads/{branch}:{_CANDIDATE}"])
         fetched = repo.git.rev_parse("--verify", f"{_CANDIDATE}^{{commit}}").strip()
+        if fetched != manifest["tip"]:
+            raise ArtifactProblem(f"the bundle's {branch} is {fetched[:12]}, the manifest says {manifest['tip'][:12]}")
+        out = repo.git.execute(["git", "ls-tree", "-r", "-z", "--full-tree", fetched], strip_newline_in_stdout=False)
     except git.GitCommandError as err:
-        raise ArtifactProblem(f"{bundle}: not a bundle of {branch} on a commit this repository has: {err.stderr.strip()}") from None
+        raise ArtifactProblem(f"{bundle}: not a bundle of {branch} on a commit this repository has: "
+                              f"{repository.git_error(err)}") from None
     finally:
         try:
             repo.git.update_ref("-d", _CANDIDATE)
         except git.GitCommandError:
             pass
-    if fetched != tip:
-        raise ArtifactProblem(f"the bundle's {branch} is {fetched[:12]}, the manifest says {tip[:12]}")
+    files = {}
+    for record in out.split("\0"):
+        if record:
+            meta, path = record.split("\t", 1)
+            mode, kind, blob = meta.split()
+            if kind == "blob":
+                files[path] = (mode, blob)
+    return files
+
+
+def rebuild(repo: git.Repo, folder: Path, branch: str, target: str, identity: repository.Identity) -> Published:
+    """Publish's own series for the artifact's base (see the module's
+    docstring); ArtifactProblem when the artifact cannot be used."""
+    manifest = read_manifest(folder)
+    if manifest["branch"] != branch:
+        raise ArtifactProblem(f"the artifact is for another branch than {branch!r}")
+    base = manifest["base"]
     try:
         target_sha = repository.resolve(repo, target).hexsha
-        base_commit = repository.resolve(repo, base)
+        repository.resolve(repo, base)
+    except repository.GitProblem:
+        raise ArtifactProblem(f"the recorded base {base[:12]} is not a commit of {target}") from None
+    if not repo.is_ancestor(base, target_sha):
+        raise ArtifactProblem(f"the recorded base {base[:12]} is not a commit of {target}")
+    try:
+        verdict = verdicts.read(manifest.get("verdict"))
+    except verdicts.VerdictProblem as err:
+        raise ArtifactProblem(str(err)) from None
+    candidates = _candidate_files(repo, folder, manifest, branch)
+    notes: list[str] = []
+
+    def adopt(path: str, own: bytes) -> tuple[bytes, Layout | None]:
+        mode, blob = candidates.get(path, ("", ""))
+        if not blob or mode not in ("100644", "100755"):
+            return own, None
+        theirs = _blob(repo, blob, MAX_COMPARED)
+        if theirs == own:
+            return own, Layout("formatter", "the build job's layout is the built-in one")
+        if theirs is not None and path.endswith(_SUFFIXES) and len(own) <= MAX_COMPARED and same_code(path, own, theirs):
+            return theirs, Layout("formatter", "the build job's formatter layout: the same modulo layout")
+        notes.append(
+            f"{path}: the build job's layout was not used (it differs from mesh-codemod's own by more than "
+            "layout, or is too large to compare); the built-in layout is pushed, and the checks ran on the other"
+        )
+        return own, Layout("built-in", "the build job's differs by more than layout")
+
+    try:
+        own = build.build_series(
+            repo, base, choices.resolver(manifest.get("choice"), notes), identity, FormatterMode.NONE,
+            config_rev=target_sha, adopt=adopt,
+        )
     except repository.GitProblem as err:
         raise ArtifactProblem(str(err)) from None
-    if base_commit.hexsha != base or not repo.is_ancestor(base, target_sha):
-        raise ArtifactProblem(f"the recorded base {base[:12]} is not a commit of {target}")
-    commits = list(repo.iter_commits([tip, f"^{base}"], first_parent=False))
-    if not commits:
-        raise ArtifactProblem("the bundle holds no commit above the base")
-    below = base
-    for commit in reversed(commits):
-        why = branches.made_by_tool(commit, identity)
-        if not why and commit.parents[0].hexsha != below:
-            why = f"not on {below[:12]} (the series is one line of commits on the base)"
-        if not why and not build.holds_recorded_content(commit):
-            why = "its content is not the change its Generated-content trailer records"
-        if why:
-            raise ArtifactProblem(f"commit {commit.hexsha[:12]} is not the tool's: {why}")
-        below = commit.hexsha
-    changed = _changed_blobs(repo, base, tip)
-    files = {path: blob for path, (_, blob) in changed.items()}
-    if manifest["files"] != files or manifest["digest"] != artifact_digest(base, tip, branch, files):
-        raise ArtifactProblem("the manifest's files or artifact digest do not match the bundle")
-    # no tools: nothing of the checkout runs here (generated files are edited by hand)
-    own = build.build_series(repo, base, _mode_choice(manifest["bridge"]), identity, FormatterMode.NONE)
-    ours = _changed_blobs(repo, base, own.tip)
-    if set(changed) != set(ours):
-        extra = sorted(set(changed) - set(ours))
-        lacking = sorted(set(ours) - set(changed))
-        detail = f"changes {', '.join(extra)}" if extra else f"does not change {', '.join(lacking)}"
-        raise ArtifactProblem(f"the branch {detail}: not the files mesh-codemod changes on {base[:12]}")
-    for path, (mode, blob) in sorted(changed.items()):
-        own_mode, own_blob = ours[path]
-        if mode != own_mode:
-            raise ArtifactProblem(f"{path}: mode {mode}, mesh-codemod writes {own_mode}")
-        if blob == own_blob:
-            continue
-        theirs, mine = _blob(repo, blob), _blob(repo, own_blob)
-        if not (path.endswith(_SUFFIXES) and same_code(path, mine, theirs)):
-            raise ArtifactProblem(
-                f"{path}: differs from what mesh-codemod makes of {base[:12]} by more than layout"
-            )
-    return Checked(manifest, tip, own)
+    mark = series_fingerprint(own)
+    files = tuple(sorted({path for c in own.commits for path, _ in c.files}))
+    bound = verdict._replace(files=files) if verdict.fingerprint == mark else None
+    if bound is None and own.commits:
+        notes.append("the build job's verdict is for another change than this series: it counts for nothing")
+    if bound is not None and bound.failed:
+        raise ArtifactProblem(f"the build job's checks failed ({', '.join(c.name for c in bound.failed)}): nothing published")
+    return Published(own, bound, notes, mark)
 
 
-def _blob(repo: git.Repo, blob: str) -> bytes:
+def _blob(repo: git.Repo, blob: str, limit: int) -> bytes | None:
+    """The blob's bytes, or None when it is larger than ``limit``."""
+    info = repo.odb.info(bytes.fromhex(blob))
+    if info.size > limit:
+        return None
     return repo.odb.stream(bytes.fromhex(blob)).read()
 
 
-def report(checked: Checked, repo: git.Repo) -> dict:
-    """The report `open-pr` reads: the commits, the change's fingerprint
-    (from the candidate's own files), the tip."""
-    from ..deliver.forge import fingerprint
+def command(published: Published, branch: str) -> list[str]:
+    """The command line that rebuilds this series locally."""
+    own = published.own
+    return ["pr", "--repo", ".", "--branch", branch, "--base", own.base, "--bridge", own.bridge.mode.value,
+            "--author", str(own.identity), "--formatter", "none"]
 
-    base, tip = checked.manifest["base"], checked.tip
-    changes = []
-    for path, (_, blob) in _changed_blobs(repo, base, tip).items():
-        try:
-            old = repo.git.execute(["git", "cat-file", "blob", f"{base}:{path}"], stdout_as_string=False)
-        except git.GitCommandError:
-            old = None
-        changes.append((path, old, _blob(repo, blob) if blob else b""))
-    commits = [
-        {"sha": c.hexsha, "subject": c.summary}
-        for c in reversed(list(repo.iter_commits([tip, f"^{base}"])))
-    ]
-    from ..deliver.prbody import title
 
-    return {
-        "base": base, "tip": tip, "branch": checked.manifest["branch"], "commits": commits,
-        "fingerprint": fingerprint(sorted(changes, key=lambda c: c[0])),
-        "digest": checked.manifest["digest"], "title": title(checked.own),
+def report(published: Published, branch: str) -> dict:
+    """The report `open-pr` reads: publish's own series, body and title,
+    and what it left alone; nothing of the artifact's text."""
+    from ..deliver import prbody
+
+    own = published.own
+    data = {
+        "base": own.base, "tip": own.tip, "branch": branch,
+        "commits": [{"sha": c.sha, "subject": c.group.subject} for c in own.commits],
+        "fingerprint": published.fingerprint,
+        "left_alone": [{k: item[k] for k in ("step", "path", "why")} for item in own.plan.left_alone()],
+        "notes": published.notes,
+        "verdict": published.verdict.to_json() if published.verdict else None,
     }
+    if not own.commits:
+        return {**data, "nothing_to_do": True}
+    not_run = "No verdict of the checks for this change (the build job's was for another): not verified."
+    body = prbody.render(own, published.verdict, command(published, branch), not_run=not_run)
+    return {**data, "title": prbody.title(own), "body": body}

@@ -220,9 +220,11 @@ def read(package: Path, form: str, root: Path | None = None) -> SdkApi | None:
             name: members for name, members in accessors.items() if not any(_deprecated(data, m) for m in members)
         }
         if events and (form == "2.x" or not current_accessors):
-            key = next(k for k in EVENT_KEYS if k in events)
-            api, params = SdkApi(EVENT, key, "", f"{where} (AppBridgeEventMap.{key})"), _type_of(events[key])
             params_data = found_map[1] if found_map is not None else data
+            # the current name where the SDK declares both (one deprecated)
+            current_keys = [k for k in EVENT_KEYS if k in events and not _deprecated(params_data, events[k])]
+            key = (current_keys or [k for k in EVENT_KEYS if k in events])[0]
+            api, params = SdkApi(EVENT, key, "", f"{where} (AppBridgeEventMap.{key})"), _type_of(events[key])
         else:
             name = next(n for n in ACCESSORS if n in (current_accessors or accessors))
             api = SdkApi(ACCESSOR, name, "", f"{where} (AppBridge.{name})")

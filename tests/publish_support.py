@@ -1,0 +1,141 @@
+"""The build job as an attacker holds it: helpers that rewrite the artifact
+of `pr --artifact` (its bundle's commits, its manifest) the way code
+running in the build job could, for tests/test_publish*.py and
+tests/test_action_run.py."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import tempfile
+from collections.abc import Callable
+from pathlib import Path
+
+from .gitrepo import BOT, git
+from .support import invoke
+
+BRANCH = "codemod/app-state"
+MODULE = "apps/mesh/src/mcp-apps/app-state.ts"
+BOT_ENV = {
+    "GIT_AUTHOR_NAME": "Codemod Bot", "GIT_AUTHOR_EMAIL": "bot@example.com",
+    "GIT_COMMITTER_NAME": "Codemod Bot", "GIT_COMMITTER_EMAIL": "bot@example.com",
+}
+EVIL = "attacker.example"
+
+
+def build(tmp_path: Path, work: Path, *extra: str) -> Path:
+    """The build job: the branch and its artifact, no push, no token."""
+    artifact = tmp_path / "artifact"
+    result = invoke("pr", "--repo", work, "--branch", BRANCH, "--author", BOT, "--no-verify",
+                    "--artifact", artifact, *extra)
+    assert result.exit_code == 0, result.output
+    return artifact
+
+
+def publisher(tmp_path: Path, remote: Path) -> Path:
+    """The publish job's checkout: a fresh clone, nothing installed."""
+    clone = tmp_path / "publisher"
+    git(tmp_path, "clone", "-q", str(remote), str(clone))
+    return clone
+
+
+def publish(clone: Path, artifact: Path, *extra: str, author: str = BOT):
+    return invoke("publish", "--repo", clone, "--artifact", artifact, "--branch", BRANCH,
+                  "--target", "origin/main", "--push", "origin", "--author", author, *extra)
+
+
+def manifest(artifact: Path) -> dict:
+    return json.loads((artifact / "manifest.json").read_text())
+
+
+def write_manifest(artifact: Path, data: dict) -> None:
+    (artifact / "manifest.json").write_text(json.dumps(data))
+
+
+def tree_with(work: Path, rev: str, changes: dict[str, bytes | None], mode: str = "100644") -> str:
+    """The tree of ``rev`` with files replaced, added (bytes) or removed (None)."""
+    with tempfile.TemporaryDirectory() as folder:
+        env = {"GIT_INDEX_FILE": str(Path(folder) / "index")}
+        git(work, "read-tree", rev, env=env)
+        for path, data in changes.items():
+            if data is None:
+                git(work, "update-index", "--force-remove", "--", path, env=env)
+                continue
+            blob = subprocess.run(["git", "-C", str(work), "hash-object", "-w", "--stdin"], input=data,
+                                  capture_output=True, check=True).stdout.decode().strip()
+            git(work, "update-index", "--add", "--cacheinfo", f"{mode},{blob},{path}", env=env)
+        return git(work, "write-tree", env=env).strip()
+
+
+def commit(work: Path, tree: str, parents: list[str], message: str, env: dict | None = None) -> str:
+    args = ["git", "-C", str(work), "commit-tree", "--no-gpg-sign", tree, "-m", message]
+    for parent in parents:
+        args += ["-p", parent]
+    return subprocess.run(args, env={**os.environ, **BOT_ENV, **(env or {})}, capture_output=True, text=True,
+                          check=True).stdout.strip()
+
+
+def tool_message(work: Path, rev: str, parent_tree: str, tree: str) -> str:
+    """``rev``'s message with its content trailer made to match (as the
+    tool writes it)."""
+    from codemods.deliver import build as series
+
+    message = git(work, "log", "-1", "--format=%B", rev).split(series.CONTENT_TRAILER)[0]
+    return message + f"{series.CONTENT_TRAILER} {parent_tree}..{tree}\n"
+
+
+def rebundle(work: Path, artifact: Path, tip: str) -> None:
+    """Point the build's branch at ``tip`` and rewrite the bundle and the
+    manifest's tip to match."""
+    data = manifest(artifact)
+    git(work, "update-ref", f"refs/heads/{BRANCH}", tip)
+    (artifact / "branch.bundle").unlink(missing_ok=True)
+    git(work, "bundle", "create", "-q", str(artifact / "branch.bundle"), f"refs/heads/{BRANCH}", f"^{data['base']}")
+    data["tip"] = tip
+    write_manifest(artifact, data)
+
+
+def tampered(work: Path, artifact: Path, change: Callable[[Path], None]) -> str:
+    """Replace the artifact's last commit with one under the tool's identity
+    and trailers whose content ``change`` altered (in a worktree); the
+    bundle and manifest made to match. Returns the new tip."""
+    tip = git(work, "rev-parse", BRANCH).strip()
+    parent = git(work, "rev-parse", f"{tip}^").strip()
+    evil = work.parent / f"evil-{tip[:8]}"
+    git(work, "worktree", "add", "-q", "--detach", str(evil), tip)
+    change(evil)
+    git(evil, "add", "-A")
+    tree = git(evil, "write-tree").strip()
+    parent_tree = git(work, "rev-parse", f"{parent}^{{tree}}").strip()
+    sha = commit(work, tree, [parent], tool_message(work, tip, parent_tree, tree))
+    rebundle(work, artifact, sha)
+    return sha
+
+
+def append(path: str, text: str) -> Callable[[Path], None]:
+    def change(tree: Path) -> None:
+        target = tree / path
+        target.parent.mkdir(parents=True, exist_ok=True)
+        with target.open("a") as handle:
+            handle.write(text)
+    return change
+
+
+def remote_bytes(remote: Path) -> list[bytes]:
+    """Every blob, commit message and ref name the remote's branch holds, in
+    every commit of it (so an intermediate commit's too)."""
+    out = []
+    commits = git(remote, "rev-list", f"refs/heads/{BRANCH}").split()
+    for sha in commits:
+        out.append(git(remote, "cat-file", "commit", sha).encode())
+        for line in git(remote, "ls-tree", "-r", sha).splitlines():
+            meta, path = line.split("\t", 1)
+            out.append(path.encode())
+            out.append(subprocess.run(["git", "-C", str(remote), "cat-file", "blob", meta.split()[2]],
+                                      capture_output=True, check=True).stdout)
+    return out
+
+
+def holds(remote: Path, needle: bytes) -> bool:
+    return any(needle in data for data in remote_bytes(remote))
