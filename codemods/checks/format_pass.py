@@ -1,8 +1,8 @@
 """The checkout's Biome, run: the one part of the formatter's work that
-starts a process of the checkout (`sandbox`). `runner.plan` imports it
-only when a Biome was chosen; the publishing side never does
-(codemods/publish.py). What its output may change, layout only, is judged
-in `formatter` (`_judge`).
+starts a process of the checkout (`sandbox`). `plan.runner.plan` calls it
+through the `Tools` the command line hands down (`checks.tools`), only when
+a Biome was chosen; the publishing side plans without tools. What its
+output may change, layout only, is judged in `plan.formatting` (`_judge`).
 """
 
 from __future__ import annotations

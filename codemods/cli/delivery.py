@@ -36,7 +36,7 @@ class PrRequest(NamedTuple):
     # a branch holding commits that are not the tool's: exit 3 instead of
     # leaving it alone with exit 0
     fail_on_blocked: bool = False
-    # the build job's artifact (codemods/publish.py) goes to this folder
+    # the build job's artifact (codemods/publish/artifact.py) goes to this folder
     artifact: Path | None = None
 
 
