@@ -454,7 +454,10 @@ def transform(ed: FileEditor, ctx: Context) -> None:
     ed.ensure_list_items(build_call.child_by_field_name("arguments"), [Item("appState", "appState")])
     context = ed.enclosing_statement(build_call)
     ed.ensure_statements_after(context, REMEMBER_INITIAL)
-    advertise_capability(ed, attach, context)
+    # The capability goes after the statements above, as on a clean tree,
+    # also where an earlier release wrote one of them (0.1.0's appStateJson).
+    kept = ed.find_statement(context.parent, REMEMBER_INITIAL[1])
+    advertise_capability(ed, attach, kept if kept is not None else context)
 
     # Heard in any method of the store (a helper that registerHandlers
     # calls, say); the size handler is needed only to add it.
@@ -506,7 +509,10 @@ def transform(ed: FileEditor, ctx: Context) -> None:
         store,
         "urlAppStateJson",
         URL_APP_STATE_FIELDS,
-        after=(lambda: bridge_app_state_field[0]) if bridge_app_state_field else unsub_theme,
+        # after bridgeAppState, or where it goes (right after appStateJson), as on a clean tree
+        after=(lambda: (bridge_app_state_field or app_state_json)[0])
+        if bridge_app_state_field or app_state_json
+        else unsub_theme,
         names=MEMBERS,
     )
     push_app_state = ed.class_members(store, ed.member_name("pushAppState"))
