@@ -34,9 +34,12 @@ def test_bridge_store_rules_under_bun(tmp_path: Path) -> None:
     try:
         for name in MODULES:
             shutil.copy(tree / "apps/mesh/src/mcp-apps" / name, work / name)
-        # The store is a private class of the module: the test's copy exports it.
-        with (work / "use-app-bridge.ts").open("a") as module:
-            module.write("\nexport { BridgeStore };\n")
+        # Before 0.5.0 the store was a private class of the module: the
+        # test's copy exports it where the module does not.
+        copy = work / "use-app-bridge.ts"
+        if "export class BridgeStore" not in copy.read_text():
+            with copy.open("a") as module:
+                module.write("\nexport { BridgeStore };\n")
         shutil.copy(TEST, work / TEST.name)
         run = subprocess.run(
             [str(bun), "test", f"./{TEST.name}"], cwd=work, capture_output=True, text=True, timeout=300

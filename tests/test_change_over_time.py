@@ -120,9 +120,10 @@ def test_release_0_1_0_output_upgrades_to_what_this_release_writes(release: str,
     kinds = {c["kind"] for c in report["changes_of_form"]}
     assert "upgrade" in kinds
     assert any(c["from"].startswith("0.1.0") for c in report["changes_of_form"])
-    # the five files the issue names, and no other
+    # 0.5.0 rewrites every file of the feature and creates the hook and the store's tests
     assert sorted(f["path"].rsplit("/", 1)[-1] for f in report["files"]) == [
-        "app-state.test.ts", "app-state.ts", "generic.tsx", "project-app-view.tsx", "use-app-bridge.ts",
+        "app-state.test.ts", "app-state.ts", "generic.tsx", "index.tsx", "project-app-view.tsx",
+        "use-app-bridge.test.ts", "use-app-bridge.ts", "use-app-state-param.ts",
     ]
     assert _run(repo, now, "--check").exit_code == 0
 
@@ -155,12 +156,14 @@ def test_release_0_3_0_output_upgrades_to_what_this_release_writes(was: str, now
     assert snapshot(repo) == snapshot(clean)
     froms = {(c["path"], c["from"].split(",", 1)[0]) for c in report["changes_of_form"]}
     assert (BRIDGE, "0.3.0") in froms, report["changes_of_form"]
+    # 0.5.0 rewrites every file of the feature and creates the hook and the store's tests
     assert sorted(f["path"].rsplit("/", 1)[-1] for f in report["files"]) == [
-        "app-state.test.ts", "app-state.ts", "use-app-bridge.ts",
+        "app-state.test.ts", "app-state.ts", "generic.tsx", "index.tsx", "project-app-view.tsx",
+        "use-app-bridge.test.ts", "use-app-bridge.ts", "use-app-state-param.ts",
     ]
     bridge = (repo / BRIDGE).read_text()
-    assert "this.pushAppState(config.appState ?? null);" in bridge
-    assert "const state = params.state ?? undefined;" in bridge
+    assert "this.pushAppState(this.config.appState ?? null);" in bridge  # rule 3, in followUrlAppState
+    assert "this.reportAppState(params.state ?? undefined);" in bridge
     assert _run(repo, now, "--check").exit_code == 0
 
 
@@ -169,8 +172,8 @@ def test_an_edited_handler_is_refused_with_its_file_and_lines(tmp_path: Path) ->
     path = repo / BRIDGE
     text = path.read_text()
     edited = text.replace(
-        "this.config.onAppStateChange?.(state);",
-        "this.config.onAppStateChange?.(state);\n        track(state);",
+        "this.reportAppState(params.state ?? undefined);",
+        "this.reportAppState(params.state ?? undefined);\n        track(params);",
     )
     assert edited != text
     path.write_text(edited)
@@ -180,7 +183,7 @@ def test_an_edited_handler_is_refused_with_its_file_and_lines(tmp_path: Path) ->
         result = _run(repo, now)
         assert result.exit_code == 3, result.output
         assert BRIDGE in result.stderr
-        assert f"lines {start}-{start + 10}" in result.stderr, result.stderr
+        assert f"lines {start}-{start + 8}" in result.stderr, result.stderr
         assert "changed since mesh-codemod wrote it" in result.stderr
         assert {k: v for k, v in snapshot(repo).items() if "package.json" not in k} == {
             k: v for k, v in before.items() if "package.json" not in k
@@ -282,7 +285,7 @@ def test_pr_on_release_0_1_0_output_is_one_upgrade_commit(tmp_path: Path) -> Non
     report = _pr_twice(remote, work)
     [commit] = report["commits"]
     assert commit["subject"] == "refactor(mcp-apps): upgrade the appState feature to mesh-codemod " + __import__("codemods").__version__
-    assert len(commit["files"]) == 5
+    assert len(commit["files"]) == 8  # 0.5.0 rewrites every file of the feature, hook and store tests created
     clean = _wired(tmp_path / "clean", "compat-1x")
     for path in (f["path"] for f in commit["files"]):
         assert git(remote, "show", f"{commit['sha']}:{path}") == (clean / path).read_text(), path

@@ -26,12 +26,13 @@ BUN = BIN / "bun"
 
 
 def _schema_entry(index_tsx: Path) -> str:
-    """The text of the `appState` entry of `unifiedChatSearchSchema`."""
+    """The text of the `appState` entry of `unifiedChatSearchSchema` (keyed
+    `[APP_STATE_PARAM]` since 0.5.0)."""
     ed = FileEditor(SourceFile.from_bytes("index.tsx", index_tsx.read_bytes()))
     shape = ed.object_argument(ed.variable("unifiedChatSearchSchema").child_by_field_name("value"))
     entries = [
         pair for pair in shape.named_children
-        if pair.type == "pair" and ed.text(pair.child_by_field_name("key")) == "appState"
+        if pair.type == "pair" and ed.text(pair.child_by_field_name("key")) in ("appState", "[APP_STATE_PARAM]")
     ]
     assert len(entries) == 1
     return ed.text(entries[0].child_by_field_name("value"))

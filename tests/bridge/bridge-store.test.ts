@@ -259,7 +259,7 @@ describe("bridge store with the released AppBridge", () => {
     setTheme(false);
     const { app, store } = mount(undefined);
     await app.initialize();
-    expect(app.hostCapabilities.appState).toEqual({});
+    expect(app.hostCapabilities.appState).toEqual({ maxLength: 1024 });
     expect(app.hostCapabilities.openLinks).toEqual({});
     store.teardown();
   });
