@@ -152,7 +152,7 @@ private followUrlAppState() {
   if (json === this.appStateJson) return;
   this.appStateJson = json;
   this.reportedAppStates = [];
-  // The slot gone: null, since a missing key would mean "unchanged".
+  // The slot gone: null, since a missing key would mean no change.
   this.pushAppState(this.config.appState ?? null);
 }
 """
