@@ -113,6 +113,12 @@ class EditorBase(Finder):
         line endings (first line not indented)."""
         return layout_snippet(snippet, indent, self.style, tsx=self.source.language is TSX, kind=kind).text
 
+    def laid_out(self, snippet: str, indent: str) -> str | None:
+        """:meth:`render` where the layout printer takes the snippet; None
+        where it would be kept as written (comments inside, say)."""
+        laid = layout_snippet(snippet, indent, self.style, tsx=self.source.language is TSX)
+        return laid.text if laid.laid_out else None
+
     def _inline(self, snippet: str) -> str:
         """A one-line fragment (a list item, a member) in the file's quotes."""
         text = " ".join(dedent(snippet).strip().split("\n"))

@@ -242,12 +242,17 @@ def fits(line: str, style: Style) -> bool:
 # ----------------------------------------------------------------------
 
 
-def trailing_comma(style: Style, kind: str = "list") -> IfBreak:
+def trailing_comma_text(style: Style, kind: str = "list") -> str:
     """The comma Biome adds after the last item of a broken list: ``kind``
     "call" (arguments, parameters) only with trailingCommas "all"."""
     if style.trailing_commas == "none" or (kind == "call" and style.trailing_commas == "es5"):
-        return IfBreak("", "")
-    return IfBreak(",", "")
+        return ""
+    return ","
+
+
+def trailing_comma(style: Style, kind: str = "list") -> IfBreak:
+    """:func:`trailing_comma_text` where the list breaks."""
+    return IfBreak(trailing_comma_text(style, kind), "")
 
 
 def delimited(open_: str, items: list, close: str, style: Style, *, pad: bool = False,

@@ -394,13 +394,20 @@ def advertise_capability(ed: FileEditor, attach: Node, anchor: Node) -> None:
         ed.ensure_list_items(argument, [CAPABILITY_SPREAD])
         return
     # The constant becomes the first spread of an object; the statement is
-    # laid out anew, since its arguments may no longer fit on one line.
+    # laid out anew, since its arguments may no longer fit on one line (with
+    # comments inside, which the printer leaves alone, the arguments break
+    # one per line as Biome would break them).
     constant = ed.text(argument)
     bridge = ed.enclosing_statement(news[0])
     before = ed.source.data[bridge.start_byte:argument.start_byte].decode()
     after = ed.source.data[argument.end_byte:bridge.end_byte].decode()
-    text = f"{before}{{ ...{constant}, {CAPABILITY_SPREAD.text} }}{after}"
-    ed.edits.replace(bridge.start_byte, bridge.end_byte, ed.render(text, ed.source.indent_of(bridge)))
+    spread = f"{{ ...{constant}, {CAPABILITY_SPREAD.text} }}"
+    laid = ed.laid_out(f"{before}{spread}{after}", ed.source.indent_of(bridge))
+    if laid is not None:
+        ed.edits.replace(bridge.start_byte, bridge.end_byte, laid)
+    elif not ed.break_items(argument.parent, {2: spread}):
+        # Comments between the arguments: the one argument changes in place.
+        ed.edits.replace(argument.start_byte, argument.end_byte, spread)
     _drop_capability_0_4_0(ed, ed.variable(constant))
 
 
