@@ -334,11 +334,21 @@ def test_the_kept_export_type_checks(tmp_path: Path) -> None:
 TESTS = f"{SRC}/app-state.test.ts"
 
 
+def _edit_where_the_upgrade_does(module: Path) -> None:
+    """An edit of 0.1.0's compat module on the line the upgrade changes (its
+    schema's state member): the three-way merge conflicts, so the module is
+    left alone (an edit elsewhere is merged: tests/test_upgrade_merge.py)."""
+    text = module.read_text()
+    line = "  params: z.object({ state: z.unknown() }),\n"
+    assert text.count(line) == 1
+    module.write_text(text.replace(line, "  params: z.object({ state: z.unknown() }), // reviewed by the team\n"))
+
+
 def test_an_edited_module_keeps_its_tests_at_its_release(tmp_path: Path) -> None:
     repo = tmp_path / "repo"
     shutil.copytree(FIXTURES / "release-0.1.0-compat" / "input", repo)
     module = repo / MODULE
-    module.write_text(module.read_text() + "\n// reviewed by the team\n")
+    _edit_where_the_upgrade_does(module)
     tests_before = (repo / TESTS).read_bytes()
     result = _run(repo, "compat-1x", "--json")
     assert result.exit_code == 0, result.output
@@ -359,7 +369,7 @@ def test_the_pair_left_at_its_release_passes_its_own_tests(tmp_path: Path) -> No
     repo = tmp_path / "repo"
     shutil.copytree(FIXTURES / "release-0.1.0-compat" / "input", repo)
     module = repo / MODULE
-    module.write_text(module.read_text() + "\n// reviewed by the team\n")
+    _edit_where_the_upgrade_does(module)
     assert _run(repo, "compat-1x").exit_code == 0
     work = NODE_MODULES.parent / f".bun-pair-{tmp_path.name}"  # inside tools/: zod resolves
     work.mkdir()
@@ -420,7 +430,7 @@ def test_the_upgrade_commit_and_pr_body_list_what_was_left_behind(tmp_path: Path
     repo = tmp_path / "repo"
     shutil.copytree(FIXTURES / "release-0.1.0-compat" / "input", repo)
     module = repo / MODULE
-    module.write_text(module.read_text() + "\n// reviewed by the team\n")
+    _edit_where_the_upgrade_does(module)
     found = plan(repo, Bridge.COMPAT, formatter="none")
     body = commit_group(found).body
     assert "Left behind" in body

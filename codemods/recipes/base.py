@@ -103,7 +103,9 @@ class NewFile(NamedTuple):
     layout, is replaced with the current rendering; any other content was
     edited by someone and is left alone, with a notice. ``keeping`` renders
     the current file with exports of another variant kept (names another
-    file of the checkout imports), for a migration."""
+    file of the checkout imports), for a migration. A copy edited since is
+    merged (three-way, with the ``history`` or variant text it differs
+    least from as the base); only a conflict leaves it alone."""
 
     render: Callable[[Context], str]
     exports: Callable[[Context], list[str]]
@@ -112,6 +114,9 @@ class NewFile(NamedTuple):
     # The current rendering's label, for the report ("compat mode, 2.x form").
     label: Callable[[Context], str] | None = None
     keeping: Callable[[Context, Sequence[str]], str] | None = None
+    # Earlier releases' full text of the file, by label, newest first: the
+    # base of the three-way merge that upgrades a copy the team edited.
+    history: Callable[[], Mapping[str, str]] | None = None
 
 
 class Step(NamedTuple):

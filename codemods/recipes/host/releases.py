@@ -22,6 +22,7 @@ each digest is computed from (tests/test_recognition.py checks them).
 
 from __future__ import annotations
 
+from pathlib import Path
 from types import MappingProxyType
 
 CREATED = MappingProxyType(
@@ -57,3 +58,48 @@ RECORDED = MappingProxyType(
         ("app-state-tests", "0.2.0 and 0.3.0"): f"fixtures/host/edited-created-file/input/{_TESTS}",
     }
 )
+
+# The full text of each created file as earlier releases wrote it (the base
+# of the three-way merge that upgrades a file the team edited since), in
+# earlier/<step>/<name>.ts, by label, newest first. Written by
+# scripts/earlier_outputs from the fixtures that record them (SOURCES: the
+# commit and path of each); 0.4.0's output is the expected tree of the
+# newest fixtures at the last commit of 0.4.0.
+EARLIER = Path(__file__).with_name("earlier")
+TEXTS = MappingProxyType(
+    {
+        "app-state-module": MappingProxyType(
+            {
+                "0.4.0, compat mode, 1.x form": "0.4.0-compat-1x",
+                "0.4.0, compat mode, 2.x form": "0.4.0-compat-2x",
+                "0.4.0, sdk mode": "0.4.0-sdk",
+                "0.3.0, compat mode, 2.x form": "0.3.0-compat-2x",
+                "0.2.0 and 0.3.0, compat mode": "0.3.0-compat",
+                "0.2.0 and 0.3.0, sdk mode": "0.3.0-sdk",
+                "0.1.0, compat mode": "0.1.0-compat",
+                "0.1.0, sdk mode": "0.1.0-sdk",
+            }
+        ),
+        "app-state-tests": MappingProxyType(
+            {"0.4.0": "0.4.0", "0.2.0 and 0.3.0": "0.3.0", "0.1.0": "0.1.0"}
+        ),
+    }
+)
+_LAST_OF_0_4_0 = "8d68a54"
+SOURCES = MappingProxyType(
+    {
+        **{(step, TEXTS[step][label]): ("HEAD", path) for (step, label), path in RECORDED.items()},
+        ("app-state-module", "0.4.0-compat-1x"): (_LAST_OF_0_4_0, f"fixtures/host/newest/expected-compat/{_MODULE}"),
+        ("app-state-module", "0.4.0-compat-2x"): (_LAST_OF_0_4_0, f"fixtures/host/newest-sdk-2x/expected-compat/{_MODULE}"),
+        ("app-state-module", "0.4.0-sdk"): (_LAST_OF_0_4_0, f"fixtures/host/newest/expected-sdk/{_MODULE}"),
+        ("app-state-tests", "0.4.0"): (_LAST_OF_0_4_0, f"fixtures/host/newest/expected-sdk/{_TESTS}"),
+    }
+)
+
+
+def texts(step: str) -> dict[str, str]:
+    """Each earlier release's text of the file ``step`` creates, by label,
+    newest first."""
+    return {
+        label: (EARLIER / step / f"{name}.ts").read_text(encoding="utf-8") for label, name in TEXTS.get(step, {}).items()
+    }
