@@ -160,7 +160,15 @@ def _pr(request: PrRequest) -> int:
         # reach the checkout (through the copy's node_modules links): the
         # push never runs with a configuration it changed meanwhile
         configured = repository.configuration_state(repository.open_repo(request.series.repo))
-        series = _series(request.series)
+        try:
+            series = _series(request.series)
+        except Exception as err:
+            from ..deliver.build import Blocked
+
+            if not isinstance(err, Blocked) or request.fail_on_blocked:
+                raise
+            _report_refactor(err, request, as_json)
+            return int(Exit.OK)
         if not series.commits:
             message = f"nothing to do: {series.base[:12]} already has every edit; branch {request.branch} left alone"
             if as_json:
@@ -240,6 +248,34 @@ def _report_blocked(series, request: PrRequest, err, as_json: bool) -> None:
     series_header(series)
     say(f"blocked: {reason}")
     say(str(err).split("\n", 1)[1] if "\n" in str(err) else str(err))
+
+
+def _report_refactor(err, request: PrRequest, as_json: bool) -> None:
+    """A step cannot find what it needs on a checkout that has the feature
+    (a refactor the tool cannot follow): nothing is built or pushed, and
+    the run stays green, naming what is missing and the configuration line
+    that opts out of the step (``err`` is a build.Blocked)."""
+    blocked = err.to_json()
+    if as_json:
+        print_json(
+            {
+                "target": err.plan.target,
+                "bridge": err.plan.bridge.to_json(),
+                "base": err.base,
+                "branch": request.branch,
+                "commits": [],
+                "left_alone": err.plan.left_alone(),
+                "push": {"remote": request.push, "pushed": False},
+                "blocked": blocked,
+            }
+        )
+        return
+    say(f"target: {err.plan.target} ({err.plan.repo})")
+    say(f"base: {err.base}")
+    say(f"blocked: {blocked['reason']}")
+    for step in blocked["steps"]:
+        say(f"  to opt out of {step['step']}, add to .mesh-codemod.toml: {step['skip']}")
+    say("(--fail-on-blocked exits 3 instead)")
 
 
 def _report_pr(series, request: PrRequest, update, report, body: str, as_json: bool, error: str = "") -> None:

@@ -22,6 +22,7 @@ from ..engine.record import NamedTuple
 from ..recipes.base import Bridge, CommitGroup, ModeChoice
 from ..plan.formatting import FormatterMode, choose as choose_formatter
 from ..plan.model import NO_TOOLS, FileChange, Plan, TargetError, Tools, detect_target
+from ..plan.decisions import REFACTOR, skip_line
 from ..plan.runner import plan
 from .repository import GitProblem, Identity, commit_date, exported_tree, resolve
 
@@ -35,6 +36,23 @@ TRAILER = "Generated-by: mesh-codemod"
 # still holds exactly that is the tool's work, whichever release made it
 # (an amend, a fixup or a rebase changes a tree).
 CONTENT_TRAILER = "Generated-content:"
+
+
+class Blocked(GitProblem):
+    """Every step that cannot run meets a refactor the tool cannot follow,
+    on a checkout that has the feature: the job reports ``blocked`` (green
+    unless --fail-on-blocked), naming what is missing and the line of the
+    configuration that opts out of each step."""
+
+    def __init__(self, message: str, plan: Plan, base: str) -> None:
+        super().__init__(message)
+        self.plan = plan
+        self.base = base
+
+    def to_json(self) -> dict:
+        steps = [{"step": r.step, "path": r.path, "reason": r.reason, "skip": skip_line(r.step)} for r in self.plan.refused]
+        reason = "; ".join(f"{s['path']}: {s['reason']}" for s in steps)
+        return {"reason": f"a refactor the tool cannot follow, nothing built or pushed: {reason}", "steps": steps, "commits": []}
 
 
 class SeriesCommit(NamedTuple):
@@ -116,6 +134,8 @@ def build_series(
         full = plans[-1]
         if full.refused:
             reasons = "; ".join(f"{r.path}: {r.reason}" for r in full.refused)
+            if all(r.kind == REFACTOR for r in full.refused):
+                raise Blocked(f"refused on {base.hexsha[:12]}: {reasons}", full, base.hexsha)
             raise GitProblem(f"refused on {base.hexsha[:12]}: {reasons}")
         groups = target.commits
         if full.form_changes:

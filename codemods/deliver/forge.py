@@ -191,6 +191,9 @@ def decide(report: dict, pulls: Sequence[PullRequest]) -> Decision:
     open_pr = next((p for p in pulls if p.state == "open"), None)
     if report.get("error"):
         return Decision("none", open_pr and open_pr.number, f"the build failed: {report['error']}")
+    blocked = report.get("blocked")
+    if blocked and blocked.get("steps"):  # a refactor the tool cannot follow: nothing was built
+        return Decision("blocked", open_pr and open_pr.number, blocked.get("reason", "a step cannot run"))
     if report.get("nothing_to_do") or not report.get("commits"):
         left = [f"{item.get('path', '')} ({item.get('why', '')})" for item in report.get("left_alone") or []]
         if not left:
@@ -259,6 +262,15 @@ def act(
 
 def blocked_comment(report: dict) -> str:
     blocked = report.get("blocked") or {}
+    if blocked.get("steps"):
+        lines = ["mesh-codemod cannot follow a refactor of the feature, so it leaves this PR as it is:", ""]
+        lines += [f"- `{s.get('path', '')}` ({s.get('step', '')}): {s.get('reason', '')}" for s in blocked["steps"]]
+        lines += [
+            "",
+            "To opt out of a step for good, add its line to `.mesh-codemod.toml` on the target branch "
+            f"(`{blocked['steps'][0].get('skip', '')}`). Scheduled runs stay green meanwhile.",
+        ]
+        return "\n".join(lines)
     commits = blocked.get("commits") or []
     lines = [
         "mesh-codemod leaves this branch alone: it holds commits that mesh-codemod did not make, "

@@ -32,8 +32,10 @@ class AnchorMissing(Refused):
 
     kind = "anchor-missing"
 
-    def __init__(self, path: str, what: str) -> None:
-        super().__init__(path, f"anchor missing: {what}")
+    def __init__(self, path: str, what: str, hint: str = "") -> None:
+        # ``hint``: why it may be missing (an older revision of the target),
+        # left out where the checkout already has the feature
+        super().__init__(path, f"anchor missing: {what}" + (f" ({hint})" if hint else ""))
         self.what = what
 
 

@@ -125,3 +125,33 @@ def _rest_present(repo, target, ctx, config, step_id, done, contents) -> bool:
         if new != current and not form_changes:
             return False
     return True
+
+
+# What a refused step reports when the checkout already has the feature.
+REFACTOR = "refactor"
+
+
+def refactors(results: list[StepResult], refusals: dict) -> None:
+    """A step that cannot find what it needs (an anchor, its file) on a
+    checkout that already has the feature (another step present by role, or
+    an earlier form of it) meets a refactor the tool cannot follow, not an
+    old revision (SPEC 5a, "The second year"): its result says what is
+    missing and the one line of the configuration that opts out of the
+    step (kind ``refactor``; the job reports it as ``blocked``)."""
+    present = any(r.status is Status.ALREADY or r.form_changes for r in results)
+    if not present:
+        return
+    for index, result in enumerate(results):
+        refusal = refusals.get(result.step)
+        if result.status is not Status.REFUSED or refusal is None or refusal.kind not in ("anchor-missing", "file-missing"):
+            continue
+        what = getattr(refusal, "what", "") or refusal.reason
+        reason = (
+            f"cannot find {what}; the checkout has the feature, so this looks like a refactor the tool cannot "
+            f"follow: opt out of this step with `{skip_line(result.step)}` in .mesh-codemod.toml"
+        )
+        results[index] = result._replace(reason=reason, kind=REFACTOR)
+
+
+def skip_line(step: str) -> str:
+    return f'skip = ["{step}"]'

@@ -1,0 +1,94 @@
+"""The second year (SPEC 5a, issue 30): the team refactors the merged
+feature, the PR lives on. Each case runs the example workflow job by job
+(tests/workflow_run.py) with the stateful `gh` stand-in, or the command
+line on a bare remote."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+from .gitrepo import BOT, commit_all, git, with_remote
+from .support import invoke
+from .team_action import STEPS, edit_pull, gh_state, read_state, run_action
+
+INDEX = "apps/mesh/src/web/index.tsx"
+BRANCH = "codemod/app-state"
+
+
+def _merge_the_pr(tmp: Path, remote: Path, work: Path, state: Path, number: int = 1) -> None:
+    """The team merges the tool's PR (a fast-forward of main to its branch)."""
+    git(work, "fetch", "-q", "origin", BRANCH)
+    git(work, "merge", "-q", "--ff-only", f"origin/{BRANCH}")
+    git(work, "push", "-q", "origin", "main")
+    edit_pull(state, number, state="closed", merged_at="2026-12-02T00:00:00Z")
+
+
+def _rename_the_search_schema(work: Path) -> None:
+    """An ordinary refactor the tool cannot follow: the route's search
+    schema renamed (its appState member is there)."""
+    path = work / INDEX
+    text = path.read_text()
+    assert "unifiedChatSearchSchema" in text
+    path.write_text(text.replace("unifiedChatSearchSchema", "chatRouteSearch"))
+    commit_all(work, "refactor: rename the chat route's search schema")
+    git(work, "push", "-q", "origin", "main")
+
+
+def _feature_merged_then_refactored(tmp_path: Path):
+    remote, work = with_remote(tmp_path)
+    state = gh_state(tmp_path)
+    assert run_action(tmp_path, work, "1").outputs["pr-action"] == "open"
+    _merge_the_pr(tmp_path, remote, work, state)
+    _rename_the_search_schema(work)
+    return remote, work, state
+
+
+def test_a_refactor_the_tool_cannot_follow_is_blocked_green_naming_the_opt_out(tmp_path: Path) -> None:
+    remote, work, state = _feature_merged_then_refactored(tmp_path)
+    refs = git(remote, "for-each-ref")
+    for day in ("2", "3"):
+        run = run_action(tmp_path, work, day)
+        assert set(run.exits.values()) == {0}, run.stderr
+        assert run.outputs["pr-action"] == "blocked", run
+        assert "unifiedChatSearchSchema" in run.summary and 'skip = ["search-schema"]' in run.summary, run.summary
+        assert "older revisions" not in run.summary + run.stderr
+    assert git(remote, "for-each-ref") == refs  # nothing pushed
+    assert len(read_state(state)["pulls"]) == 1  # nothing opened
+
+    # --fail-on-blocked turns it red
+    red = run_action(tmp_path, work, "4", **{"fail-on-blocked": "true"})
+    assert 3 in red.exits.values() or 1 in red.exits.values(), red.exits
+    assert 'skip = ["search-schema"]' in red.stderr
+
+    # the one line opts out: nothing to do, green
+    (work / ".mesh-codemod.toml").write_text('skip = ["search-schema"]\n')
+    commit_all(work, "chore: mesh-codemod leaves the search schema to us")
+    git(work, "push", "-q", "origin", "main")
+    run = run_action(tmp_path, work, "5")
+    assert set(run.exits.values()) == {0} and run.outputs["pr-action"] == "none", run
+
+
+def test_the_command_line_names_the_refactor_not_an_old_revision(tmp_path: Path) -> None:
+    remote, work, _state = _feature_merged_then_refactored(tmp_path)
+    args = ("pr", "--repo", work, "--branch", "codemod/next", "--author", BOT, "--no-verify", "--json")
+    result = invoke(*args)
+    assert result.exit_code == 0, result.output
+    report = json.loads(result.stdout)
+    assert report["commits"] == [] and report["blocked"]["steps"][0]["step"] == "search-schema", report
+    assert report["blocked"]["steps"][0]["skip"] == 'skip = ["search-schema"]'
+    assert "older revisions" not in result.stdout
+    assert "codemod/next" not in git(work, "branch", "--list")
+    red = invoke(*args[:-1], "--fail-on-blocked")
+    assert red.exit_code == 3 and 'skip = ["search-schema"]' in red.output, red.output
+    # apply refuses (exit 3) with the same words
+    applied = invoke("apply", "--repo", work, "--check")
+    assert applied.exit_code == 3 and "refactor the tool cannot follow" in applied.output, applied.output
+    assert "older revisions" not in applied.output
+
+
+def test_a_missing_anchor_without_the_feature_is_still_an_old_revision(tmp_path: Path) -> None:
+    remote, work = with_remote(tmp_path)
+    _rename_the_search_schema(work)
+    result = invoke("apply", "--repo", work, "--check")
+    assert result.exit_code == 3 and "older revisions are not supported" in result.output, result.output
