@@ -92,3 +92,104 @@ def test_a_missing_anchor_without_the_feature_is_still_an_old_revision(tmp_path:
     _rename_the_search_schema(work)
     result = invoke("apply", "--repo", work, "--check")
     assert result.exit_code == 3 and "older revisions are not supported" in result.output, result.output
+
+
+# --- the PR's life ---------------------------------------------------------------
+
+RITA = {
+    "GIT_AUTHOR_NAME": "Rita Reviewer", "GIT_AUTHOR_EMAIL": "rita@example.com",
+    "GIT_COMMITTER_NAME": "Rita Reviewer", "GIT_COMMITTER_EMAIL": "rita@example.com",
+}
+GITHUB = {
+    "GIT_AUTHOR_NAME": "Rita Reviewer", "GIT_AUTHOR_EMAIL": "rita@example.com",
+    "GIT_COMMITTER_NAME": "GitHub", "GIT_COMMITTER_EMAIL": "noreply@github.com",
+}
+
+
+def _move_main(tmp: Path, remote: Path, work: Path, name: str) -> None:
+    other = tmp / f"other-{name}"
+    git(tmp, "clone", "-q", str(remote), str(other))
+    (other / name).write_text("be nice\n")
+    commit_all(other, f"docs: {name}")
+    git(other, "push", "-q", "origin", "main")
+    git(work, "pull", "-q", "--ff-only", "origin", "main")
+
+
+def _remote_tip(remote: Path) -> str:
+    return git(remote, "for-each-ref", "--format=%(objectname)", f"refs/heads/{BRANCH}").strip()
+
+
+def test_update_branch_a_merge_of_the_base_is_the_tools(tmp_path: Path) -> None:
+    remote, work = with_remote(tmp_path)
+    state = gh_state(tmp_path)
+    assert run_action(tmp_path, work, "1").outputs["pr-action"] == "open"
+    _move_main(tmp_path, remote, work, "CONTRIBUTING.md")
+    # GitHub's "Update branch": main merged into the PR branch
+    review = tmp_path / "review"
+    git(tmp_path, "clone", "-q", "-b", BRANCH, str(remote), str(review))
+    git(review, "merge", "-q", "--no-edit", "--no-ff", "origin/main", env={**RITA, **GITHUB})
+    git(review, "push", "-q", "origin", BRANCH)
+    merged = _remote_tip(remote)
+    run = run_action(tmp_path, work, "2")
+    assert set(run.exits.values()) == {0}, run.stderr
+    assert run.outputs["pr-action"] == "update" and run.outputs["pushed"] == "true", run
+    assert _remote_tip(remote) != merged
+    # rebuilt on main: main below it, no merge on it
+    git(remote, "merge-base", "--is-ancestor", "main", BRANCH)
+    assert git(remote, "rev-list", "--merges", f"main..{BRANCH}").strip() == ""
+    assert "1" not in read_state(state)["comments"]  # no comment
+
+
+def test_each_new_reviewer_commit_gets_its_own_comment_naming_it(tmp_path: Path) -> None:
+    remote, work = with_remote(tmp_path)
+    state = gh_state(tmp_path)
+    assert run_action(tmp_path, work, "1").outputs["pr-action"] == "open"
+    review = tmp_path / "review"
+    git(tmp_path, "clone", "-q", "-b", BRANCH, str(remote), str(review))
+    shas = []
+    for day, note in (("2", "first"), ("4", "second")):
+        (review / f"{note}.md").write_text(f"a reviewer's {note} note\n")
+        git(review, "add", "-A")
+        git(review, "commit", "-q", "-m", f"review: {note} note", env=RITA)
+        git(review, "push", "-q", "origin", BRANCH)
+        shas.append(git(review, "rev-parse", "HEAD").strip())
+        for again in (day, f"{day}b"):
+            run = run_action(tmp_path, work, again)
+            assert set(run.exits.values()) == {0} and run.outputs["pr-action"] == "blocked", run.stderr
+    comments = [c["body"] for c in read_state(state)["comments"]["1"]]
+    assert len(comments) == 2, comments
+    assert shas[0][:12] in comments[0] and shas[1][:12] not in comments[0]
+    assert shas[1][:12] in comments[1]
+    # the tool's own commits are never named
+    own = git(remote, "rev-list", f"{BRANCH}~2", "^main").split()
+    assert not any(sha[:12] in body for sha in own for body in comments)
+
+
+def test_a_run_superseded_by_a_newer_one_finds_the_branch_the_tools(tmp_path: Path) -> None:
+    remote, work = with_remote(tmp_path)
+    old_base = git(work, "rev-parse", "HEAD").strip()
+    args = ("pr", "--repo", work, "--branch", BRANCH, "--push", "origin", "--author", BOT, "--no-verify", "--json")
+    assert invoke(*args).exit_code == 0
+    _move_main(tmp_path, remote, work, "CONTRIBUTING.md")
+    newer = invoke(*args)
+    assert newer.exit_code == 0 and json.loads(newer.stdout)["push"]["pushed"] is True, newer.output
+    git(work, "fetch", "-q", "origin")
+    # the older run again (a re-run of its job): main's commit is not a reviewer's
+    again = invoke(*args, "--base", old_base)
+    assert again.exit_code == 0, again.output
+    report = json.loads(again.stdout)
+    assert "blocked" not in report, report["blocked"]
+
+
+def test_a_refused_push_shows_the_remotes_reason(tmp_path: Path) -> None:
+    remote, work = with_remote(tmp_path)
+    hook = remote / "hooks" / "pre-receive"
+    hook.write_text(
+        "#!/bin/sh\necho 'error: GH006: Protected branch update failed for refs/heads/codemod/app-state.' >&2\n"
+        "echo 'error: Changes must be made through a pull request.' >&2\nexit 1\n"
+    )
+    hook.chmod(0o755)
+    result = invoke("pr", "--repo", work, "--branch", BRANCH, "--push", "origin", "--author", BOT, "--no-verify")
+    assert result.exit_code == 3, result.output
+    assert "GH006: Protected branch update failed" in result.output, result.output
+    assert "Changes must be made through a pull request" in result.output

@@ -252,7 +252,11 @@ def act(
         return decision._replace(reason=f"updated #{decision.number}")
     if decision.action == "blocked" and decision.number is not None:
         comments = _pages(gh(["--paginate", f"repos/{slug}/issues/{decision.number}/comments?per_page=100"], None))
-        if any(BLOCKED_MARK in (c.get("body") or "") for c in comments):
+        told = "\n".join(c.get("body") or "" for c in comments if BLOCKED_MARK in (c.get("body") or ""))
+        # one comment per new set of commits (a reviewer's next commit gets
+        # its own), and per refactor the tool cannot follow
+        named = set(re.findall(r"`([0-9a-f]{12})`", blocked_comment))
+        if (named and named <= set(re.findall(r"`([0-9a-f]{12})`", told))) or (not named and blocked_comment in told):
             return decision._replace(reason=f"{decision.reason} (#{decision.number} was told already)")
         gh(["-X", "POST", f"repos/{slug}/issues/{decision.number}/comments", "--input", "-"],
            _payload({"body": f"{BLOCKED_MARK}\n{blocked_comment}"}))
@@ -282,7 +286,7 @@ def blocked_comment(report: dict) -> str:
         "",
         "Scheduled runs stay green and do not touch the branch while these commits are on it. "
         "To let the tool take it over again, merge or drop the PR, or run it once with `force: true` "
-        "(which replaces these commits). This comment is posted once.",
+        "(which replaces these commits). A commit added later gets a comment of its own.",
     ]
     return "\n".join(lines)
 
