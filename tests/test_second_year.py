@@ -193,3 +193,98 @@ def test_a_refused_push_shows_the_remotes_reason(tmp_path: Path) -> None:
     assert result.exit_code == 3, result.output
     assert "GH006: Protected branch update failed" in result.output, result.output
     assert "Changes must be made through a pull request" in result.output
+
+
+# --- the forge: lookup, overlap, an unchanged body, a change that landed ---------
+
+
+def _gh_runner(state: Path):
+    import subprocess
+
+    from .team_action import FAKE_GH
+
+    def run(args: list[str], stdin: bytes | None) -> str:
+        env = {"PATH": "/usr/bin:/bin", "GH_TOKEN": "x", "FAKE_GH_STATE": str(state)}
+        result = subprocess.run(["python3", str(FAKE_GH), "api", *args], input=stdin, capture_output=True, env=env)
+        if result.returncode != 0:
+            from codemods.deliver.forge import ForgeError
+
+            raise ForgeError(result.stderr.decode().strip())
+        return result.stdout.decode()
+    return run
+
+
+def _a_pull(number: int, base: str = "main", state: str = "open", body: str = "", title: str = "t") -> dict:
+    return {
+        "number": number, "state": state, "merged_at": None, "title": title, "body": body,
+        "head": {"ref": BRANCH, "repo": {"full_name": "decocms/mesh", "owner": {"login": "decocms"}}},
+        "base": {"ref": base},
+    }
+
+
+def _with_pulls(tmp_path: Path, *pulls: dict) -> Path:
+    state = gh_state(tmp_path)
+    data = read_state(state)
+    data["pulls"] = list(pulls)
+    state.write_text(json.dumps(data))
+    return state
+
+
+def test_a_declined_pr_is_found_after_the_default_branch_was_renamed(tmp_path: Path) -> None:
+    from codemods.deliver import forge
+
+    mark = "sha256:" + "c" * 64
+    state = _with_pulls(tmp_path, _a_pull(7, base="master", state="closed", body=forge.fingerprint_line(mark)))
+    pulls = forge.own_pulls("decocms/mesh", BRANCH, "main", gh=_gh_runner(state))
+    assert [p.number for p in pulls] == [7]
+    decision = forge.decide({"commits": [{}], "fingerprint": mark}, pulls)
+    assert decision.action == "declined" and decision.number == 7
+
+
+def test_an_overlapping_publish_updates_instead_of_failing(tmp_path: Path) -> None:
+    from codemods.deliver import forge
+
+    # another run opened the PR after this one looked (no open PR then)
+    state = _with_pulls(tmp_path, _a_pull(3, body="older body"))
+    decision = forge.Decision("open", None, "no open PR")
+    done = forge.act(decision, "decocms/mesh", BRANCH, "main", "title", "new body", "", gh=_gh_runner(state))
+    assert done.action == "update" and done.number == 3 and "opened meanwhile" in done.reason, done
+    pulls = read_state(state)["pulls"]
+    assert len(pulls) == 1 and pulls[0]["body"] == "new body"
+
+
+def test_the_same_body_is_not_sent_twice(tmp_path: Path) -> None:
+    from codemods.deliver import forge
+
+    state = _with_pulls(tmp_path, _a_pull(4, body="the body", title="the title"))
+    run = _gh_runner(state)
+    pulls = forge.own_pulls("decocms/mesh", BRANCH, "main", gh=run)
+    decision = forge.decide({"commits": [{}], "fingerprint": "sha256:" + "d" * 64}, pulls)
+    assert decision.action == "update"
+    done = forge.act(decision, "decocms/mesh", BRANCH, "main", "the title", "the body", "", gh=run, pulls=pulls)
+    assert "up to date" in done.reason and "updated" not in done.reason
+    assert not any("PATCH" in call for call in read_state(state)["calls"])
+    # a new body is sent
+    done = forge.act(decision, "decocms/mesh", BRANCH, "main", "the title", "a new body", "", gh=run, pulls=pulls)
+    assert done.reason == "updated #4"
+
+
+def test_a_pr_whose_change_main_already_holds_is_closed_with_a_comment(tmp_path: Path) -> None:
+    remote, work = with_remote(tmp_path)
+    state = gh_state(tmp_path)
+    assert run_action(tmp_path, work, "1").outputs["pr-action"] == "open"
+    # the same change reaches main through another PR (a person's squash)
+    git(work, "fetch", "-q", "origin", BRANCH)
+    git(work, "merge", "-q", "--squash", f"origin/{BRANCH}")
+    git(work, "commit", "-q", "--no-gpg-sign", "-m", "feat: app state, by hand", env=RITA)
+    git(work, "push", "-q", "origin", "main")
+    main = git(work, "rev-parse", "HEAD").strip()
+    run = run_action(tmp_path, work, "2")
+    assert set(run.exits.values()) == {0}, run.stderr
+    assert run.outputs["pr-action"] == "closed" and run.outputs["pr-number"] == "1", run
+    data = read_state(state)
+    assert data["pulls"][0]["state"] == "closed"
+    [comment] = data["comments"]["1"]
+    assert main[:12] in comment["body"] and "already holds the change" in comment["body"], comment
+    # the next day: nothing
+    assert run_action(tmp_path, work, "3").outputs["pr-action"] == "none"

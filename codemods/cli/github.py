@@ -54,7 +54,8 @@ def open_pr(request: OpenPrRequest) -> int:
         if not request.dry_run:
             title = report.get("title") or forge.DEFAULT_TITLE
             decision = forge.act(
-                decision, slug, request.branch, request.base_branch, title, body, forge.blocked_comment(report)
+                decision, slug, request.branch, request.base_branch, title, body, forge.blocked_comment(report),
+                pulls=pulls,
             )
     except forge.ReportError as err:
         return fail(str(err), Exit.USAGE, as_json)

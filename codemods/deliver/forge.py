@@ -41,7 +41,7 @@ from ..engine.record import NamedTuple
 FINGERPRINT_MARK = "mesh-codemod-fingerprint:"
 _FINGERPRINT = re.compile(r"<!-- mesh-codemod-fingerprint: (sha256:[0-9a-f]{64}) -->")
 BLOCKED_MARK = "<!-- mesh-codemod-blocked -->"
-ACTIONS = ("none", "blocked", "update", "declined", "open")
+ACTIONS = ("none", "blocked", "update", "declined", "open", "closed")
 DEFAULT_TITLE = "Deep-link app state for MCP apps (appState)"
 
 
@@ -115,6 +115,7 @@ class PullRequest(NamedTuple):
     merged: bool
     body: str
     url: str = ""
+    title: str = ""
 
 
 Runner = Callable[[list[str], bytes | None], str]
@@ -151,24 +152,24 @@ def _pages(text: str) -> list:
 
 
 def own_pulls(slug: str, branch: str, base_branch: str, gh: Runner = run_gh) -> list[PullRequest]:
-    """Every PR of the repository ``slug`` from its own ``branch`` into
-    ``base_branch``, in any state, newest first."""
+    """Every PR of the repository ``slug`` from its own ``branch``, in any
+    state, newest first, whatever base it targets (a PR closed before the
+    default branch was renamed keeps its old base: still a "no").
+    ``base_branch`` is kept for the callers; it filters nothing."""
     from urllib.parse import quote
 
     owner = slug.split("/", 1)[0]
-    query = f"state=all&per_page=100&base={quote(base_branch, safe='')}&head={quote(f'{owner}:{branch}', safe='')}"
+    query = f"state=all&per_page=100&head={quote(f'{owner}:{branch}', safe='')}"
     found = []
     for item in _pages(gh(["--paginate", f"repos/{slug}/pulls?{query}"], None)):
         head = item.get("head") or {}
         repo = (head.get("repo") or {}).get("full_name", "")
         if repo.lower() != slug.lower() or head.get("ref") != branch:
             continue  # a fork's PR from a branch of the same name
-        if (item.get("base") or {}).get("ref", base_branch) != base_branch:
-            continue
         found.append(
             PullRequest(
                 int(item["number"]), item.get("state", ""), bool(item.get("merged_at")),
-                item.get("body") or "", item.get("html_url", ""),
+                item.get("body") or "", item.get("html_url", ""), item.get("title") or "",
             )
         )
     return sorted(found, key=lambda p: -p.number)
@@ -195,6 +196,12 @@ def decide(report: dict, pulls: Sequence[PullRequest]) -> Decision:
     if blocked and blocked.get("steps"):  # a refactor the tool cannot follow: nothing was built
         return Decision("blocked", open_pr and open_pr.number, blocked.get("reason", "a step cannot run"))
     if report.get("nothing_to_do") or not report.get("commits"):
+        if open_pr is not None and not report.get("left_alone"):
+            where = f" (at {report['base'][:12]})" if report.get("base") else ""
+            return Decision(
+                "closed", open_pr.number,
+                f"the base{where} already holds the change of #{open_pr.number}, which landed there another way: closed",
+            )
         left = [f"{item.get('path', '')} ({item.get('why', '')})" for item in report.get("left_alone") or []]
         if not left:
             return Decision("none", open_pr and open_pr.number, "the base already has every edit")
@@ -236,20 +243,41 @@ def _payload(data: dict) -> bytes:
 
 def act(
     decision: Decision, slug: str, branch: str, base_branch: str, title: str, body: str, blocked_comment: str,
-    gh: Runner = run_gh,
+    gh: Runner = run_gh, pulls: Sequence[PullRequest] = (),
 ) -> Decision:
-    """Open, update or comment as ``decision`` says; the decision as done
-    (with the new PR's number)."""
+    """Open, update, close or comment as ``decision`` says; the decision as
+    done (with the new PR's number). ``pulls``: the lookup's, to leave a PR
+    whose title and body are already these alone."""
     if decision.action == "open":
-        created = json.loads(
-            gh(["-X", "POST", f"repos/{slug}/pulls", "--input", "-"],
-               _payload({"title": title, "head": branch, "base": base_branch, "body": body}))
-        )
+        try:
+            created = json.loads(
+                gh(["-X", "POST", f"repos/{slug}/pulls", "--input", "-"],
+                   _payload({"title": title, "head": branch, "base": base_branch, "body": body}))
+            )
+        except ForgeError as err:
+            # another run opened it meanwhile (outside the concurrency group): update that one
+            if "422" not in str(err):
+                raise
+            again = next((p for p in own_pulls(slug, branch, base_branch, gh) if p.state == "open"), None)
+            if again is None:
+                raise
+            done = act(decision._replace(action="update", number=again.number), slug, branch, base_branch, title,
+                       body, blocked_comment, gh, [again])
+            return done._replace(reason=f"{done.reason} (opened meanwhile by another run)")
         return decision._replace(number=int(created["number"]), reason=f"opened #{created['number']}")
     if decision.action == "update":
+        current = next((p for p in pulls if p.number == decision.number), None)
+        if current is not None and current.body == body and current.title == title:
+            return decision._replace(reason=f"#{decision.number} is up to date: nothing sent")
         gh(["-X", "PATCH", f"repos/{slug}/pulls/{decision.number}", "--input", "-"],
            _payload({"title": title, "body": body}))
         return decision._replace(reason=f"updated #{decision.number}")
+    if decision.action == "closed" and decision.number is not None:
+        gh(["-X", "POST", f"repos/{slug}/issues/{decision.number}/comments", "--input", "-"],
+           _payload({"body": f"mesh-codemod closes this PR: {decision.reason.removesuffix(': closed')}, "
+                             "so it has nothing left to propose."}))
+        gh(["-X", "PATCH", f"repos/{slug}/pulls/{decision.number}", "--input", "-"], _payload({"state": "closed"}))
+        return decision
     if decision.action == "blocked" and decision.number is not None:
         comments = _pages(gh(["--paginate", f"repos/{slug}/issues/{decision.number}/comments?per_page=100"], None))
         told = "\n".join(c.get("body") or "" for c in comments if BLOCKED_MARK in (c.get("body") or ""))
