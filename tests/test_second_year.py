@@ -288,3 +288,29 @@ def test_a_pr_whose_change_main_already_holds_is_closed_with_a_comment(tmp_path:
     assert main[:12] in comment["body"] and "already holds the change" in comment["body"], comment
     # the next day: nothing
     assert run_action(tmp_path, work, "3").outputs["pr-action"] == "none"
+
+
+# --- verify: nothing ran is not "passed" -------------------------------------------
+
+
+def test_tests_that_ran_nothing_are_not_available_not_passed(tmp_path: Path, monkeypatch) -> None:
+    from codemods.checks.bun_tests import run_tests
+    from codemods.checks.model import Outcome
+
+    from .canary import executable
+
+    root = tmp_path / "checkout"
+    (root / "src").mkdir(parents=True)
+    (root / "package.json").write_text("{}\n")
+    (root / "src/a.ts").write_text("export const a = 1;\n")
+    (root / "src/a.test.ts").write_text('import { it } from "bun:test";\nit("a", () => {});\n')
+    # nothing installed: not available, tests or none
+    assert run_tests(root, ["src/a.ts"]).outcome is Outcome.NOT_AVAILABLE
+    (root / "node_modules").mkdir()
+    # a bun that exits 0 and runs nothing (a stand-in, a broken install)
+    bin_dir = tmp_path / "bin"
+    bin_dir.mkdir()
+    executable(bin_dir / "bun", "#!/bin/sh\nexit 0\n")
+    monkeypatch.setenv("PATH", f"{bin_dir}:/usr/bin:/bin")
+    check = run_tests(root, ["src/a.ts"])
+    assert check.outcome is not Outcome.PASSED, check
