@@ -314,3 +314,43 @@ def test_tests_that_ran_nothing_are_not_available_not_passed(tmp_path: Path, mon
     monkeypatch.setenv("PATH", f"{bin_dir}:/usr/bin:/bin")
     check = run_tests(root, ["src/a.ts"])
     assert check.outcome is not Outcome.PASSED, check
+
+
+# --- a laptop ------------------------------------------------------------------------
+
+
+def test_conflict_markers_are_named_as_such(tmp_path: Path) -> None:
+    import shutil
+
+    from .support import FIXTURES
+
+    repo = tmp_path / "repo"
+    shutil.copytree(FIXTURES / "newest" / "input", repo)
+    path = repo / "apps/mesh/src/mcp-apps/use-app-bridge.ts"
+    lines = path.read_text().splitlines(keepends=True)
+    lines[10:10] = ["<<<<<<< HEAD\n", "const a = 1;\n", "=======\n", "const a = 2;\n", ">>>>>>> theirs\n"]
+    path.write_text("".join(lines))
+    result = invoke("apply", "--repo", repo, "--check")
+    assert result.exit_code == 3, result.output
+    assert "merge conflict markers (`<<<<<<<` at line 11)" in result.output, result.output
+    assert "syntax error" not in result.output
+
+
+def test_the_configured_bot_identity_makes_a_laptops_commits_the_tools(tmp_path: Path) -> None:
+    remote, work = with_remote(tmp_path)
+    (work / ".mesh-codemod.toml").write_text(f'author = "{BOT}"\n')
+    commit_all(work, "chore: the job's identity")
+    git(work, "push", "-q", "origin", "main")
+    # the job, with its --author
+    job = invoke("pr", "--repo", work, "--branch", BRANCH, "--push", "origin", "--author", BOT, "--no-verify", "--json")
+    assert job.exit_code == 0, job.output
+    tip = json.loads(job.stdout)["tip"]
+    # a laptop without --author, whose git config is a person's
+    git(work, "config", "user.name", "Lee Laptop")
+    git(work, "config", "user.email", "lee@example.com")
+    git(work, "branch", "-q", "-D", BRANCH)
+    local = invoke("pr", "--repo", work, "--branch", BRANCH, "--push", "origin", "--no-verify", "--json")
+    assert local.exit_code == 0, local.output
+    report = json.loads(local.stdout)
+    assert "blocked" not in report and report["tip"] == tip, report
+    assert report["author"] == BOT

@@ -46,10 +46,25 @@ def _series(request: SeriesRequest):
     from ..deliver import build, repository
 
     repo = repository.open_repo(request.repo)
-    name, email = author(request.author)
+    name, email = author(request.author or configured_author(repo, request.base))
     return build.build_series(
         repo, request.base, request.bridge, repository.identity(repo, name, email), request.formatter, TOOLS
     )
+
+
+def configured_author(repo, base: str) -> str | None:
+    """The ``author`` of the configuration committed in ``base``: the
+    identity the scheduled job commits as, so that a run without --author
+    (a laptop) makes the job's commits and finds them the tool's."""
+    import git
+
+    from ..plan.config import FILE_NAME, author_in
+
+    try:
+        text = repo.git.show(f"{base}:{FILE_NAME}")
+    except git.GitCommandError:
+        return None
+    return author_in(text) or None
 
 
 def patch(request: SeriesRequest, out: Path) -> int:
