@@ -108,7 +108,7 @@ def build_series(
         "GIT_COMMITTER_DATE": date,
     }
     commits: list[SeriesCommit] = []
-    with exported_tree(repo, base.hexsha) as tree, _temporary_index() as index:
+    with exported_tree(repo, base.hexsha, _reads(repo, base.hexsha)) as tree, _temporary_index() as index:
         try:
             target = detect_target(tree)
             # The checkout decides `auto` (the host: its installed SDK), as
@@ -181,6 +181,31 @@ def build_series(
             commits.append(SeriesCommit(sha, group, files, message))
             parent, parent_tree = sha, new_tree
     return Series(repo, base.hexsha, commits, full, choice, author, date, formatter, tools)
+
+
+def _reads(repo: git.Repo, rev: str):
+    """What the plan on ``rev`` reads, from its file names (the target's
+    ``reads``); the export writes only that."""
+    from ..recipes import targets
+
+    def grep(needles: Sequence[str]) -> list[str]:
+        if not needles:
+            return []
+        args = ["git", "grep", "-l", "-F", *(part for n in needles for part in ("-e", n)), rev, "--", "*.ts", "*.tsx"]
+        status, out, _err = repo.git.execute(args, with_extended_output=True, with_exceptions=False)
+        if status not in (0, 1):
+            raise GitProblem(f"cannot search the tree of {rev[:12]}")
+        return [line.split(":", 1)[1] for line in out.splitlines() if ":" in line]
+
+    def only(names: list[str]) -> set[str] | None:
+        for target in targets():
+            if target.reads is not None:
+                wanted = target.reads(names, grep)
+                if wanted is not None:
+                    return wanted
+        return None
+
+    return only
 
 
 def group_touches(change: FileChange, group: CommitGroup) -> bool:
