@@ -193,35 +193,37 @@ def test_an_edited_handler_is_refused_with_its_file_and_lines(tmp_path: Path) ->
     assert result.exit_code == 0 and "nothing to do" in result.stderr
 
 
-def test_an_edited_created_file_is_left_alone_with_a_notice(tmp_path: Path) -> None:
+def test_an_edited_created_file_keeps_its_edit_and_migrates_by_a_merge(tmp_path: Path) -> None:
     repo = _wired(tmp_path / "repo", "compat-1x")
     module = repo / MODULE
     module.write_text(module.read_text().replace("= 2048;", "= 4096;"))
     edited = module.read_bytes()
+    # this release's output, edited: there is nothing to bring over
     for args in (("apply", "--repo", repo, "--bridge", "compat", "--check"), ("status", "--repo", repo)):
         result = invoke(*args)
         assert result.exit_code == 0, result.output
-        assert "was edited since mesh-codemod wrote it" in result.stderr and MODULE in result.stderr
+        assert "was edited since" not in result.stderr, result.stderr
     report = json.loads(invoke("apply", "--repo", repo, "--bridge", "compat", "--json").stdout)
-    assert any("left alone" in n for n in report["notices"])
-    assert module.read_bytes() == edited
-    # a migration leaves it alone too (the schema it exports stays)
+    assert report["left_alone"] == [] and module.read_bytes() == edited
+    # a migration merges: the compat schema goes, the team's cap stays
+    clean = _wired(tmp_path / "clean", "sdk")
     result = _run(repo, "sdk")
     assert result.exit_code == 0, result.output
-    assert module.read_bytes() == edited
+    assert module.read_text() == (clean / MODULE).read_text().replace("= 2048;", "= 4096;")
+    assert "StateChangedNotificationSchema" not in module.read_text()
     assert MARKS["sdk"] in (repo / BRIDGE).read_text()
 
 
-def test_an_earlier_release_file_a_user_edited_is_not_taken_for_that_release(tmp_path: Path) -> None:
+def test_an_earlier_release_file_a_user_edited_is_merged_not_replaced(tmp_path: Path) -> None:
     repo = tmp_path / "repo"
     shutil.copytree(FIXTURES / "release-0.1.0-compat" / "input", repo)
     tests = repo / f"{SRC}/app-state.test.ts"
     tests.write_text(tests.read_text() + "\n// ours\n")
-    edited = tests.read_bytes()
+    clean = _wired(tmp_path / "clean", "compat-1x")
     result = _run(repo, "compat-1x")
     assert result.exit_code == 0, result.output
-    assert tests.read_bytes() == edited
-    assert "app-state.test.ts was edited since mesh-codemod wrote it" in result.stderr
+    assert tests.read_text() == (clean / f"{SRC}/app-state.test.ts").read_text() + "\n// ours\n"
+    assert "app-state.test.ts: upgraded from 0.1.0 to" in result.stderr and "three-way merge" in result.stderr
 
 
 # --- pr on a bare remote -------------------------------------------------------

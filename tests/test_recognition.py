@@ -329,14 +329,25 @@ def test_the_kept_export_type_checks(tmp_path: Path) -> None:
 TESTS = f"{SRC}/app-state.test.ts"
 
 
+def _edit_where_the_upgrade_does(module: Path) -> None:
+    """An edit of 0.1.0's compat module on the line the upgrade changes (its
+    schema's state member): the three-way merge conflicts, so the module is
+    left alone (an edit elsewhere is merged: tests/test_upgrade_merge.py)."""
+    text = module.read_text()
+    line = "  params: z.object({ state: z.unknown() }),\n"
+    assert text.count(line) == 1
+    module.write_text(text.replace(line, "  params: z.object({ state: z.unknown() }), // reviewed by the team\n"))
+
+
 def test_an_edited_module_keeps_its_tests_at_its_release(tmp_path: Path) -> None:
-    """0.1.0's module, edited by the team, lacks what this release's hook
-    and tests import (no three-way merge yet): the run refuses, naming the
-    file, and writes nothing; the tests stay at the module's release."""
+    """0.1.0's module, edited by the team where the upgrade changes it: the
+    three-way merge conflicts, and the module would lack what this
+    release's hook and tests import, so the run refuses, naming the file,
+    and writes nothing; the tests stay at the module's release."""
     repo = tmp_path / "repo"
     shutil.copytree(FIXTURES / "release-0.1.0-compat" / "input", repo)
     module = repo / MODULE
-    module.write_text(module.read_text() + "\n// reviewed by the team\n")
+    _edit_where_the_upgrade_does(module)
     tests_before = (repo / TESTS).read_bytes()
     result = _run(repo, "compat-1x", "--json")
     assert result.exit_code == 3, result.output
@@ -354,7 +365,7 @@ def test_the_pair_left_at_its_release_passes_its_own_tests(tmp_path: Path) -> No
     repo = tmp_path / "repo"
     shutil.copytree(FIXTURES / "release-0.1.0-compat" / "input", repo)
     module = repo / MODULE
-    module.write_text(module.read_text() + "\n// reviewed by the team\n")
+    _edit_where_the_upgrade_does(module)
     assert _run(repo, "compat-1x").exit_code == 3  # refused: nothing written
     work = NODE_MODULES.parent / f".bun-pair-{tmp_path.name}"  # inside tools/: zod resolves
     work.mkdir()
@@ -406,23 +417,34 @@ def test_the_recorded_release_digests_are_those_of_the_recorded_files() -> None:
         assert layout_digest((ROOT / path).read_bytes(), path) == CREATED[step][label], (step, label)
 
 
-def test_the_upgrade_commit_and_pr_body_list_what_was_left_behind(tmp_path: Path) -> None:
-    from codemods.plan.changeover import commit_group
-    from codemods.deliver.prbody import left_alone_section
-    from codemods.recipes.base import Bridge
-    from codemods.plan.runner import plan
-
+def test_tests_edited_against_the_upgrade_refuse_the_pair(tmp_path: Path) -> None:
+    """0.1.0's tests, edited by the team on a line the upgrade changes: the
+    merge conflicts, so they stay; their module cannot stay with them (this
+    release's hook imports what only the upgrade adds) nor move without
+    them: the run refuses the module, naming the tests, and writes nothing.
+    An edit the merge can carry (a comment at the end) upgrades both."""
     repo = tmp_path / "repo"
     shutil.copytree(FIXTURES / "release-0.1.0-compat" / "input", repo)
     tests = repo / TESTS
-    tests.write_text(tests.read_text() + "\n// reviewed by the team\n")
-    found = plan(repo, Bridge.COMPAT, formatter="none")
-    body = commit_group(found).body
-    assert "Left behind" in body
-    assert f"- {TESTS}: edited since" in body and f"- {MODULE}: kept at its release" in body, body
-    section = "\n".join(left_alone_section(found))
-    assert f"`{MODULE}` (app-state-module): kept at its release" in section, section
-    assert f"`{TESTS}` (app-state-tests): edited since" in section, section
+    text = tests.read_text()
+    assert text.count("  decodeAppState,\n") == 1
+    tests.write_text(text.replace("  decodeAppState,\n", "  decodeAppState, // reviewed by the team\n"))
+    before = snapshot(repo)
+    result = _run(repo, "compat-1x", "--json")
+    assert result.exit_code == 3, result.output
+    report = json.loads(result.stdout)
+    [step] = [s for s in report["steps"] if s["path"] == MODULE]
+    assert step["status"] == "refused" and step["kind"] == "conflict", step
+    assert TESTS in step["reason"] and "readAppState" in step["reason"], step
+    assert snapshot(repo) == before, "a refused run wrote"
+
+    clean = tmp_path / "clean"
+    shutil.copytree(FIXTURES / "release-0.1.0-compat" / "input", clean)
+    (clean / TESTS).write_text((clean / TESTS).read_text() + "\n// reviewed by the team\n")
+    assert _run(clean, "compat-1x").exit_code == 0
+    upgraded = (clean / TESTS).read_text()
+    assert "readAppState" in upgraded and "\n// reviewed by the team\n" in upgraded
+    assert "readAppState" in (clean / MODULE).read_text()
 
 
 # --- parentheses around a single arrow parameter ------------------------------------

@@ -30,7 +30,7 @@ NOTIFICATION = "McpUiStateChangedNotification"
 
 
 def _install(tree: Path, release: str, *, event: str = "", accessor: str = "", params: str = "{ state: unknown }",
-             context_state: str = "") -> Path:
+             context_state: str = "", deprecated_event: str = "") -> Path:
     """``release``'s declarations in ``tree`` as its installed SDK, plus:
     ``event`` in AppBridgeEventMap and/or an ``accessor`` on AppBridge, both
     taking ``McpUiStateChangedNotification["params"]`` = ``params``; and
@@ -57,6 +57,10 @@ def _install(tree: Path, release: str, *, event: str = "", accessor: str = "", p
         anchor = '    sizechange: McpUiSizeChangedNotification["params"];\n'
         assert anchor in bridge
         bridge = bridge.replace(anchor, f'{anchor}    {event}: {NOTIFICATION}["params"];\n', 1)
+    if deprecated_event:
+        anchor = '    sizechange: McpUiSizeChangedNotification["params"];\n'
+        old = f'    /**\n     * @deprecated Use `{event}`, its new name.\n     */\n    {deprecated_event}: {NOTIFICATION}["params"];\n'
+        bridge = bridge.replace(anchor, anchor + old, 1)
     if accessor:
         # after onsizechange's setter: a member of its own, with no doc
         # comment (so not deprecated)
@@ -95,6 +99,18 @@ CASES = {
         "1.7.1",
         {"event": "appstatechange", "params": "{ state: Record<string, unknown> | null }"},
         ['bridge.addEventListener("appstatechange", (params) =>', "const state = params.state ?? undefined;"],
+    ),
+    # an SDK that renamed the event: `appstatechange` declared, and
+    # `statechange` kept but @deprecated (listed first): the current name
+    "renamed-1.x": (
+        "1.7.1",
+        {"event": "appstatechange", "deprecated_event": "statechange"},
+        ['bridge.addEventListener("appstatechange", (params) =>'],
+    ),
+    "renamed-2.x": (
+        "2.0.4",
+        {"event": "appstatechange", "deprecated_event": "statechange"},
+        ['bridge.addEventListener("appstatechange", (params) =>'],
     ),
     # 2.x (shape C): the event key only
     "proposed-2.x": ("2.0.4", {"event": "statechange"}, ['bridge.addEventListener("statechange", (params) =>']),

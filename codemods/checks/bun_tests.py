@@ -15,11 +15,12 @@ def run_tests(root: Path, files: list[str], per_package: bool = True) -> Check:
     modules: from each one's package (mesh), or all from the checkout's
     root, as the SDK's `test` script runs them."""
     tests = sorted(dict.fromkeys(t for path in files for t in _tests_for(root, path)))
-    if not tests:
-        return Check("tests", Outcome.PASSED, "no tests beside the touched files")
+    # nothing installed: nothing can run, whether or not there are tests
     bun = installed_bun(root, "tests")
     if isinstance(bun, Check):
         return bun
+    if not tests:
+        return Check("tests", Outcome.PASSED, "no tests beside the touched files")
     groups: dict[Path, list[str]] = {}
     for test in tests:
         folder = (package_dir(root, test) or root) if per_package else root
@@ -48,6 +49,8 @@ def run_tests(root: Path, files: list[str], per_package: bool = True) -> Check:
             "tests", Outcome.FAILED, f"bun test ran no test in {len(empty)} of {len(tests)} file(s)", command,
             "\n".join(f"{path}: no test ran" for path in empty),
         )
+    if not passed:  # no failure, and no test ran either: nothing is proved
+        return Check("tests", Outcome.NOT_AVAILABLE, f"bun test ran no test in {len(tests)} file(s)", command)
     return Check("tests", Outcome.PASSED, f"bun test: {passed} passed in {len(tests)} file(s)", command)
 
 

@@ -122,7 +122,7 @@ def pr_command(
         bool,
         typer.Option(
             "--fail-on-blocked",
-            help="Exit 3 when the branch holds commits the tool did not make (default: leave it alone, say why, exit 0).",
+            help="Exit 3 when the branch holds commits the tool did not make, or a refactor the tool cannot follow blocks a step (default: leave it alone, say why, exit 0).",
         ),
     ] = False,
     verify: Annotated[bool, typer.Option("--verify/--no-verify", help="Run the repo's checks on the branch's tree.")] = True,

@@ -46,10 +46,25 @@ def _series(request: SeriesRequest):
     from ..deliver import build, repository
 
     repo = repository.open_repo(request.repo)
-    name, email = author(request.author)
+    name, email = author(request.author or configured_author(repo, request.base))
     return build.build_series(
         repo, request.base, request.bridge, repository.identity(repo, name, email), request.formatter, TOOLS
     )
+
+
+def configured_author(repo, base: str) -> str | None:
+    """The ``author`` of the configuration committed in ``base``: the
+    identity the scheduled job commits as, so that a run without --author
+    (a laptop) makes the job's commits and finds them the tool's."""
+    import git
+
+    from ..plan.config import FILE_NAME, author_in
+
+    try:
+        text = repo.git.show(f"{base}:{FILE_NAME}")
+    except git.GitCommandError:
+        return None
+    return author_in(text) or None
 
 
 def patch(request: SeriesRequest, out: Path) -> int:
@@ -160,7 +175,20 @@ def _pr(request: PrRequest) -> int:
         # reach the checkout (through the copy's node_modules links): the
         # push never runs with a configuration it changed meanwhile
         configured = repository.configuration_state(repository.open_repo(request.series.repo))
-        series = _series(request.series)
+        try:
+            series = _series(request.series)
+        except Exception as err:
+            from ..deliver.build import Blocked
+
+            if not isinstance(err, Blocked) or request.fail_on_blocked:
+                raise
+            if request.artifact is not None:  # the publish job meets the refactor on its own rebuild
+                from ..publish import artifact as publish
+
+                publish.write_blocked_artifact(err, Path(request.series.repo), request.branch, request.artifact,
+                                               {"base": err.base, "branch": request.branch, "blocked": err.to_json()})
+            _report_refactor(err, request, as_json)
+            return int(Exit.OK)
         if not series.commits:
             message = f"nothing to do: {series.base[:12]} already has every edit; branch {request.branch} left alone"
             if request.artifact is not None:  # the publish job decides for itself, from the base
@@ -273,6 +301,34 @@ def _report_blocked(series, request: PrRequest, err, as_json: bool) -> None:
     series_header(series)
     say(f"blocked: {reason}")
     say(str(err).split("\n", 1)[1] if "\n" in str(err) else str(err))
+
+
+def _report_refactor(err, request: PrRequest, as_json: bool) -> None:
+    """A step cannot find what it needs on a checkout that has the feature
+    (a refactor the tool cannot follow): nothing is built or pushed, and
+    the run stays green, naming what is missing and the configuration line
+    that opts out of the step (``err`` is a build.Blocked)."""
+    blocked = err.to_json()
+    if as_json:
+        print_json(
+            {
+                "target": err.plan.target,
+                "bridge": err.plan.bridge.to_json(),
+                "base": err.base,
+                "branch": request.branch,
+                "commits": [],
+                "left_alone": err.plan.left_alone(),
+                "push": {"remote": request.push, "pushed": False},
+                "blocked": blocked,
+            }
+        )
+        return
+    say(f"target: {err.plan.target} ({err.plan.repo})")
+    say(f"base: {err.base}")
+    say(f"blocked: {blocked['reason']}")
+    for step in blocked["steps"]:
+        say(f"  to opt out of {step['step']}, add to .mesh-codemod.toml: {step['skip']}")
+    say("(--fail-on-blocked exits 3 instead)")
 
 
 def _report_pr(

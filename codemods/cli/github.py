@@ -64,7 +64,8 @@ def _open_pr(request: OpenPrRequest) -> int:
         if not request.dry_run:
             title = report.get("title") or forge.DEFAULT_TITLE
             decision = forge.act(
-                decision, slug, request.branch, request.base_branch, title, body, forge.blocked_comment(report)
+                decision, slug, request.branch, request.base_branch, title, body, forge.blocked_comment(report),
+                pulls=pulls,
             )
     except forge.ReportError as err:
         return fail(str(err), Exit.USAGE, as_json)
@@ -106,6 +107,24 @@ def publish(request: PublishRequest) -> int:
         return _publish(request)
 
 
+def _report_refactor(err, request: PublishRequest) -> int:
+    """A refactor the tool cannot follow (``err``, publish.RefactorBlocked):
+    nothing to push; green unless --fail-on-blocked, naming what is missing
+    and the configuration line that opts out of each step."""
+    import json
+
+    data = {**err.report(request.branch), "push": {"remote": request.push, "pushed": False}}
+    if request.report_out is not None:
+        request.report_out.write_text(json.dumps(data, indent=2) + "\n", encoding="utf-8")
+    if request.as_json:
+        print_json(data)
+    else:
+        say(f"blocked: {data['blocked']['reason']}")
+        for step in data["blocked"]["steps"]:
+            say(f"  to opt out of {step['step']}, add to .mesh-codemod.toml: {step['skip']}")
+    return int(Exit.REFUSED) if request.fail_on_blocked else int(Exit.OK)
+
+
 def _publish(request: PublishRequest) -> int:
     import json
 
@@ -145,6 +164,8 @@ def _publish(request: PublishRequest) -> int:
                     branches.push_branch(repo, request.push, request.branch, own.tip, seen)
                     data["push"] = {"remote": request.push, "lease": seen, "pushed": True}
                 data["replaced"] = [c.hexsha for c in foreign]
+    except publish.RefactorBlocked as err:
+        return _report_refactor(err, request)
     except ValueError as err:
         return fail(str(err), Exit.USAGE, as_json)
     except publish.ArtifactProblem as err:

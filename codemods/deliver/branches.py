@@ -66,7 +66,40 @@ class Foreign(NamedTuple):
     reason: str
 
 
-def foreign_commits(series: Series, tip: str | None, rebuilt: dict[str, set[str]] | None = None) -> list[Foreign]:
+def _target_refs(repo: git.Repo, branch: str) -> list[str]:
+    """The remote-tracking refs other than the branch's own (the target
+    branch's history: what a newer run was built on, what "Update branch"
+    merges in)."""
+    refs = repo.git.for_each_ref("--format=%(refname)", "refs/remotes").splitlines()
+    return [r for r in refs if r and not r.endswith(("/HEAD", f"/{branch}"))] if branch else [r for r in refs if r and not r.endswith("/HEAD")]
+
+
+def _brings_in_the_target(repo: git.Repo, commit: git.Commit, base: str, targets: Sequence[str]) -> bool:
+    """Whether ``commit`` is a merge that only brings the target branch into
+    the branch (GitHub's "Update branch"): two parents, the second in the
+    target's history (the base's, or a remote-tracking branch's), and the
+    tree a clean merge of the two gives."""
+    if len(commit.parents) != 2:
+        return False
+    brought = commit.parents[1].hexsha
+    try:
+        on_target = repo.is_ancestor(brought, base)
+        if not on_target and targets:
+            on_target = bool(repo.git.for_each_ref("--contains", brought, "--format=%(refname)", *targets).split())
+        if not on_target:
+            return False
+        status, out, _err = repo.git.execute(
+            ["git", "merge-tree", "--write-tree", commit.parents[0].hexsha, brought],
+            with_extended_output=True, with_exceptions=False,
+        )
+    except git.GitCommandError:
+        return False
+    return status == 0 and out.split("\n", 1)[0].strip() == commit.tree.hexsha
+
+
+def foreign_commits(
+    series: Series, tip: str | None, rebuilt: dict[str, set[str]] | None = None, branch: str = ""
+) -> list[Foreign]:
     """Commits on ``tip`` that are not in the series' base and that this
     tool did not make: a commit is the tool's only when its author,
     committer and trailer are the tool's and its content is the tool's: it
@@ -79,12 +112,20 @@ def foreign_commits(series: Series, tip: str | None, rebuilt: dict[str, set[str]
     repo = series.repo
     rebuilt = {} if rebuilt is None else rebuilt
     rebuilt.setdefault(series.base, {c.sha for c in series.commits})
-    commits = list(repo.iter_commits([tip, f"^{series.base}"]))
-    metadata = {c.hexsha: made_by_tool(c, series.identity) for c in commits}
+    # the target's own commits are nobody's business here: a run
+    # superseded by a newer one sees that run's base, which main holds
+    targets = _target_refs(repo, branch)
+    commits = list(repo.iter_commits([tip, f"^{series.base}", *(f"^{r}" for r in targets)]))
+    metadata = {
+        c.hexsha: "" if _brings_in_the_target(repo, c, series.base, targets) else made_by_tool(c, series.identity)
+        for c in commits
+    }
     runs: dict[str, str] = {}  # base of a run of the tool's commits -> why not an earlier release's ("": it is)
     foreign = []
     for commit in commits:
         reason = metadata[commit.hexsha]
+        if len(commit.parents) == 2 and not reason:
+            continue  # a merge of the target into the branch
         if not reason and not holds_recorded_content(commit):
             base = _series_base(commit, metadata)
             if base not in rebuilt:
@@ -261,7 +302,7 @@ def check_branch(
     rebuilt: dict[str, set[str]] = {}
     for where, tip in ((f"branch {branch}", local), (f"{remote}/{branch}", seen)):
         known = {c.hexsha for c in foreign}
-        found = [f for f in foreign_commits(series, tip, rebuilt) if f.commit.hexsha not in known]
+        found = [f for f in foreign_commits(series, tip, rebuilt, branch) if f.commit.hexsha not in known]
         if found and not force:
             raise ForeignCommits(where, found)
         foreign.extend(f.commit for f in found)
@@ -319,10 +360,15 @@ def _push(repo: git.Repo, remote: str, branch: str, tip: str, seen: str | None) 
             f"{head} by the lease: the remote branch is no longer {expected} "
             "(someone pushed meanwhile); run again. The local branch was not moved."
         )
+    # what the remote said (GitHub's "GH006: Protected branch update failed ...")
+    said = [line.removeprefix("remote:").strip() for line in err.splitlines() if line.startswith("remote:")]
+    said = [line for line in said if line]
     if detail.startswith("[remote rejected]"):
         reason = detail.removeprefix("[remote rejected]").strip(" ()")
+        told = f"; the remote says: {' '.join(said)}" if said else ""
         raise GitProblem(
-            f"{head} by the remote: {reason} (a server hook or branch protection). The local branch was not moved."
+            f"{head} by the remote: {reason} (a server hook or branch protection){told}. "
+            "The local branch was not moved."
         )
     last = (err.strip().splitlines() or [detail or "unknown error"])[-1]
     raise GitProblem(f"{head}: {detail or last}. The local branch was not moved.")

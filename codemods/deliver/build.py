@@ -22,6 +22,7 @@ from ..engine.record import NamedTuple
 from ..recipes.base import Bridge, CommitGroup, ModeChoice
 from ..plan.formatting import FormatterMode, Layout, choose as choose_formatter
 from ..plan.model import NO_TOOLS, FileChange, Plan, TargetError, Tools, detect_target
+from ..plan.decisions import REFACTOR, skip_line
 from ..plan.runner import plan
 from .repository import GitProblem, Identity, commit_date, exported_tree, resolve
 
@@ -35,6 +36,23 @@ TRAILER = "Generated-by: mesh-codemod"
 # still holds exactly that is the tool's work, whichever release made it
 # (an amend, a fixup or a rebase changes a tree).
 CONTENT_TRAILER = "Generated-content:"
+
+
+class Blocked(GitProblem):
+    """Every step that cannot run meets a refactor the tool cannot follow,
+    on a checkout that has the feature: the job reports ``blocked`` (green
+    unless --fail-on-blocked), naming what is missing and the line of the
+    configuration that opts out of each step."""
+
+    def __init__(self, message: str, plan: Plan, base: str) -> None:
+        super().__init__(message)
+        self.plan = plan
+        self.base = base
+
+    def to_json(self) -> dict:
+        steps = [{"step": r.step, "path": r.path, "reason": r.reason, "skip": skip_line(r.step)} for r in self.plan.refused]
+        reason = "; ".join(f"{s['path']}: {s['reason']}" for s in steps)
+        return {"reason": f"a refactor the tool cannot follow, nothing built or pushed: {reason}", "steps": steps, "commits": []}
 
 
 class SeriesCommit(NamedTuple):
@@ -98,7 +116,7 @@ def build_series(
         "GIT_COMMITTER_DATE": date,
     }
     commits: list[SeriesCommit] = []
-    with exported_tree(repo, base.hexsha) as tree, _temporary_index() as index:
+    with exported_tree(repo, base.hexsha, _reads(repo, base.hexsha)) as tree, _temporary_index() as index:
         try:
             target = detect_target(tree)
             # The checkout decides `auto` (the host: its installed SDK), as
@@ -129,6 +147,8 @@ def build_series(
         full = plans[-1]
         if full.refused:
             reasons = "; ".join(f"{r.path}: {r.reason}" for r in full.refused)
+            if all(r.kind == REFACTOR for r in full.refused):
+                raise Blocked(f"refused on {base.hexsha[:12]}: {reasons}", full, base.hexsha)
             raise GitProblem(f"refused on {base.hexsha[:12]}: {reasons}")
         adopted: dict[str, bytes] = {}  # final bytes -> the adopted layout's, by path
         if adopt is not None:
@@ -206,6 +226,29 @@ def _config_at(repo: git.Repo, rev: str, steps: list[str], target: str):
     with tempfile.TemporaryDirectory(prefix="mesh-codemod-config-") as name:
         (Path(name) / configuration.FILE_NAME).write_bytes(blob.data_stream.read())
         return configuration.load(Path(name), steps, target)
+def _reads(repo: git.Repo, rev: str):
+    """What the plan on ``rev`` reads, from its file names (the target's
+    ``reads``); the export writes only that."""
+    from ..recipes import targets
+
+    def grep(needles: Sequence[str]) -> list[str]:
+        if not needles:
+            return []
+        args = ["git", "grep", "-l", "-F", *(part for n in needles for part in ("-e", n)), rev, "--", "*.ts", "*.tsx"]
+        status, out, _err = repo.git.execute(args, with_extended_output=True, with_exceptions=False)
+        if status not in (0, 1):
+            raise GitProblem(f"cannot search the tree of {rev[:12]}")
+        return [line.split(":", 1)[1] for line in out.splitlines() if ":" in line]
+
+    def only(names: list[str]) -> set[str] | None:
+        for target in targets():
+            if target.reads is not None:
+                wanted = target.reads(names, grep)
+                if wanted is not None:
+                    return wanted
+        return None
+
+    return only
 
 
 def group_touches(change: FileChange, group: CommitGroup) -> bool:

@@ -43,7 +43,7 @@ _FINGERPRINT = re.compile(r"<!-- mesh-codemod-fingerprint: (sha256:[0-9a-f]{64})
 # the login GitHub gives the workflow token's PRs: "declined" reads only those
 DEFAULT_LOGIN = "github-actions[bot]"
 BLOCKED_MARK = "<!-- mesh-codemod-blocked -->"
-ACTIONS = ("none", "blocked", "update", "declined", "open")
+ACTIONS = ("none", "blocked", "update", "declined", "open", "closed")
 DEFAULT_TITLE = "Deep-link app state for MCP apps (appState)"
 
 
@@ -128,6 +128,7 @@ class PullRequest(NamedTuple):
     body: str
     url: str = ""
     author: str = ""  # the login that opened it
+    title: str = ""
 
 
 Runner = Callable[[list[str], bytes | None], str]
@@ -164,24 +165,25 @@ def _pages(text: str) -> list:
 
 
 def own_pulls(slug: str, branch: str, base_branch: str, gh: Runner = run_gh) -> list[PullRequest]:
-    """Every PR of the repository ``slug`` from its own ``branch`` into
-    ``base_branch``, in any state, newest first."""
+    """Every PR of the repository ``slug`` from its own ``branch``, in any
+    state, newest first, whatever base it targets (a PR closed before the
+    default branch was renamed keeps its old base: still a "no").
+    ``base_branch`` is kept for the callers; it filters nothing."""
     from urllib.parse import quote
 
     owner = slug.split("/", 1)[0]
-    query = f"state=all&per_page=100&base={quote(base_branch, safe='')}&head={quote(f'{owner}:{branch}', safe='')}"
+    query = f"state=all&per_page=100&head={quote(f'{owner}:{branch}', safe='')}"
     found = []
     for item in _pages(gh(["--paginate", f"repos/{slug}/pulls?{query}"], None)):
         head = item.get("head") or {}
         repo = (head.get("repo") or {}).get("full_name", "")
         if repo.lower() != slug.lower() or head.get("ref") != branch:
             continue  # a fork's PR from a branch of the same name
-        if (item.get("base") or {}).get("ref", base_branch) != base_branch:
-            continue
         found.append(
             PullRequest(
                 int(item["number"]), item.get("state", ""), bool(item.get("merged_at")),
                 item.get("body") or "", item.get("html_url", ""), str((item.get("user") or {}).get("login", "")),
+                item.get("title") or "",
             )
         )
     return sorted(found, key=lambda p: -p.number)
@@ -205,7 +207,16 @@ def decide(report: dict, pulls: Sequence[PullRequest], login: str = "") -> Decis
     open_pr = next((p for p in pulls if p.state == "open"), None)
     if report.get("error"):
         return Decision("none", open_pr and open_pr.number, f"the build failed: {report['error']}")
+    blocked = report.get("blocked")
+    if blocked and blocked.get("steps"):  # a refactor the tool cannot follow: nothing was built
+        return Decision("blocked", open_pr and open_pr.number, blocked.get("reason", "a step cannot run"))
     if report.get("nothing_to_do") or not report.get("commits"):
+        if open_pr is not None and not report.get("left_alone"):
+            where = f" (at {report['base'][:12]})" if report.get("base") else ""
+            return Decision(
+                "closed", open_pr.number,
+                f"the base{where} already holds the change of #{open_pr.number}, which landed there another way: closed",
+            )
         left = [f"{item.get('path', '')} ({item.get('why', '')})" for item in report.get("left_alone") or []]
         if not left:
             return Decision("none", open_pr and open_pr.number, "the base already has every edit")
@@ -249,23 +260,48 @@ def _payload(data: dict) -> bytes:
 
 def act(
     decision: Decision, slug: str, branch: str, base_branch: str, title: str, body: str, blocked_comment: str,
-    gh: Runner = run_gh,
+    gh: Runner = run_gh, pulls: Sequence[PullRequest] = (),
 ) -> Decision:
-    """Open, update or comment as ``decision`` says; the decision as done
-    (with the new PR's number)."""
+    """Open, update, close or comment as ``decision`` says; the decision as
+    done (with the new PR's number). ``pulls``: the lookup's, to leave a PR
+    whose title and body are already these alone."""
     if decision.action == "open":
-        created = json.loads(
-            gh(["-X", "POST", f"repos/{slug}/pulls", "--input", "-"],
-               _payload({"title": title, "head": branch, "base": base_branch, "body": body}))
-        )
+        try:
+            created = json.loads(
+                gh(["-X", "POST", f"repos/{slug}/pulls", "--input", "-"],
+                   _payload({"title": title, "head": branch, "base": base_branch, "body": body}))
+            )
+        except ForgeError as err:
+            # another run opened it meanwhile (outside the concurrency group): update that one
+            if "422" not in str(err):
+                raise
+            again = next((p for p in own_pulls(slug, branch, base_branch, gh) if p.state == "open"), None)
+            if again is None:
+                raise
+            done = act(decision._replace(action="update", number=again.number), slug, branch, base_branch, title,
+                       body, blocked_comment, gh, [again])
+            return done._replace(reason=f"{done.reason} (opened meanwhile by another run)")
         return decision._replace(number=int(created["number"]), reason=f"opened #{created['number']}")
     if decision.action == "update":
+        current = next((p for p in pulls if p.number == decision.number), None)
+        if current is not None and current.body == body and current.title == title:
+            return decision._replace(reason=f"#{decision.number} is up to date: nothing sent")
         gh(["-X", "PATCH", f"repos/{slug}/pulls/{decision.number}", "--input", "-"],
            _payload({"title": title, "body": body}))
         return decision._replace(reason=f"updated #{decision.number}")
+    if decision.action == "closed" and decision.number is not None:
+        gh(["-X", "POST", f"repos/{slug}/issues/{decision.number}/comments", "--input", "-"],
+           _payload({"body": f"mesh-codemod closes this PR: {decision.reason.removesuffix(': closed')}, "
+                             "so it has nothing left to propose."}))
+        gh(["-X", "PATCH", f"repos/{slug}/pulls/{decision.number}", "--input", "-"], _payload({"state": "closed"}))
+        return decision
     if decision.action == "blocked" and decision.number is not None:
         comments = _pages(gh(["--paginate", f"repos/{slug}/issues/{decision.number}/comments?per_page=100"], None))
-        if any(BLOCKED_MARK in (c.get("body") or "") for c in comments):
+        told = "\n".join(c.get("body") or "" for c in comments if BLOCKED_MARK in (c.get("body") or ""))
+        # one comment per new set of commits (a reviewer's next commit gets
+        # its own), and per refactor the tool cannot follow
+        named = set(re.findall(r"`([0-9a-f]{12})`", blocked_comment))
+        if (named and named <= set(re.findall(r"`([0-9a-f]{12})`", told))) or (not named and blocked_comment in told):
             return decision._replace(reason=f"{decision.reason} (#{decision.number} was told already)")
         gh(["-X", "POST", f"repos/{slug}/issues/{decision.number}/comments", "--input", "-"],
            _payload({"body": f"{BLOCKED_MARK}\n{blocked_comment}"}))
@@ -275,6 +311,15 @@ def act(
 
 def blocked_comment(report: dict) -> str:
     blocked = report.get("blocked") or {}
+    if blocked.get("steps"):
+        lines = ["mesh-codemod cannot follow a refactor of the feature, so it leaves this PR as it is:", ""]
+        lines += [f"- `{s.get('path', '')}` ({s.get('step', '')}): {s.get('reason', '')}" for s in blocked["steps"]]
+        lines += [
+            "",
+            "To opt out of a step for good, add its line to `.mesh-codemod.toml` on the target branch "
+            f"(`{blocked['steps'][0].get('skip', '')}`). Scheduled runs stay green meanwhile.",
+        ]
+        return "\n".join(lines)
     commits = blocked.get("commits") or []
     lines = [
         "mesh-codemod leaves this branch alone: it holds commits that mesh-codemod did not make, "
@@ -286,7 +331,7 @@ def blocked_comment(report: dict) -> str:
         "",
         "Scheduled runs stay green and do not touch the branch while these commits are on it. "
         "To let the tool take it over again, merge or drop the PR, or run it once with `force: true` "
-        "(which replaces these commits). This comment is posted once.",
+        "(which replaces these commits). A commit added later gets a comment of its own.",
     ]
     return "\n".join(lines)
 

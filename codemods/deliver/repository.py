@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import os
 import tempfile
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
 
@@ -71,12 +71,18 @@ def commit_date(commit: git.Commit) -> str:
 
 
 @contextmanager
-def exported_tree(repo: git.Repo, rev: str) -> Iterator[Path]:
+def exported_tree(repo: git.Repo, rev: str, only: Callable[[list[str]], set[str] | None] | None = None) -> Iterator[Path]:
     """A temporary folder holding the files of ``rev`` exactly as committed
     (blob bytes, executable bits, links); no attributes or filters apply.
     A tree that `git fsck` would flag (a name twice, ``..``, ``.git``) is
     refused, and no link is ever followed while writing."""
     entries = _tree_entries(repo, rev)
+    if only is not None:
+        # the files a plan reads, asked of the tree's names (the cost of
+        # writing follows them, not the tree's size); None: all of them
+        wanted = only([path for _mode, _sha, path in entries])
+        if wanted is not None:
+            entries = [entry for entry in entries if entry[2] in wanted]
     with tempfile.TemporaryDirectory(prefix="mesh-codemod-tree-", ignore_cleanup_errors=True) as name:
         folder = Path(name)
         made: set[str] = {""}

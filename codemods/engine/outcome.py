@@ -32,8 +32,10 @@ class AnchorMissing(Refused):
 
     kind = "anchor-missing"
 
-    def __init__(self, path: str, what: str) -> None:
-        super().__init__(path, f"anchor missing: {what}")
+    def __init__(self, path: str, what: str, hint: str = "") -> None:
+        # ``hint``: why it may be missing (an older revision of the target),
+        # left out where the checkout already has the feature
+        super().__init__(path, f"anchor missing: {what}" + (f" ({hint})" if hint else ""))
         self.what = what
 
 
@@ -69,7 +71,25 @@ def parsed_or_refused(path: str, data: bytes, config: FormatterConfig | None = N
         return SourceFile.from_bytes(path, data, config)
     except SourceError as err:
         refusal = SyntaxProblem if err.syntax else NotUtf8
+        marker = conflict_marker(data) if err.syntax else 0
+        if marker:
+            raise SyntaxProblem(
+                path, f"holds merge conflict markers (`<<<<<<<` at line {marker}): finish the merge or rebase first"
+            ) from None
         raise refusal(path, str(err).removeprefix(f"{path}:").strip()) from None
+
+
+def conflict_marker(data: bytes) -> int:
+    """The line of the first ``<<<<<<<`` of a conflict (followed by
+    ``=======`` and ``>>>>>>>`` lines), or 0."""
+    lines = data.splitlines()
+    for index, line in enumerate(lines):
+        if line.startswith(b"<<<<<<<"):
+            rest = lines[index + 1 :]
+            middle = next((i for i, l in enumerate(rest) if l.startswith(b"=======")), None)
+            if middle is not None and any(l.startswith(b">>>>>>>") for l in rest[middle + 1 :]):
+                return index + 1
+    return 0
 
 
 class StepResult(NamedTuple):

@@ -511,4 +511,17 @@ def _statement_for(data: bytes, node: Node, text: str, style: Style, written_in:
                 return L.print_doc(_Printer(data, style).statement(node), style)
         except L.Unsupported:
             pass
-    return L.restyle_text(text, style)
+    restyled = L.restyle_text(text, style)
+    if not style.semicolons and written_in.semicolons and node.children and node.children[-1].type == ";":
+        # Biome's "asNeeded" drops a statement's semicolon where the next
+        # line cannot continue it.
+        after = node.next_named_sibling
+        follower = data[after.start_byte:after.start_byte + 1].decode() if after is not None else ""
+        if follower not in _CONTINUES and restyled.endswith(";"):
+            restyled = restyled[:-1]
+    return restyled
+
+
+# A line starting with one of these would continue a statement without
+# its semicolon.
+_CONTINUES = {"(", "[", "`", "+", "-", "/", "*", ",", "."}

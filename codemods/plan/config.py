@@ -7,6 +7,7 @@ choose by itself (SPEC 5a, "Living with the team"):
     skip = ["app-state-tests"]  # steps never written (ids: `mesh-codemod list`); "*": all of them
     bridge = "compat"           # pin the bridge mode (auto, sdk, compat)
     form = "2.x"                # pin the SDK form of the compat wiring (1.x, 2.x)
+    author = "Codemod Bot <bot@example.com>"  # the identity the scheduled job commits as
 
 Why a file of its own rather than a key in package.json: the SDK checkout
 and mesh both have one place for it, bun and the formatters never rewrite
@@ -18,6 +19,7 @@ tree's.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterable
 from pathlib import Path
 
@@ -27,6 +29,7 @@ from ..recipes.base import Bridge, ModeChoice
 FILE_NAME = ".mesh-codemod.toml"
 FORMS = ("1.x", "2.x")
 MAX_BYTES = 64 * 1024
+_AUTHOR = re.compile(r"\s*([^<>]+?)\s*<([^<>\s]+)>\s*")
 ALL = "*"
 
 
@@ -39,6 +42,10 @@ class Config(NamedTuple):
     bridge: Bridge | None = None
     form: str = ""
     present: bool = False  # whether the file exists
+    # The identity the scheduled job commits as ("Name <email>"): the
+    # default author of `pr` and `patch` anywhere, so a laptop's commits
+    # are the job's, and the tool's own whoever runs it.
+    author: str = ""
 
     def skipped(self, step: str) -> bool:
         return ALL in self.skip or step in self.skip
@@ -69,7 +76,7 @@ def load(repo: Path, steps: Iterable[str], target: str = "host") -> Config:
         raise ConfigError(f"{FILE_NAME}: cannot be read ({err})") from None
     except tomllib.TOMLDecodeError as err:
         raise ConfigError(f"{FILE_NAME}: not valid TOML ({err})") from None
-    known = {"skip", "bridge", "form"}
+    known = {"skip", "bridge", "form", "author"}
     unknown = sorted(set(data) - known)
     if unknown:
         raise ConfigError(f"{FILE_NAME}: unknown key {unknown[0]!r} (known: {', '.join(sorted(known))})")
@@ -97,7 +104,22 @@ def load(repo: Path, steps: Iterable[str], target: str = "host") -> Config:
         for key in ("bridge", "form"):
             if key in data:
                 raise ConfigError(f"{FILE_NAME}: {key}: only a mesh checkout has a bridge mode and form to pin")
-    return Config(tuple(dict.fromkeys(skip)), bridge, form, True)
+    author = data.get("author", "")
+    if not isinstance(author, str) or (author and not _AUTHOR.fullmatch(author)):
+        raise ConfigError(f"{FILE_NAME}: author: {author!r} is not 'Name <email>'")
+    return Config(tuple(dict.fromkeys(skip)), bridge, form, True, author.strip())
+
+
+def author_in(text: str) -> str:
+    """The ``author`` of a configuration file's text ("" when it has none,
+    or when the file cannot be read: `load` says why, later)."""
+    import tomllib
+
+    try:
+        value = tomllib.loads(text).get("author", "")
+    except tomllib.TOMLDecodeError:
+        return ""
+    return value.strip() if isinstance(value, str) and _AUTHOR.fullmatch(value) else ""
 
 
 def pinned(choice: ModeChoice, config: Config, requested: Bridge) -> ModeChoice:

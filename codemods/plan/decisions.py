@@ -17,6 +17,7 @@ from .steps import read_target, run_step
 
 
 def keep_pairs(
+    ctx: Context,
     steps: Sequence[Step],
     results: list[StepResult],
     contents: dict[str, tuple[bytes | None, bytes]],
@@ -25,7 +26,8 @@ def keep_pairs(
     """A created file and the one it goes with (a module and its tests)
     change release together: when someone edited one of them, so that it
     is left alone, the other is not upgraded either (its tests would test
-    another release's code), with a notice that says so."""
+    another release's code), with a notice that says so; refused where the
+    release's other files need what the upgrade adds to it."""
     by_id = {r.step: index for index, r in enumerate(results)}
     for step in steps:
         if not step.together or step.id not in by_id or step.together not in by_id:
@@ -47,6 +49,20 @@ def keep_pairs(
             touched[result.path] = remaining
         else:
             touched.pop(result.path, None)
+        decoded = old.decode("utf-8", "replace")
+        needed = step.new_file.exports(ctx) if step.new_file is not None else []
+        missing = [name for name in needed if name not in decoded]
+        if missing:
+            # This release's other files import what only the upgrade adds:
+            # the file cannot stay at its release, nor move without its pair.
+            results[index] = StepResult(
+                result.step, result.path, Status.REFUSED,
+                f"cannot stay at {upgrades[0].was}, since this release's files import {', '.join(missing)} from it, "
+                f"nor be upgraded without {partner.path}, which it goes with and which was edited since "
+                "mesh-codemod wrote it (the edits conflict with the upgrade); upgrade both by hand",
+                "conflict", result.notes, why=result.why,
+            )
+            continue
         notice = Notice(
             f"{result.path} {LEFT_WITH_PAIR} {upgrades[0].was}, not upgraded to {upgrades[0].now}: "
             f"{partner.path}, which it goes with, was edited since mesh-codemod wrote it, and the two change "
@@ -130,3 +146,33 @@ def _rest_present(repo, target, ctx, config, step_id, done, contents) -> bool:
         if new != current and not form_changes:
             return False
     return True
+
+
+# What a refused step reports when the checkout already has the feature.
+REFACTOR = "refactor"
+
+
+def refactors(results: list[StepResult], refusals: dict) -> None:
+    """A step that cannot find what it needs (an anchor, its file) on a
+    checkout that already has the feature (another step present by role, or
+    an earlier form of it) meets a refactor the tool cannot follow, not an
+    old revision (SPEC 5a, "The second year"): its result says what is
+    missing and the one line of the configuration that opts out of the
+    step (kind ``refactor``; the job reports it as ``blocked``)."""
+    present = any(r.status is Status.ALREADY or r.form_changes for r in results)
+    if not present:
+        return
+    for index, result in enumerate(results):
+        refusal = refusals.get(result.step)
+        if result.status is not Status.REFUSED or refusal is None or refusal.kind not in ("anchor-missing", "file-missing"):
+            continue
+        what = getattr(refusal, "what", "") or refusal.reason
+        reason = (
+            f"cannot find {what}; the checkout has the feature, so this looks like a refactor the tool cannot "
+            f"follow: opt out of this step with `{skip_line(result.step)}` in .mesh-codemod.toml"
+        )
+        results[index] = result._replace(reason=reason, kind=REFACTOR)
+
+
+def skip_line(step: str) -> str:
+    return f'skip = ["{step}"]'

@@ -13,7 +13,7 @@ from .formatting import BUILT_IN, Candidate, FormatterChoice, FormatterMode, Lay
 from ..recipes.base import ModeChoice
 from ..recipes.base import Bridge, Context, Notice, Planned
 from . import config as configuration
-from .decisions import keep_decisions, keep_pairs
+from .decisions import keep_decisions, keep_pairs, refactors
 from .locate import locate_all
 from .model import FileChange, NO_TOOLS, Plan, Tools, detect_target, resolve_inside
 from .steps import read_target, run_step
@@ -74,6 +74,7 @@ def plan(
     # keyed by the real path, so a file reached through a link is edited once
     contents: dict[str, tuple[bytes | None, bytes]] = {}
     touched: dict[str, list[str]] = {}
+    refusals: dict[str, Refused] = {}
     for step in steps:
         if config.skipped(step.id):
             reason = f"skipped by {configuration.FILE_NAME} (skip)"
@@ -96,6 +97,7 @@ def plan(
             old, current = contents.get(real) or (read_target(root / real, real, step),) * 2
             new, added, form_changes = run_step(step, ctx, real, current, owned)
         except Refused as refusal:
+            refusals[step.id] = refusal
             results.append(
                 StepResult(step.id, refusal.path or path, Status.REFUSED, refusal.reason, refusal.kind, notes)
             )
@@ -113,7 +115,8 @@ def plan(
         if status is Status.APPLIED:
             touched.setdefault(real, []).append(step.id)
 
-    keep_pairs(steps, results, contents, touched)
+    keep_pairs(ctx, steps, results, contents, touched)
+    refactors(results, refusals)
     keep_decisions(repo, target, ctx, config, restore, results, contents, touched)
     changes = [
         FileChange(path, contents[path][0], contents[path][1], step_ids)

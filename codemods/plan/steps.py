@@ -85,16 +85,25 @@ def _new_file(
             if layout_key(variant, path) == key:
                 new, notes = _keeping_imported_exports(new_file, ctx, path, variant, text, owned, style)
                 return new or wanted, notes, [FormChange("migrate", "the file", label, now)]
+        if _keeps_exports(new_file, ctx, path, key, current, text, variants):
+            return current, [], []  # this release's output, still keeping an export a file imports
         import hashlib
 
         digest = hashlib.sha256(key.encode("utf-8")).hexdigest()
         earlier = {value: label for label, value in new_file.earlier.items()}
         if digest in earlier:
             return wanted, [], [FormChange("upgrade", "the file", earlier[digest], now)]
-    decoded = current.decode("utf-8", "replace")
+    merged = _merged(new_file, ctx, path, current, text, wanted, style, now)
+    # a merge that changed the file carries this release's exports over
+    written = merged[0] if merged is not None else current
+    decoded = written.decode("utf-8", "replace")
     missing = [name for name in new_file.exports(ctx) if name not in decoded]
     if missing:
-        raise Conflict(path, f"exists but does not define {', '.join(missing)}")
+        # Left alone, it would lack what this release's other files import.
+        why = f"{merged[1][0]}; " if merged is not None and merged[0] == current and merged[1] else ""
+        raise Conflict(path, f"{why}exists but does not define {', '.join(missing)}, which this release's files import")
+    if merged is not None:
+        return merged
     return current, [
         Notice(
             f"{path} was edited since mesh-codemod wrote it (no release wrote this code): "
@@ -103,7 +112,77 @@ def _new_file(
     ], []
 
 
+def _merged(new_file, ctx, path, current: bytes, text: str, wanted: bytes, style, now: str):
+    """A created file someone edited since, upgraded by a three-way merge
+    (SPEC 5a): the base is the output, of an earlier release or another
+    wiring of this one, that the file differs least from; ours the file;
+    theirs this release's output. None when no earlier text is known; the
+    file left alone, with a notice naming the conflict, when the edits
+    collide with the upgrade."""
+    from ..engine.equivalence import LayoutKeyError, layout_key
+    from ..engine.merge3 import differing_lines, merge3
+    from ..engine.snippet_printer import render_file
+
+    variants = new_file.variants(ctx) if new_file.variants is not None else {}
+    history = new_file.history() if new_file.history is not None else {}
+    if not history and not variants:
+        return None
+    try:
+        ours = current.decode("utf-8")
+    except UnicodeDecodeError:
+        return None
+    crlf = "\r\n" in ours
+
+    def laid_out(source: str) -> str:
+        out = render_file(source, style)
+        return out.replace("\r\n", "\n").replace("\n", "\r\n") if crlf else out
+
+    bases = {now: laid_out(text), **{label: laid_out(v) for label, v in variants.items()}, **{label: laid_out(v) for label, v in history.items()}}
+    label = min(bases, key=lambda name: differing_lines(bases[name], ours))
+    theirs = wanted.decode("utf-8")
+    theirs = theirs.replace("\r\n", "\n").replace("\n", "\r\n") if crlf else theirs
+    result = merge3(bases[label], ours, theirs)
+    if result.conflicts:
+        where = ", ".join(f"line {a}" if a >= b else f"lines {a}-{b}" for a, b in result.conflicts)
+        return current, [
+            Notice(
+                f"{path} was edited since mesh-codemod wrote it ({label}): the upgrade to {now} conflicts with "
+                f"the edits at {where}: left alone; merge them by hand"
+            )
+        ], []
+    merged = result.text.encode("utf-8")
+    if merged == current:
+        return current, [], []
+    try:
+        layout_key(merged, path)
+    except LayoutKeyError:
+        return current, [
+            Notice(
+                f"{path} was edited since mesh-codemod wrote it ({label}): merging the upgrade to {now} into "
+                "the edits does not parse: left alone; merge them by hand"
+            )
+        ], []
+    kind = "migrate" if label in variants else "upgrade"
+    return merged, [
+        Notice(f"{path}: {kind}d from {label} to {now} by a three-way merge, keeping the edits made since")
+    ], [FormChange(kind, "the file", label, now)]
+
+
 _EXPORT = re.compile(r"^export\s+(?:const|function|class|type|interface)\s+([A-Za-z_$][\w$]*)", re.M)
+
+
+def _keeps_exports(new_file, ctx, path: str, key: str, current: bytes, text: str, variants) -> bool:
+    """Whether ``current`` is this release's output keeping exports of
+    another wiring's (what a migration writes where a file imports them),
+    modulo layout: not an edit to merge."""
+    from ..engine.equivalence import layout_key
+
+    if new_file.keeping is None:
+        return False
+    decoded = current.decode("utf-8", "replace")
+    gone = {name for variant in variants.values() for name in _EXPORT.findall(variant)} - set(_EXPORT.findall(text))
+    kept = sorted(gone & set(_EXPORT.findall(decoded)))
+    return bool(kept) and layout_key(new_file.keeping(ctx, kept), path) == key
 
 
 def _keeping_imported_exports(new_file, ctx, path, was: str, now: str, owned, style) -> tuple[bytes | None, list[str]]:

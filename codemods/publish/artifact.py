@@ -87,6 +87,49 @@ def write_artifact(series: build.Series, branch: str, out: Path, body: str, repo
     return manifest
 
 
+# the fingerprint of no series: a verdict bound to it counts for nothing
+NO_SERIES = "sha256:" + "0" * 64
+
+
+def write_blocked_artifact(blocked: build.Blocked, checkout: Path, branch: str, out: Path, report: dict) -> dict:
+    """The build job's artifact where a refactor the tool cannot follow
+    blocks the change (``blocked``): the base and the choice only, no
+    bundle; publish meets the same refactor on its own rebuild."""
+    from .. import __version__
+
+    out.mkdir(parents=True, exist_ok=True)
+    manifest = {
+        "format": FORMAT,
+        "tool": f"mesh-codemod {__version__}",
+        "branch": branch,
+        "base": blocked.base,
+        "tip": None,
+        "choice": choices.record(blocked.plan.bridge, checkout),
+        "verdict": verdicts.of_report(NO_SERIES, None),
+    }
+    (out / BODY).write_text("", encoding="utf-8")
+    (out / REPORT).write_text(json.dumps(report, indent=2) + "\n", encoding="utf-8")
+    (out / MANIFEST).write_text(json.dumps(manifest, indent=2) + "\n", encoding="utf-8")
+    return manifest
+
+
+class RefactorBlocked(Exception):
+    """Publish's own rebuild meets a refactor the tool cannot follow
+    (``blocked``, a build.Blocked): nothing to push, the job says so."""
+
+    def __init__(self, blocked: build.Blocked) -> None:
+        super().__init__(str(blocked))
+        self.blocked = blocked
+
+    def report(self, branch: str) -> dict:
+        plan = self.blocked.plan
+        return {
+            "base": self.blocked.base, "tip": "", "branch": branch, "commits": [], "nothing_to_do": True,
+            "left_alone": [{k: item[k] for k in ("step", "path", "why")} for item in plan.left_alone()],
+            "blocked": self.blocked.to_json(),
+        }
+
+
 def _limited(path: Path, limit: int) -> None:
     try:
         size = path.lstat().st_size
@@ -206,6 +249,8 @@ def rebuild(repo: git.Repo, folder: Path, branch: str, target: str, identity: re
             repo, base, choices.resolver(manifest.get("choice"), notes), identity, FormatterMode.NONE,
             config_rev=target_sha, adopt=adopt,
         )
+    except build.Blocked as err:
+        raise RefactorBlocked(err) from None
     except repository.GitProblem as err:
         raise ArtifactProblem(str(err)) from None
     mark = series_fingerprint(own)

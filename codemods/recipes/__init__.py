@@ -10,7 +10,7 @@ mesh checkout never loads the SDK's recipes.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Sequence
 from functools import cache
 from pathlib import Path
 
@@ -28,6 +28,11 @@ class Target(NamedTuple):
     steps: tuple[Step, ...]
     commits: tuple[CommitGroup, ...]
     choose_mode: Callable[[Path, Bridge], ModeChoice]
+    # The files of a commit a plan of this target reads, from the commit's
+    # file names and a search of its TypeScript files for any of some
+    # strings; None when the names are not this target's (or it needs them
+    # all). A build writes only these to disk.
+    reads: Callable[[list[str], Callable[[Sequence[str]], list[str]]], set[str] | None] | None = None
 
 
 @cache
@@ -42,6 +47,7 @@ def _host() -> Target:
         steps=host.STEPS,
         commits=host.COMMITS,
         choose_mode=choose_bridge,
+        reads=host.reads,
     )
 
 

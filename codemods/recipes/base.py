@@ -103,7 +103,9 @@ class NewFile(NamedTuple):
     layout, is replaced with the current rendering; any other content was
     edited by someone and is left alone, with a notice. ``keeping`` renders
     the current file with exports of another variant kept (names another
-    file of the checkout imports), for a migration."""
+    file of the checkout imports), for a migration. A copy edited since is
+    merged (three-way, with the ``history`` or variant text it differs
+    least from as the base); only a conflict leaves it alone."""
 
     render: Callable[[Context], str]
     exports: Callable[[Context], list[str]]
@@ -115,6 +117,9 @@ class NewFile(NamedTuple):
     # The release that first created the file: on a checkout an earlier
     # release wrote, its absence is no one's decision.
     introduced: str = ""
+    # Earlier releases' full text of the file, by label, newest first: the
+    # base of the three-way merge that upgrades a copy the team edited.
+    history: Callable[[], Mapping[str, str]] | None = None
 
 
 class Step(NamedTuple):

@@ -79,6 +79,7 @@ STEPS: tuple[Step, ...] = (
             variants=module_variants,
             label=lambda ctx: f"{__version__}, {bridge_store.wiring(ctx)}",
             keeping=render_module_keeping,
+            history=lambda: releases.texts("app-state-module"),
         ),
         beside="bridge-store",
         together="app-state-tests",
@@ -92,6 +93,7 @@ STEPS: tuple[Step, ...] = (
             lambda ctx: [],
             earlier=releases.CREATED["app-state-tests"],
             label=lambda ctx: __version__,
+            history=lambda: releases.texts("app-state-tests"),
         ),
         beside="bridge-store",
         together="app-state-module",
@@ -216,3 +218,27 @@ COMMITS: tuple[CommitGroup, ...] = (
 
 def is_host(repo: Path) -> bool:
     return (repo / "apps/mesh/package.json").is_file() or (repo / MARKER).is_file()
+
+
+# Files any plan may read besides the steps' own: the configuration, the
+# formatter's settings and the manifests, wherever they are.
+_SETTINGS = frozenset({".mesh-codemod.toml", "biome.json", "biome.jsonc", ".editorconfig", "package.json", "tsconfig.json"})
+
+
+def reads(names: list[str], grep) -> set[str] | None:
+    """The files of a commit (its ``names``) a plan of the host reads: every
+    file named like a step's file (wherever it was moved), every file that
+    holds a step's ``defines`` or a name the created module exports (a moved
+    file, an importer of an export), and the settings files; None when the
+    names are not a mesh checkout's."""
+    import posixpath
+
+    if "apps/mesh/package.json" not in names and MARKER not in names:
+        return None
+    basenames = {posixpath.basename(step.path) for step in STEPS}
+    wanted = {n for n in names if posixpath.basename(n) in basenames or posixpath.basename(n) in _SETTINGS}
+    needles = [step.defines for step in STEPS if step.defines]
+    needles += ["APP_STATE_PARAM", "APP_STATE_MAX_LENGTH", "encodeAppState", "decodeAppState", "toAppStateParam"]
+    needles += [schema for schema in bridge_store.SCHEMAS.values() if schema]
+    wanted.update(grep(needles))
+    return wanted

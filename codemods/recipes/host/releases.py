@@ -23,6 +23,7 @@ each digest is computed from (tests/test_recognition.py checks them).
 
 from __future__ import annotations
 
+from pathlib import Path
 from types import MappingProxyType
 
 CREATED = MappingProxyType(
@@ -66,3 +67,38 @@ RECORDED = MappingProxyType(
         ("app-state-tests", "0.4.0"): f"fixtures/host/release-0.4.0-compat/input/{_TESTS}",
     }
 )
+
+# The full text of each created file as earlier releases wrote it (the base
+# of the three-way merge that upgrades a file the team edited since), in
+# earlier/<step>/<name>.ts, by label, newest first. Written by
+# scripts/earlier_outputs from the fixtures that record them (SOURCES: the
+# commit and path of each).
+EARLIER = Path(__file__).with_name("earlier")
+TEXTS = MappingProxyType(
+    {
+        "app-state-module": MappingProxyType(
+            {
+                "0.4.0, compat mode": "0.4.0-compat-1x",
+                "0.4.0, compat mode, 2.x form": "0.4.0-compat-2x",
+                "0.4.0, sdk mode": "0.4.0-sdk",
+                "0.3.0, compat mode, 2.x form": "0.3.0-compat-2x",
+                "0.2.0 and 0.3.0, compat mode": "0.3.0-compat",
+                "0.2.0 and 0.3.0, sdk mode": "0.3.0-sdk",
+                "0.1.0, compat mode": "0.1.0-compat",
+                "0.1.0, sdk mode": "0.1.0-sdk",
+            }
+        ),
+        "app-state-tests": MappingProxyType(
+            {"0.4.0": "0.4.0", "0.2.0 and 0.3.0": "0.3.0", "0.1.0": "0.1.0"}
+        ),
+    }
+)
+SOURCES = MappingProxyType({(step, TEXTS[step][label]): ("HEAD", path) for (step, label), path in RECORDED.items()})
+
+
+def texts(step: str) -> dict[str, str]:
+    """Each earlier release's text of the file ``step`` creates, by label,
+    newest first."""
+    return {
+        label: (EARLIER / step / f"{name}.ts").read_text(encoding="utf-8") for label, name in TEXTS.get(step, {}).items()
+    }

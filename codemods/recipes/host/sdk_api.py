@@ -6,7 +6,8 @@ declarations with tree-sitter: the ``AppBridgeEventMap`` key that
 member of its params that holds the state; and the type of
 ``McpUiHostContext.appState``, which the host fills with whatever JSON
 value the URL holds. The names looked for are this project's (names.py)
-and the ones an earlier proposal used.
+and the ones an earlier proposal used; where the SDK declares several, the
+one not marked ``@deprecated`` is wired.
 """
 
 from __future__ import annotations
@@ -206,6 +207,9 @@ def read(package: Path, form: str, root: Path | None = None) -> SdkApi | None:
             body = map_node.child_by_field_name("body") or map_node.child_by_field_name("value")
             members = _members(map_data, body) if body is not None and body.type in {"object_type", "interface_body"} else {}
             events = {key: members[key] for key in EVENT_KEYS if key in members}
+            # where the SDK declares several names, the current one: a key
+            # whose doc comment says @deprecated only when no other is left
+            events = {key: node for key, node in events.items() if not _deprecated(map_data, node)} or events
         body = _class_body(data, root, "AppBridge")
         accessors: dict[str, list[Node]] = {}
         if body is not None:

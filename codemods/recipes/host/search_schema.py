@@ -22,8 +22,8 @@ def transform(ed: FileEditor, ctx: Context) -> None:
     if not ed.variables(SCHEMA):
         raise AnchorMissing(
             ed.path,
-            f"`const {SCHEMA} = z.object({{...}})`, the unified chat route's search schema "
-            "(mesh has it since 2026-04-21; older revisions are not supported)",
+            f"`const {SCHEMA} = z.object({{...}})`, the unified chat route's search schema",
+            "mesh has it since 2026-04-21; older revisions are not supported",
         )
     value = ed.variable(SCHEMA).child_by_field_name("value")
     callee = value.child_by_field_name("function") if value is not None and value.type == "call_expression" else None

@@ -138,7 +138,8 @@ describe("malformed input", () => {
   ])("%s -> no state", (_label, value) => {
     expect(() => readAppState(value, CHAT, { panel: true })).not.toThrow();
     expect(readAppState(value, CHAT, { panel: true })).toBeUndefined();
-    expect(() => quietly(() => writeAppState(value, CHAT, 1))).not.toThrow();
+    const write = () => writeAppState(value, CHAT, 1);
+    expect(() => quietly(write)).not.toThrow();
   });
 
   it("null and undefined -> no state", () => {
