@@ -93,7 +93,9 @@ def _sdk_remote(tmp_path: Path) -> tuple[Path, Path]:
 
 
 @attack("1")
-def test_on_the_sdk_target_publish_starts_nothing_but_git(tmp_path: Path, hand_written) -> None:
+def test_on_the_sdk_target_publish_refuses_starting_nothing_but_git(tmp_path: Path, hand_written) -> None:
+    """SPEC 8: the publishing job refuses an SDK checkout (its PRs are made
+    locally with `pr`), before any step runs, and pushes nothing."""
     remote, work = _sdk_remote(tmp_path)
     artifact = build(tmp_path, work)
     for mark in (tmp_path / "marks").iterdir():  # the build job may run them: it holds no token
@@ -104,10 +106,11 @@ def test_on_the_sdk_target_publish_starts_nothing_but_git(tmp_path: Path, hand_w
         result = publish(clone, artifact)
     finally:
         started = Started.stop()
-    assert result.exit_code == 0, result.output
+    assert result.exit_code == 3, result.output
+    assert "publishes only the host target" in result.output, result.output
     assert started and set(started) == {"git"}, started
     assert list((tmp_path / "marks").iterdir()) == []
-    assert _published(remote)
+    assert git(remote, "for-each-ref", f"refs/heads/{BRANCH}") == ""
 
 
 @attack("1")
@@ -244,7 +247,7 @@ def test_the_pr_body_and_title_are_publishs_own(tmp_path: Path) -> None:
     assert publish(clone, artifact, "--report-out", report).exit_code == 0
     assert EVIL not in report.read_text()
     out = json.loads(report.read_text())
-    assert out["body"].startswith("## Deep-link app state for MCP apps") and out["fingerprint"] != "sha256:" + "0" * 64
+    assert out["body"].startswith("## What is this contribution about?") and out["fingerprint"] != "sha256:" + "0" * 64
 
 
 # --- Why 5: commit messages ------------------------------------------------------
@@ -351,11 +354,9 @@ def test_sdk_generated_bytes_that_are_not_json_are_not_taken(tmp_path: Path, han
     schema = "src/generated/schema.json"
     tampered(work, artifact, append(schema, f',"{EVIL}": }}'))
     clone = publisher(tmp_path, remote)
-    assert publish(clone, artifact).exit_code == 0
-    assert not holds(remote, EVIL.encode())
-    # publish's own generated files, in the generator's style: valid JSON
-    json.loads(git(remote, "show", f"refs/heads/{BRANCH}:{schema}"))
-    assert git(remote, "diff", "--name-only", f"main..refs/heads/{BRANCH}", "--", "src/generated/").split()
+    # the publishing job refuses an SDK checkout (SPEC 8): nothing of it is taken
+    assert publish(clone, artifact).exit_code == 3
+    assert git(remote, "for-each-ref", f"refs/heads/{BRANCH}") == ""
 
 
 def test_every_finding_has_its_attack() -> None:

@@ -91,6 +91,7 @@ def build_series(
     tools: Tools = NO_TOOLS,
     config_rev: str | None = None,
     adopt: Callable[[str, bytes], tuple[bytes, Layout | None]] | None = None,
+    only_target: str | None = None,
 ) -> Series:
     """Make (in the object store only) one commit per commit group whose
     steps change something, on top of ``base_rev``. The files are laid out
@@ -103,7 +104,9 @@ def build_series(
     its `.mesh-codemod.toml` is the team's current word, added to the
     base's) and ``adopt`` (given a file's final bytes, the layout it takes
     instead, and why: another job's formatter layout, same modulo layout);
-    a commit holds the adopted bytes wherever it holds the final content."""
+    a commit holds the adopted bytes wherever it holds the final content,
+    and ``only_target`` (the one target it publishes: the host), refusing
+    any other before a step runs."""
     base = resolve(repo, base_rev)
     checkout = Path(repo.working_tree_dir)
     date = commit_date(base)
@@ -119,6 +122,11 @@ def build_series(
     with exported_tree(repo, base.hexsha, _reads(repo, base.hexsha)) as tree, _temporary_index() as index:
         try:
             target = detect_target(tree)
+            if only_target is not None and target.name != only_target:
+                raise GitProblem(
+                    f"the base {base.hexsha[:12]} is {target.description}: the publishing job publishes only the "
+                    f"{only_target} target (SPEC 8); make that PR locally with `mesh-codemod pr`"
+                )
             # The checkout decides `auto` (the host: its installed SDK), as
             # node_modules is never committed and so not in the exported tree.
             # The pins come from the configuration committed in the base.

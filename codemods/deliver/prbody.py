@@ -356,7 +356,7 @@ def sdk_discussion() -> list[str]:
     """Where the change comes from and what it asks the maintainers: the
     open discussion it answers, how it differs from the closed widget-state
     proposal, the reference host, and the naming question."""
-    from .recipes.names import NAMES
+    from ..recipes.names import NAMES
 
     return [
         f"Answers the open discussion in [#465]({EXT_APPS}/issues/465) (feature parity with the Apps SDK's"

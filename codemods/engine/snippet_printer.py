@@ -110,8 +110,8 @@ class _Printer:
             return L.group(*head, L.Indent([L.LINE, self.statement(body)]))
         if kind == "throw_statement":
             return ["throw ", self.expression(node.named_children[0]), self.semi()]
-        if kind == "public_field_definition":
-            return [self.squashed(node).rstrip(";"), self.semi()]
+        if kind in {"public_field_definition", "type_alias_declaration"}:
+            return [self.squashed(node).removesuffix(";"), self.semi()]
         if kind == "method_definition":
             body = node.child_by_field_name("body")
             head = self.data[node.start_byte:body.start_byte].decode()
@@ -511,17 +511,4 @@ def _statement_for(data: bytes, node: Node, text: str, style: Style, written_in:
                 return L.print_doc(_Printer(data, style).statement(node), style)
         except L.Unsupported:
             pass
-    restyled = L.restyle_text(text, style)
-    if not style.semicolons and written_in.semicolons and node.children and node.children[-1].type == ";":
-        # Biome's "asNeeded" drops a statement's semicolon where the next
-        # line cannot continue it.
-        after = node.next_named_sibling
-        follower = data[after.start_byte:after.start_byte + 1].decode() if after is not None else ""
-        if follower not in _CONTINUES and restyled.endswith(";"):
-            restyled = restyled[:-1]
-    return restyled
-
-
-# A line starting with one of these would continue a statement without
-# its semicolon.
-_CONTINUES = {"(", "[", "`", "+", "-", "/", "*", ",", "."}
+    return L.restyle_text(text, style)

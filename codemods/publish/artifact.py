@@ -247,7 +247,7 @@ def rebuild(repo: git.Repo, folder: Path, branch: str, target: str, identity: re
     try:
         own = build.build_series(
             repo, base, choices.resolver(manifest.get("choice"), notes), identity, FormatterMode.NONE,
-            config_rev=target_sha, adopt=adopt,
+            config_rev=target_sha, adopt=adopt, only_target="host",
         )
     except build.Blocked as err:
         raise RefactorBlocked(err) from None
