@@ -168,6 +168,8 @@ def _publish(request: PublishRequest) -> int:
         return _report_refactor(err, request)
     except ValueError as err:
         return fail(str(err), Exit.USAGE, as_json)
+    except publish.ChecksFailed as err:
+        return fail(f"the artifact is refused: {err}", Exit.VERIFY_FAILED, as_json)
     except publish.ArtifactProblem as err:
         return fail(f"the artifact is refused: {err}", Exit.REFUSED, as_json)
     except (*git_failures(), OSError) as err:

@@ -61,6 +61,11 @@ class ArtifactProblem(Exception):
     target lacks (exit 3)."""
 
 
+class ChecksFailed(ArtifactProblem):
+    """The build job's verdict, bound to publish's own series, names a
+    failed check: a verification step failed (exit 4), nothing published."""
+
+
 def write_artifact(series: build.Series, branch: str, out: Path, body: str, report: dict, verify: dict | None) -> dict:
     """The build job's artifact in ``out``; returns the manifest.
     ``verify``: the checks' report (JSON), None when they did not run."""
@@ -259,7 +264,7 @@ def rebuild(repo: git.Repo, folder: Path, branch: str, target: str, identity: re
     if bound is None and own.commits:
         notes.append("the build job's verdict is for another change than this series: it counts for nothing")
     if bound is not None and bound.failed:
-        raise ArtifactProblem(f"the build job's checks failed ({', '.join(c.name for c in bound.failed)}): nothing published")
+        raise ChecksFailed(f"the build job's checks failed ({', '.join(c.name for c in bound.failed)}): nothing published")
     return Published(own, bound, notes, mark)
 
 
