@@ -8,8 +8,6 @@ details in a collapsed block. The fingerprint is the body's last line."""
 
 from __future__ import annotations
 
-import re
-
 from .. import __version__
 
 TEMPLATE = ".github/pull_request_template.md"
@@ -65,7 +63,9 @@ def render(
     }
     while reproduce and reproduce[-1] == "":
         reproduce = reproduce[:-1]
-    lines = _fill(_template(series), content, report)
+    from .templates import fill
+
+    lines = fill(_template(series), content, _key, lambda label: _true(label, report), {"checklist"})
     lines += ["", "<details><summary>How this PR was made (mesh-codemod)</summary>", "", *_details(series), ""]
     lines += [*reproduce, "", "</details>", "", fingerprint, ""]
     return "\n".join(lines)
@@ -91,37 +91,6 @@ def _key(heading: str) -> str | None:
         if any(mark in words for mark in marks):
             return key
     return None
-
-
-def _fill(template: str, content: dict, report) -> list[str]:
-    """Each section of the template filled: a known prose section's
-    placeholder (its `>` quote, comments) gives way to this change's text,
-    the checklist is ticked where true, a section it does not know stays."""
-    out: list[str] = []
-    key: str | None = None
-    for line in template.splitlines():
-        heading = re.match(r"^#{1,6}\s+(.*)$", line)
-        if heading:
-            key = _key(heading.group(1))
-            while out and out[-1] == "":
-                out.pop()
-            out += ([""] if out else []) + [line, ""]
-            if content.get(key) is not None:
-                out += content[key]
-            continue
-        if content.get(key) is not None:
-            continue  # the placeholder, replaced above
-        stripped = line.strip()
-        if stripped.startswith("<!--") and stripped.endswith("-->"):
-            continue
-        box = re.match(r"^(\s*[-*] )\[[ xX]\] (.*)$", line)
-        if box and key == "checklist":
-            out.append(f"{box.group(1)}[{'x' if _true(box.group(2), report) else ' '}] {box.group(2)}")
-        elif stripped or (out and out[-1] != ""):
-            out.append(line)
-    while out and out[-1] == "":
-        out.pop()
-    return out
 
 
 def _true(label: str, report) -> bool:

@@ -255,37 +255,11 @@ def _section_key(title: str) -> str | None:
 
 
 def _fill_template(template: str, content: dict, report) -> list[str]:
-    """The template with each section it has filled: a prose section's
-    placeholder (comments, sample text) gives way to this change's text,
-    checkbox lists are ticked where they apply, and a section the tool
-    does not know is kept as it is."""
-    import re
+    """The SDK's template filled (`templates.fill`), the type and checklist
+    boxes ticked where they apply."""
+    from .templates import fill
 
-    out: list[str] = []
-    key: str | None = None
-    for line in template.splitlines():
-        heading = re.match(r"^#{1,6}\s+(.*)$", line)
-        if heading:
-            key = _section_key(heading.group(1))
-            while out and out[-1] == "":
-                out.pop()
-            out += ([""] if out else []) + [line, ""]
-            if content.get(key) is not None:
-                out += content[key]
-            continue
-        if content.get(key) is not None:
-            continue  # the template's placeholder, replaced above
-        if line.strip().startswith("<!--") and line.strip().endswith("-->"):
-            continue
-        box = re.match(r"^(\s*[-*] )\[[ xX]\] (.*)$", line)
-        if box and key in {"types", "checklist"}:
-            on = _ticked(box.group(2), report)
-            out.append(f"{box.group(1)}[{'x' if on else ' '}] {box.group(2)}")
-        elif line.strip() or (out and out[-1] != ""):
-            out.append(line)
-    while out and out[-1] == "":
-        out.pop()
-    return out + [""]
+    return fill(template, content, _section_key, lambda label: _ticked(label, report), {"types", "checklist"}) + [""]
 
 
 def _ticked(label: str, report) -> bool:
