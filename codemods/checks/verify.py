@@ -17,6 +17,7 @@ from pathlib import Path
 from ..engine.source import SourceError, SourceFile
 from .bun_tests import run_tests
 from .knip import knip_check
+from .sdk_ci import build_check, generator_check
 from .model import Baseline, Check, Outcome, Progress, REQUIRED, Report, execute, first_lines, shown_command, strip_ansi, tool
 from .typecheck import BaselineRun, Context, TypeRun, package_checks, pair_for, tsc_runs, type_check
 
@@ -35,12 +36,16 @@ CHECKS: dict[str, tuple[tuple[str, Callable[[Context], Check]], ...]] = {
         ("tests", lambda c: run_tests(c.root, c.files)),
         ("knip", knip_check),
     ),
-    # the MCP Apps SDK: Prettier, tsc with its tsconfig, bun test (see the end of this module)
+    # the MCP Apps SDK's CI: Prettier, tsc with its tsconfig, bun test (see
+    # the end of this module), `npm run build`, the generator with `git diff
+    # --exit-code` (`sdk_ci`)
     "sdk": (
         ("parse", lambda c: _parse(c.root, c.files)),
         ("format", lambda c: _prettier(c.root, c.files)),
         ("typecheck", lambda c: type_check(c, "tsc: ")),
         ("tests", lambda c: run_tests(c.root, c.files, per_package=False)),
+        ("build", build_check),
+        ("generated", generator_check),
     ),
 }
 
