@@ -5,7 +5,7 @@ bun test, `npm run build`, and the generator followed by `git diff
 
 The checkout is test_sdk_verify's (the shape-B fixture with a tsconfig and
 a bun test of ours, tools/node_modules linked as its node_modules) with two
-scripts: `build` (tsc emitting declarations) and `generate:schemas`, which
+scripts: `build` (tsc emitting declarations, tests left out) and `generate:schemas`, which
 here is the pinned schema toolchain (codemods/recipes/sdk/pinned.py) run
 on the checkout in place, as the SDK's script rewrites src/generated/.
 """
@@ -52,10 +52,13 @@ def ci_checkout(sdk_checkout: Path) -> Path:  # noqa: F811 (the fixture imported
         require(Path("/nonexistent/npm"), "npm on PATH", "install Node.js")
     manifest = json.loads((sdk_checkout / "package.json").read_text())
     manifest["scripts"] = {
-        "build": "tsc -p tsconfig.json",
+        "build": "tsc -p tsconfig.build.json",
         "generate:schemas": f"{sys.executable} scripts/generate_schemas.py",
     }
     (sdk_checkout / "package.json").write_text(json.dumps(manifest, indent=2) + "\n")
+    # the build leaves the tests out (they test what the base does not have yet)
+    build = {"extends": "./tsconfig.json", "exclude": ["src/**/*.test.ts"]}
+    (sdk_checkout / "tsconfig.build.json").write_text(json.dumps(build, indent=2) + "\n")
     (sdk_checkout / "scripts").mkdir()
     (sdk_checkout / "scripts/generate_schemas.py").write_text(GENERATE.format(root=str(ROOT)))
     (sdk_checkout / ".gitignore").write_text("node_modules/\ndist/\n")
@@ -104,7 +107,7 @@ def test_a_broken_build_fails_the_build_check_and_a_base_failure_does_not_count(
     assert invoke("apply", "--repo", ci_checkout).exit_code == 0
     _install(ci_checkout)
     manifest = json.loads((ci_checkout / "package.json").read_text())
-    manifest["scripts"]["build"] = "tsc -p tsconfig.json && node -e \"process.exit(3)\""
+    manifest["scripts"]["build"] = "tsc -p tsconfig.build.json && node -e \"process.exit(3)\""
     (ci_checkout / "package.json").write_text(json.dumps(manifest, indent=2) + "\n")
     result = invoke("verify", "--repo", ci_checkout, "--json")
     assert result.exit_code == 4, result.output

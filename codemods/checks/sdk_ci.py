@@ -17,7 +17,7 @@ import tempfile
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
-from .model import Check, Outcome, execute, first_lines
+from .model import Check, Outcome, execute, first_lines, strip_ansi
 from .typecheck import Context
 
 BUILD = "build"
@@ -39,12 +39,26 @@ def build_check(context: Context) -> Check:
     shown = f"npm run {BUILD}"
     with _scratch(context.root) as work:
         result = execute([npm, "run", BUILD], work)
+        lines = _output_lines(result, work)
     if result.returncode == 0:
         return Check("build", Outcome.PASSED, f"{shown}: exit 0", shown)
-    output = first_lines(result.stdout + result.stderr)
-    if _fails_on_base(context, lambda base: execute([npm, "run", BUILD], base).returncode != 0):
-        return Check("build", Outcome.PASSED, f"{shown} fails on the base as well: no new failure", shown, output)
-    return Check("build", Outcome.FAILED, f"{shown}: exit {result.returncode}", shown, output)
+    # a failure counts unless the base fails as well, printing the same
+    def build_base(tree: Path) -> list[str] | None:
+        base = execute([npm, "run", BUILD], tree)
+        return _output_lines(base, tree) if base.returncode != 0 else None
+
+    before = _on_base(context, build_base)
+    new = [line for line in lines if before is None or line not in set(before)]
+    if before is not None and not new:
+        return Check("build", Outcome.PASSED, f"{shown} fails on the base as well, printing the same: no new failure", shown)
+    return Check("build", Outcome.FAILED, f"{shown}: exit {result.returncode}", shown, first_lines("\n".join(new or lines)))
+
+
+def _output_lines(result, work: Path) -> list[str]:
+    """What a failing script printed, comparable between two copies: npm's
+    echo of the script left out, the copy's folder named "."."""
+    text = strip_ansi(result.stdout + result.stderr).replace(str(work), ".")
+    return [line.rstrip() for line in text.splitlines() if line.strip() and not line.startswith("> ")]
 
 
 def generator_check(context: Context) -> Check:
@@ -60,7 +74,7 @@ def generator_check(context: Context) -> Check:
     shown = f"npm run {script} && git diff --exit-code"
     failed, changed = _generate(context.root, npm, script)
     if failed is not None:
-        if _fails_on_base(context, lambda base: _generate(base, npm, script)[0] is not None):
+        if _on_base(context, lambda base: _generate(base, npm, script)[0] is not None):
             return Check("generated", Outcome.PASSED, f"npm run {script} fails on the base as well: no new failure", shown, failed)
         return Check("generated", Outcome.FAILED, f"npm run {script} failed", shown, failed)
     if not changed:
@@ -111,11 +125,12 @@ def _npm(root: Path, check: str) -> str | Check:
     return npm
 
 
-def _fails_on_base(context: Context, fails) -> bool:
+def _on_base(context: Context, action):
+    """``action`` on a copy of the base tree; None without a base."""
     if context.source is None:
-        return False
+        return None
     with context.source.tree() as base, _scratch(base) as work:
-        return fails(work)
+        return action(work)
 
 
 def _generate(tree: Path, npm: str, script: str) -> tuple[str | None, dict[str, list[str]]]:
