@@ -125,9 +125,63 @@ def test_without_node_modules_or_scripts_the_ci_steps_say_not_run_and_why(ci_che
     assert (checks["build"]["outcome"], checks["build"]["summary"]) == ("not available", "node_modules not installed")
     assert (checks["generated"]["outcome"], checks["generated"]["summary"]) == ("not available", "node_modules not installed")
     _install(ci_checkout)
-    (ci_checkout / "package.json").write_text(json.dumps({"name": "x", "scripts": {"test": "bun test"}}) + "\n")
+    manifest = json.loads((ci_checkout / "package.json").read_text())
+    manifest["scripts"] = {"test": "bun test src"}
+    (ci_checkout / "package.json").write_text(json.dumps(manifest, indent=2) + "\n")
     checks = _checks(invoke("verify", "--repo", ci_checkout, "--json"))
     assert (checks["build"]["outcome"], checks["build"]["summary"]) == ("not run", "the checkout declares no `build` script")
     assert (checks["generated"]["outcome"], checks["generated"]["summary"]) == (
         "not run", "the checkout declares no `generate:schemas` script",
     )
+
+
+def _report(**outcomes: str):
+    from codemods.checks.model import Check, Outcome, Report
+
+    summaries = {
+        "passed": "it passed", "failed": "it failed", "not available": "node_modules not installed",
+        "not run": "the checkout declares no `build` script",
+    }
+    command = {"passed": "a command", "failed": "a command"}
+    return Report(["src/app.ts"], [Check(name, Outcome(o), summaries[o], command.get(o, "")) for name, o in outcomes.items()])
+
+
+def test_the_body_shows_what_ran_and_what_did_not_and_ticks_nothing_untrue() -> None:
+    from codemods.deliver import prbody
+
+    report = _report(
+        parse="passed", format="not available", typecheck="passed", tests="not available", build="not run",
+        generated="failed",
+    )
+    tested = "\n".join(prbody._tested(report))
+    assert "- Prettier (`npm run prettier`), on the touched files: not run: node_modules not installed" in tested
+    assert "- `tsc --noEmit`: ran, passed (it passed)" in tested
+    assert "- `npm test` (`bun test`), on the test files of the touched modules: not run: node_modules not installed" in tested
+    assert "- `npm run build`: not run: the checkout declares no `build` script" in tested
+    assert "then `git diff --exit-code`: ran, **failed** (it failed)" in tested
+    checklist = prbody._checklist(report)
+    assert "- [ ] My code follows the repository's style guidelines" in checklist
+    assert "- [ ] New and existing tests pass locally" in checklist
+    assert "- [ ] I have added appropriate error handling" in checklist
+    # the repository's own template: the same boxes, the same answers
+    template = "## Checklist\n\n- [x] New and existing tests pass locally\n- [x] My code follows the style guidelines\n"
+    filled = prbody._fill_template(template, {}, report)
+    assert "- [ ] New and existing tests pass locally" in filled and "- [ ] My code follows the style guidelines" in filled
+
+
+def test_the_boxes_are_ticked_when_their_checks_ran_and_passed() -> None:
+    from codemods.deliver import prbody
+
+    report = _report(parse="passed", format="passed", typecheck="passed", tests="passed", build="passed", generated="passed")
+    checklist = prbody._checklist(report)
+    assert "- [x] My code follows the repository's style guidelines" in checklist
+    assert "- [x] New and existing tests pass locally" in checklist
+    # passed without running anything (no test beside the touched files): not ticked
+    nothing = report._replace(checks=[c._replace(command="") if c.name == "tests" else c for c in report.checks])
+    assert "- [ ] New and existing tests pass locally" in prbody._checklist(nothing)
+    tested = prbody._tested(report)
+    assert sum(line.startswith("- ") and ": ran, passed (" in line for line in tested) == 6
+    # --no-verify: every CI step named, none said to have run
+    skipped = "\n".join(prbody._tested(None))
+    assert "were not run with this PR (`--no-verify`)" in skipped and "ran, " not in skipped
+    assert "`npm run build`" in skipped and "`git diff --exit-code`" in skipped
