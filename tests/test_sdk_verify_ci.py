@@ -185,3 +185,22 @@ def test_the_boxes_are_ticked_when_their_checks_ran_and_passed() -> None:
     skipped = "\n".join(prbody._tested(None))
     assert "were not run with this PR (`--no-verify`)" in skipped and "ran, " not in skipped
     assert "`npm run build`" in skipped and "`git diff --exit-code`" in skipped
+
+
+def test_prettier_counts_only_files_the_base_has_formatted(sdk_checkout: Path) -> None:  # noqa: F811
+    types = sdk_checkout / "src/types.ts"
+    types.write_text(types.read_text().replace("export type", "export   type", 1))
+    commit_all(sdk_checkout, "a file Prettier would reformat, at the base")
+    assert invoke("apply", "--repo", sdk_checkout).exit_code == 0
+    _install(sdk_checkout)
+    check = _checks(invoke("verify", "--repo", sdk_checkout, "--json"))["format"]
+    assert (check["outcome"], check["summary"]) == (
+        "passed", "prettier --check: 1 file(s) unformatted at the base already: no new finding",
+    )
+    # a touched file the base has formatted, now unformatted: a new finding
+    app = sdk_checkout / "src/app.ts"
+    app.write_text(app.read_text().replace("export class", "export   class", 1))
+    result = invoke("verify", "--repo", sdk_checkout, "--json")
+    assert result.exit_code == 4
+    check = _checks(result)["format"]
+    assert check["outcome"] == "failed" and "[warn] src/app.ts" in check["output"]
