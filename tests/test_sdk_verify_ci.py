@@ -176,6 +176,15 @@ def test_the_boxes_are_ticked_when_their_checks_ran_and_passed() -> None:
     checklist = prbody._checklist(report)
     assert "- [x] My code follows the repository's style guidelines" in checklist
     assert "- [x] New and existing tests pass locally" in checklist
+    # found only what the base has as well: said so, and not ticked
+    as_on_base = report._replace(checks=[
+        c._replace(summary="prettier --check: 1 file(s) unformatted at the base already: no new finding")
+        if c.name == "format" else c for c in report.checks
+    ])
+    assert "- [ ] My code follows the repository's style guidelines" in prbody._checklist(as_on_base)
+    assert "- Prettier (`npm run prettier`), on the touched files: ran, failed as on the base: nothing new (" in "\n".join(
+        prbody._tested(as_on_base)
+    )
     # passed without running anything (no test beside the touched files): not ticked
     nothing = report._replace(checks=[c._replace(command="") if c.name == "tests" else c for c in report.checks])
     assert "- [ ] New and existing tests pass locally" in prbody._checklist(nothing)

@@ -89,7 +89,7 @@ def generator_check(context: Context) -> Check:
     if not new:
         return Check(
             "generated", Outcome.PASSED,
-            f"npm run {script}: {len(changed)} file(s) differ as on the base: no new difference", shown,
+            f"npm run {script}: {len(changed)} file(s) differ as on the base: no new finding", shown,
         )
     diff = "\n".join(line for lines in new.values() for line in lines)
     return Check(

@@ -300,18 +300,24 @@ def _ticked(label: str, report) -> bool:
         return True
     if "style" in words:  # only when the SDK's own Prettier check ran and passed
         return report is not None and any(
-            c.name in {"prettier", "format", "lint"} and c.outcome.value == "passed" and c.command for c in report.checks
+            c.name in {"prettier", "format", "lint"} and c.outcome.value == "passed" and c.command and not _as_on_base(c)
+            for c in report.checks
         )
     if "error handling" in words:  # a notification adds no error path to handle
         return False
     return "read the" in words
 
 
+def _as_on_base(check) -> bool:
+    """A check that found something, only what the base has as well."""
+    return check.outcome.value == "passed" and any(w in check.summary for w in ("no new finding", "no new failure"))
+
+
 def _tests_passed(report) -> bool:
     if report is None:
         return False
     # passed with a command: tests ran (not "no tests beside the touched files")
-    return any(c.name == "tests" and c.outcome.value == "passed" and c.command for c in report.checks)
+    return any(c.name == "tests" and c.outcome.value == "passed" and c.command and not _as_on_base(c) for c in report.checks)
 
 
 def _checklist(report) -> list[str]:
@@ -365,6 +371,8 @@ def _tested(report) -> list[str]:
         said = " ".join(check.summary.split("\n")) if check else "this version of the tool has no such check"
         outcome = check.outcome.value if check else ""
         ran = {"passed": f"ran, passed ({said})", "failed": f"ran, **failed** ({said})"}
+        if check and _as_on_base(check):  # it failed, as it does on the base: not this change's, not a pass
+            ran["passed"] = f"ran, failed as on the base: nothing new ({said})"
         lines.append(f"- {step}: {ran.get(outcome, f'not run: {said}')}")
     return lines + ["", report.markdown()]
 
