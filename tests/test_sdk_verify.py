@@ -197,6 +197,8 @@ def test_pr_on_an_sdk_checkout_creates_then_pushes_nothing_then_refuses_a_review
     assert "- Prettier (`npm run prettier`), on the touched files: ran, passed (prettier --check:" in tested
     assert "- `tsc --noEmit`: ran, passed" in tested and "- `npm test` (`bun test`)" in tested
     assert "- `npm run build`: not run: the checkout declares no `build` script" in tested
+    # the fixture's generator (a script it lacks) fails on the base as well: said so, not "passed"
+    assert "then `git diff --exit-code`: ran, failed as on the base: nothing new (npm run generate:schemas fails" in tested
     assert "- [x] New and existing tests pass locally" in body
 
     objects, refs = git(remote, "count-objects", "-v"), git(remote, "for-each-ref")
