@@ -100,9 +100,13 @@ def test_verify_passes_on_the_output_with_the_sdks_own_checks(sdk_checkout: Path
     result = invoke("verify", "--repo", sdk_checkout, "--json")
     assert result.exit_code == 0, result.output
     checks = _checks(result)
+    # the fixture's generator (tsx and a script it lacks) fails on the base
+    # as well; it declares no build script
     assert {name: c["outcome"] for name, c in checks.items()} == {
         "parse": "passed", "format": "passed", "typecheck": "passed", "tests": "passed",
+        "build": "not run", "generated": "passed",
     }
+    assert "fails on the base as well" in checks["generated"]["summary"]
     assert checks["format"]["command"].startswith("node_modules/.bin/prettier --check src/")
     assert "specification/draft/apps.mdx" not in checks["format"]["command"]
     # the checkout's tsc, the patched tree and the base in one process
@@ -141,7 +145,10 @@ def test_without_node_modules_or_bun_each_check_is_not_available(sdk_checkout: P
     result = invoke("verify", "--repo", sdk_checkout, "--json")
     assert result.exit_code == 0, result.output
     outcomes = {name: c["outcome"] for name, c in _checks(result).items()}
-    assert outcomes == {"parse": "passed", "format": "not available", "typecheck": "not available", "tests": "not available"}
+    assert outcomes == {
+        "parse": "passed", "format": "not available", "typecheck": "not available", "tests": "not available",
+        "build": "not run", "generated": "not available",
+    }
     # the checkout's own node_modules/.bin/bun is never run: Bun is the one on PATH
     _install(sdk_checkout)
     # no folder on PATH that holds a bun, whatever this machine has installed
@@ -175,6 +182,7 @@ def test_pr_on_an_sdk_checkout_creates_then_pushes_nothing_then_refuses_a_review
     assert [c["group"] for c in report["commits"]] == ["spec", "types-and-schemas", "exports", "bridge-and-app"]
     assert {c["check"]: c["outcome"] for c in report["verify"]["checks"]} == {
         "parse": "passed", "format": "passed", "typecheck": "passed", "tests": "passed",
+        "build": "not run", "generated": "passed",
     }
     tip = git(remote, "rev-parse", f"refs/heads/{branch}").strip()
     assert tip == report["tip"]
@@ -185,8 +193,12 @@ def test_pr_on_an_sdk_checkout_creates_then_pushes_nothing_then_refuses_a_review
     body = (tmp_path / "pr.md").read_text()
     assert "### The SEP text" in body and "`specification/draft/apps.mdx`" in body
     tested = body[body.index("## How Has This Been Tested?"):body.index("## Breaking Changes")]
-    assert "The SDK's own checks, run on the branch's tree" in tested
-    assert "parse (passed), format (passed), typecheck (passed), tests (passed)" in tested
+    assert "The SDK's CI steps, run by `mesh-codemod verify` on the branch's tree" in tested
+    assert "- Prettier (`npm run prettier`), on the touched files: ran, passed (prettier --check:" in tested
+    assert "- `tsc --noEmit`: ran, passed" in tested and "- `npm test` (`bun test`)" in tested
+    assert "- `npm run build`: not run: the checkout declares no `build` script" in tested
+    # the fixture's generator (a script it lacks) fails on the base as well: said so, not "passed"
+    assert "then `git diff --exit-code`: ran, failed as on the base: nothing new (npm run generate:schemas fails" in tested
     assert "- [x] New and existing tests pass locally" in body
 
     objects, refs = git(remote, "count-objects", "-v"), git(remote, "for-each-ref")

@@ -17,6 +17,7 @@ from pathlib import Path
 from ..engine.source import SourceError, SourceFile
 from .bun_tests import run_tests
 from .knip import knip_check
+from .sdk_ci import build_check, generator_check
 from .model import Baseline, Check, Outcome, Progress, REQUIRED, Report, execute, first_lines, shown_command, strip_ansi, tool
 from .typecheck import BaselineRun, Context, TypeRun, package_checks, pair_for, tsc_runs, type_check
 
@@ -35,12 +36,16 @@ CHECKS: dict[str, tuple[tuple[str, Callable[[Context], Check]], ...]] = {
         ("tests", lambda c: run_tests(c.root, c.files)),
         ("knip", knip_check),
     ),
-    # the MCP Apps SDK: Prettier, tsc with its tsconfig, bun test (see the end of this module)
+    # the MCP Apps SDK's CI: Prettier, tsc with its tsconfig, bun test (see
+    # the end of this module), `npm run build`, the generator with `git diff
+    # --exit-code` (`sdk_ci`)
     "sdk": (
         ("parse", lambda c: _parse(c.root, c.files)),
-        ("format", lambda c: _prettier(c.root, c.files)),
+        ("format", lambda c: _prettier(c.root, c.files, c.source)),
         ("typecheck", lambda c: type_check(c, "tsc: ")),
         ("tests", lambda c: run_tests(c.root, c.files, per_package=False)),
+        ("build", build_check),
+        ("generated", generator_check),
     ),
 }
 
@@ -182,7 +187,7 @@ def _markdown_problem(root: Path, path: str) -> list[str]:
     return [f"{path}: does not parse as Markdown"] if Document(data).has_error() else []
 
 
-def _prettier(root: Path, files: list[str]) -> Check:
+def _prettier(root: Path, files: list[str], source: Baseline | None = None) -> Check:
     prettier = tool(root, "prettier")
     if prettier is None:
         return Check("format", Outcome.NOT_AVAILABLE, "node_modules/.bin/prettier not found (install the checkout's dependencies)")
@@ -196,5 +201,27 @@ def _prettier(root: Path, files: list[str]) -> Check:
     skipped = len(files) - len(checked)
     extra = f" ({skipped} other file(s) are not the SDK's prettier script's)" if skipped else ""
     if result.returncode != 0:
+        unclean = _unformatted(result.stdout + result.stderr, checked)
+        # only new findings count: a file the base has unformatted already is not this change's
+        old = _unformatted_on_base(prettier, source, unclean) if unclean and source is not None else set()
+        if unclean and old >= set(unclean):
+            return Check(
+                "format", Outcome.PASSED, f"prettier --check: {len(unclean)} file(s) unformatted at the base already: no new finding", shown
+            )
         return Check("format", Outcome.FAILED, f"prettier --check: would reformat{extra}", shown, first_lines(result.stdout + result.stderr))
     return Check("format", Outcome.PASSED, f"prettier --check: {len(checked)} file(s) formatted{extra}", shown)
+
+
+def _unformatted(output: str, checked: list[str]) -> list[str]:
+    """The files `prettier --check` names as unformatted (`[warn] path`)."""
+    named = {line.removeprefix("[warn] ").strip() for line in strip_ansi(output).splitlines()}
+    return [path for path in checked if path in named]
+
+
+def _unformatted_on_base(prettier: Path, source: Baseline, paths: list[str]) -> set[str]:
+    with source.tree() as base:
+        present = [path for path in paths if (base / path).is_file()]
+        if not present:
+            return set()
+        result = execute([str(prettier), "--check", *present], base)
+        return set(_unformatted(result.stdout + result.stderr, present)) if result.returncode != 0 else set()

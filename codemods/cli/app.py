@@ -231,7 +231,7 @@ def verify_command(
         Optional[str],
         typer.Option(
             "--base",
-            help="The unpatched commit to compare type errors with.",
+            help="The unpatched commit to compare the checks' findings with.",
             show_default="below the tool's commits in HEAD's history, else the merge base with --target, else HEAD",
         ),
     ] = None,
@@ -240,7 +240,7 @@ def verify_command(
         typer.Option("--target", help="The branch the change is for: without the tool's commits, the baseline is the merge base with it."),
     ] = None,
 ) -> None:
-    """Run the repo's own checks (format, lint, type check against the unpatched tree, tests) on the files the tool edits; exit 4 when one fails."""
+    """Run the repo's own checks (format, lint, type check against the unpatched tree, tests; on the MCP Apps SDK also the build and the generator with `git diff --exit-code`) on the files the tool edits, each against the base; exit 4 when one fails."""
     raise typer.Exit(checking.verify_checkout(repo, as_json, require_checks, base, target))
 
 

@@ -274,17 +274,24 @@ def _ticked(label: str, report) -> bool:
         return True
     if "style" in words:  # only when the SDK's own Prettier check ran and passed
         return report is not None and any(
-            c.name in {"prettier", "format", "lint"} and c.outcome.value == "passed" for c in report.checks
+            c.name in {"prettier", "format", "lint"} and c.outcome.value == "passed" and c.command and not _as_on_base(c)
+            for c in report.checks
         )
     if "error handling" in words:  # a notification adds no error path to handle
         return False
     return "read the" in words
 
 
+def _as_on_base(check) -> bool:
+    """A check that found something, only what the base has as well."""
+    return check.outcome.value == "passed" and any(w in check.summary for w in ("no new finding", "no new failure"))
+
+
 def _tests_passed(report) -> bool:
     if report is None:
         return False
-    return any(c.name == "tests" and c.outcome.value == "passed" for c in report.checks)
+    # passed with a command: tests ran (not "no tests beside the touched files")
+    return any(c.name == "tests" and c.outcome.value == "passed" and c.command and not _as_on_base(c) for c in report.checks)
 
 
 def _checklist(report) -> list[str]:
@@ -307,18 +314,41 @@ def _commits(series) -> list[str]:
     return lines
 
 
+# Each check of `verify` on an SDK checkout, as the SDK's CI step it stands for.
+_SDK_STEPS = (
+    ("format", "Prettier (`npm run prettier`), on the touched files"),
+    ("typecheck", "`tsc --noEmit`"),
+    ("tests", "`npm test` (`bun test`), on the test files of the touched modules"),
+    ("build", "`npm run build`"),
+    ("generated", "the generator (`npm run generate:schemas`), then `git diff --exit-code`"),
+    ("parse", "the touched files parse (tree-sitter, Markdown)"),
+)
+
+
 def _tested(report) -> list[str]:
+    """What ran and what did not, each of the SDK's CI steps on a line of
+    its own: ran and passed, ran and failed, or not run and why."""
     if report is None:
         return [
-            "The SDK's checks were not run with this PR (`--no-verify`): please run `npm run build`,"
-            " `npm test` and `npm run prettier` (or let CI run them)."
+            "The SDK's checks were not run with this PR (`--no-verify`). Not run: "
+            + "; ".join(step for _, step in _SDK_STEPS[:-1])
+            + ". Please run `npm run build`, `npm test` and `npm run prettier` (or let CI run them)."
         ]
-    ran = ", ".join(f"{c.name} ({c.outcome.value})" for c in report.checks)
-    return [
-        f"The SDK's own checks, run on the branch's tree ({len(report.files)} touched file(s)): {ran}.",
+    by_name = {c.name: c for c in report.checks}
+    lines = [
+        f"The SDK's CI steps, run by `mesh-codemod verify` on the branch's tree ({len(report.files)} touched"
+        " file(s)), each compared with the base commit so that only new findings count:",
         "",
-        report.markdown(),
     ]
+    for name, step in _SDK_STEPS:
+        check = by_name.get(name)
+        said = " ".join(check.summary.split("\n")) if check else "this version of the tool has no such check"
+        outcome = check.outcome.value if check else ""
+        ran = {"passed": f"ran, passed ({said})", "failed": f"ran, **failed** ({said})"}
+        if check and _as_on_base(check):  # it failed, as it does on the base: not this change's, not a pass
+            ran["passed"] = f"ran, failed as on the base: nothing new ({said})"
+        lines.append(f"- {step}: {ran.get(outcome, f'not run: {said}')}")
+    return lines + ["", report.markdown()]
 
 
 # The upstream discussion the SDK bodies link (SPEC section 7).
