@@ -188,7 +188,7 @@ def test_pr_on_an_sdk_checkout_creates_then_pushes_nothing_then_refuses_a_review
     assert tip == report["tip"]
     assert "ui/notifications/state-changed" in git(remote, "show", f"{tip}:specification/draft/apps.mdx")
     assert git(remote, "show", f"{tip}:specification/2026-01-26/apps.mdx") == git(
-        remote, "show", f"main:specification/2026-01-26/apps.mdx"
+        remote, "show", "main:specification/2026-01-26/apps.mdx"
     )
     body = (tmp_path / "pr.md").read_text()
     assert "### The SEP text" in body and "`specification/draft/apps.mdx`" in body
@@ -222,10 +222,11 @@ def test_pr_on_an_sdk_checkout_creates_then_pushes_nothing_then_refuses_a_review
     assert git(remote, "rev-parse", f"refs/heads/{branch}").strip() == fixup
 
 
-def test_the_publish_side_takes_an_sdk_branch_built_with_the_sdks_own_tools(sdk_checkout: Path, tmp_path: Path) -> None:
-    """The build job (node_modules installed: Prettier, the schema
-    generator) leaves the artifact; the publish job, with nothing
-    installed, finds it to be the tool's own work modulo layout."""
+def test_the_publish_side_refuses_an_sdk_branch_built_with_the_sdks_own_tools(sdk_checkout: Path, tmp_path: Path) -> None:
+    """SPEC 8: the SDK's PRs are made locally with `pr`; the publishing job
+    refuses an SDK checkout, however honest the build job's artifact (here
+    built with node_modules installed: Prettier, the schema generator), and
+    pushes nothing."""
     remote, work = _with_remote(sdk_checkout, tmp_path)
     artifact = tmp_path / "artifact"
     built = invoke("pr", "--repo", work, "--branch", "codemod/app-state", "--author", BOT, "--no-verify",
@@ -235,6 +236,5 @@ def test_the_publish_side_takes_an_sdk_branch_built_with_the_sdks_own_tools(sdk_
     git(tmp_path, "clone", "-q", str(remote), str(publisher))
     result = invoke("publish", "--repo", publisher, "--artifact", artifact, "--branch", "codemod/app-state",
                     "--target", "origin/main", "--push", "origin", "--author", BOT)
-    assert result.exit_code == 0, result.output
-    tip = json.loads((artifact / "manifest.json").read_text())["tip"]
-    assert git(remote, "rev-parse", "refs/heads/codemod/app-state").strip() == tip
+    assert result.exit_code == 3 and "publishes only the host target" in result.output, result.output
+    assert git(remote, "for-each-ref", "refs/heads/codemod/app-state") == ""
