@@ -8,7 +8,7 @@ import os
 import posixpath
 from collections.abc import Sequence
 from pathlib import Path
-from ..engine.files import files_containing as find_definitions
+from ..engine.files import SKIP_DIRS, files_containing as find_definitions  # noqa: F401 (SKIP_DIRS: deliver.trees)
 from ..engine.outcome import Conflict, Refused, TargetMissing
 from ..recipes.base import Step
 
