@@ -1,6 +1,6 @@
 """Where each step's file is in the checkout: its usual path, or the one
-file that defines the step's symbol; a created file goes beside the file
-it belongs with."""
+file that defines the step's symbol; a created file is found the same way
+or beside the file it belongs with, and goes there when it is nowhere."""
 
 from __future__ import annotations
 
