@@ -20,7 +20,8 @@ from codemods.recipes.base import Bridge
 from codemods.recipes.host.bridge_mode import current_wiring
 
 from .gitrepo import BOT, commit_all, fixture_repo, git
-from .support import ROOT, invoke, snapshot
+from .node_tools import BIN, NODE_MODULES, require
+from .support import invoke, snapshot
 
 SRC = "apps/mesh/src"
 MCP = f"{SRC}/mcp-apps"
@@ -35,7 +36,7 @@ PANEL = f"{SRC}/web/routes/project-app-view.tsx"
 ROUTES = f"{SRC}/web/index.tsx"
 MOVED_STORE = f"{MCP}/bridge/use-app-bridge.ts"
 MOVED_STORE_TESTS = f"{MCP}/bridge/use-app-bridge.test.ts"
-ESBUILD = ROOT / "tools" / "node_modules" / ".bin" / "esbuild"
+ESBUILD = BIN / "esbuild"
 
 
 def _edit(repo: Path, path: str, *pairs: tuple[str, str]) -> None:
@@ -126,10 +127,7 @@ def _imports_resolve(repo: Path) -> None:
 def _bundles(repo: Path, *entries: str) -> None:
     """esbuild resolves every import of ``entries`` (the packages aside,
     `@/` through a tsconfig like mesh's) and builds them."""
-    if not ESBUILD.exists():
-        if os.environ.get("CI"):
-            pytest.fail("esbuild is not installed (scripts/setup --node)")
-        pytest.skip("esbuild is not installed (scripts/setup --node)")
+    require(ESBUILD, "esbuild")
     tsconfig = repo / "apps/mesh/tsconfig.json"
     if not tsconfig.exists():
         tsconfig.write_text('{"compilerOptions": {"baseUrl": ".", "paths": {"@/*": ["./src/*"]}}}\n')
@@ -263,6 +261,13 @@ def test_a_fresh_checkout_with_the_bridge_in_bridge_gets_one_module_and_imports_
     _bundles(repo, MOVED_STORE, MOVED_STORE_TESTS, f"{MCP}/bridge/app-state.test.ts", HOOK)
     commit_all(repo, "feat: appState")
     _nothing_to_do(repo, "--bridge", bridge)
+    if bridge == "compat":
+        # the created tests run where they were created, against the SDK
+        bun = require(BIN / "bun", "Bun")
+        (repo / "node_modules").symlink_to(require(NODE_MODULES / "@modelcontextprotocol/ext-apps", "the SDK").parents[1])
+        run = subprocess.run([str(bun), "test", f"./{MCP}/bridge/"], cwd=repo, capture_output=True, text=True, timeout=300)
+        assert run.returncode == 0 and " 0 fail" in run.stderr, run.stdout + run.stderr
+        assert re.search(r"Ran [1-9][0-9]* tests across 2 files", run.stderr), run.stderr
 
 
 def test_the_patch_series_on_a_moved_bridge_is_the_applied_tree(tmp_path: Path) -> None:
