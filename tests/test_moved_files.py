@@ -264,8 +264,11 @@ def test_a_fresh_checkout_with_the_bridge_in_bridge_gets_one_module_and_imports_
     if bridge == "compat":
         # the created tests run where they were created, against the SDK
         bun = require(BIN / "bun", "Bun")
-        (repo / "node_modules").symlink_to(require(NODE_MODULES / "@modelcontextprotocol/ext-apps", "the SDK").parents[1])
-        run = subprocess.run([str(bun), "test", f"./{MCP}/bridge/"], cwd=repo, capture_output=True, text=True, timeout=300)
+        require(NODE_MODULES / "@modelcontextprotocol/ext-apps", "the SDK")
+        (repo / "node_modules").symlink_to(NODE_MODULES)
+        run = subprocess.run(
+            [str(bun), "test", f"./{MCP}/bridge/"], cwd=repo, capture_output=True, text=True, timeout=300
+        )
         assert run.returncode == 0 and " 0 fail" in run.stderr, run.stdout + run.stderr
         assert re.search(r"Ran [1-9][0-9]* tests across 2 files", run.stderr), run.stderr
 
