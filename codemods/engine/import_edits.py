@@ -20,15 +20,19 @@ class ImportEdits(EditorBase):
         names: Sequence[str],
         *,
         after_module_suffix: str | None = None,
+        same: Sequence[str] = (),
     ) -> Ensured:
         """``import { names } from "module"``: add missing names to an existing
         value import of the module, or add the statement after the import of
         ``after_module_suffix`` (or the last import). Two calls for a module
-        that is not imported yet give one import statement."""
+        that is not imported yet give one import statement. ``same``: other
+        specifiers of the same module (``../a``, ``@/x/a``): an import under
+        any of them is the module's."""
         existing = None
+        stems = _stems(module, same)
         for node in self.imports():
             source = node.child_by_field_name("source")
-            if source is None or module_stem(self.text(source)[1:-1]) != module_stem(module):
+            if source is None or module_stem(self.text(source)[1:-1]) not in stems:
                 continue
             if node.children[1].type == "type":
                 continue  # `import type { ... }` cannot carry values
@@ -52,7 +56,7 @@ class ImportEdits(EditorBase):
         self._imports[module_stem(module)] = _PlannedImport(anchor, module, list(names))
         return self._record("import", module, [f"import {{ {', '.join(names)} }} from {module}"])
 
-    def drop_unused_imports(self, module: str, names: Sequence[str], why: str) -> list[str]:
+    def drop_unused_imports(self, module: str, names: Sequence[str], why: str, same: Sequence[str] = ()) -> list[str]:
         """Remove ``names`` from the value imports of ``module`` where
         nothing else in the file uses them once this editor's replacements
         are made (what only an earlier form used), and the whole import
@@ -70,9 +74,10 @@ class ImportEdits(EditorBase):
 
         dropped: list[str] = []
         kept: list[str] = []
+        stems = _stems(module, same)
         for node in self.imports():
             source = node.child_by_field_name("source")
-            if source is None or module_stem(self.text(source)[1:-1]) != module_stem(module):
+            if source is None or module_stem(self.text(source)[1:-1]) not in stems:
                 continue
             named = next((n for n in self.walk(node) if n.type == "named_imports"), None)
             if named is None:
@@ -123,3 +128,7 @@ class ImportEdits(EditorBase):
             # Laid out like any snippet: quotes, semicolon and width per Style.
             statement = f"import {{ {', '.join(planned.names)} }} from \"{planned.module}\";"
             self._insert_after(planned.anchor, [statement], "")
+
+
+def _stems(module: str, same: Sequence[str]) -> set[str]:
+    return {module_stem(m) for m in (module, *same)}

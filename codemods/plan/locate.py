@@ -1,6 +1,6 @@
 """Where each step's file is in the checkout: its usual path, or the one
-file that defines the step's symbol; a created file goes beside the file
-it belongs with."""
+file that defines the step's symbol; a created file is found the same way
+or beside the file it belongs with, and goes there when it is nowhere."""
 
 from __future__ import annotations
 
@@ -8,6 +8,7 @@ import os
 import posixpath
 from collections.abc import Sequence
 from pathlib import Path
+from ..engine.files import SKIP_DIRS, files_containing as find_definitions  # noqa: F401 (SKIP_DIRS: deliver.trees)
 from ..engine.outcome import Conflict, Refused, TargetMissing
 from ..recipes.base import Step
 
@@ -16,7 +17,13 @@ def locate_all(
     repo: Path, steps: Sequence[Step]
 ) -> tuple[dict[str, tuple[str, list[str]]], dict[str, Refused]]:
     """Where each step's file is: its usual path, or, when that is gone, the
-    one file that defines the step's symbol; and the refusals, by step."""
+    one file that defines the step's symbol; and the refusals, by step.
+
+    A file the tool creates is the same file wherever the team moved it
+    (SPEC 5a): at its usual path, beside the file it belongs with (its
+    ``beside`` step's, located before it), or the one file of the checkout
+    that defines its key export; only when there is none is it created,
+    beside the file it belongs with."""
     found: dict[str, tuple[str, list[str]]] = {}
     failures: dict[str, Refused] = {}
     for step in steps:
@@ -29,13 +36,25 @@ def locate_all(
     for step in steps:
         if step.new_file is None:
             continue
-        # A new file goes beside the file it belongs with, wherever that is.
         anchor = found.get(step.beside) if step.beside else None
-        if anchor is None:
+        beside = step.path
+        if anchor is not None:
+            beside = posixpath.join(posixpath.dirname(anchor[0]), posixpath.basename(step.path))
+        if os.path.lexists(repo / step.path):
             found[step.id] = (step.path, [])
+        elif beside != step.path and os.path.lexists(repo / beside):
+            found[step.id] = (beside, [f"found {beside} (not at {step.path}): beside {anchor[0]}"])
         else:
-            path = posixpath.join(posixpath.dirname(anchor[0]), posixpath.basename(step.path))
-            found[step.id] = (path, [] if path == step.path else [f"created beside {anchor[0]}"])
+            try:
+                found[step.id] = locate(repo, step) if step.defines else (step.path, [])
+            except TargetMissing:
+                found[step.id] = (step.path, [])
+            except Refused as refusal:
+                failures[step.id] = refusal
+                continue
+            if found[step.id][0] == step.path and beside != step.path:
+                # A new file goes beside the file it belongs with, wherever that is.
+                found[step.id] = (beside, [f"created beside {anchor[0]}"])
     return found, failures
 
 
@@ -51,35 +70,3 @@ def locate(repo: Path, step: Step) -> tuple[str, list[str]]:
             f"file not found, and `{step.defines}` is defined in more than one file: {', '.join(paths)}",
         )
     raise TargetMissing(step.path, f"file not found, and no file defines `{step.defines}`")
-
-
-SKIP_DIRS = {"node_modules", ".git", "dist", "build", ".turbo", ".next", "coverage"}
-
-
-def find_definitions(repo: Path, text: str) -> list[str]:
-    """The TypeScript files of the checkout that contain ``text``: through
-    `git grep` in a git checkout (tracked and untracked, not ignored),
-    otherwise by walking the tree without dependency and build folders."""
-    if (repo / ".git").exists():
-        import subprocess  # only here: a moved file is rare, and the import is not free
-
-        result = subprocess.run(
-            ["git", "-C", str(repo), "grep", "--untracked", "-l", "-F", "-e", text, "--", "*.ts", "*.tsx"],
-            capture_output=True,
-            text=True,
-        )
-        if result.returncode in (0, 1):
-            return sorted(line for line in result.stdout.splitlines() if line)
-    needle = text.encode()
-    hits = []
-    for folder, dirs, files in os.walk(repo):
-        dirs[:] = sorted(d for d in dirs if d not in SKIP_DIRS)
-        for name in files:
-            if name.endswith((".ts", ".tsx")):
-                path = Path(folder) / name
-                try:
-                    if needle in path.read_bytes():
-                        hits.append(path.relative_to(repo).as_posix())
-                except OSError:
-                    continue
-    return sorted(hits)

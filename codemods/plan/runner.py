@@ -54,6 +54,11 @@ def plan(
         choice = bridge
     else:
         choice = configuration.pinned(target.choose_mode(repo, bridge), config, bridge)
+    selected = [s for s in steps if not only or s.id in only]
+    # Every step's file is located, not only the selected ones': an import
+    # names a created module where it is, whichever steps run.
+    locations, failures = locate_all(repo, steps)
+    located = {s.path: locations[s.id][0] for s in steps if s.id in locations and locations[s.id][0] != s.path}
     earlier: dict[str, Planned] = {}
     ctx = Context(
         repo=repo,
@@ -64,10 +69,10 @@ def plan(
         why=choice.describe(),
         sdk_api=choice.sdk_api,
         run=tools.run,
+        located=MappingProxyType(located),
+        aliases=target.aliases,
     )
     root = repo.resolve()
-    selected = [s for s in steps if not only or s.id in only]
-    locations, failures = locate_all(repo, selected)
 
     owned = frozenset(locations[s.id][0] for s in selected if s.id in locations)
     results: list[StepResult] = []

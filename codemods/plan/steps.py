@@ -62,7 +62,7 @@ def _new_file(
     # repository's (no file yet to look at).
     from ..engine.snippet_printer import render_file
 
-    new_file = step.new_file
+    new_file = _relocated(step, ctx, path)
     style = style_for(b"", ctx.formatter)
     text = new_file.render(ctx)
     wanted = render_file(text, style).encode()
@@ -110,6 +110,31 @@ def _new_file(
             f"left alone; compare it with what this release writes ({now}) by hand"
         )
     ], []
+
+
+def _relocated(step: Step, ctx: Context, path: str):
+    """The step's created file as written at ``path``, where it is (or goes)
+    in this checkout: every text of it (this release's, the other wirings',
+    the earlier releases') with its imports of the other step files named
+    for where they are, so a file moved with its imports fixed is the same
+    file (SPEC 5a)."""
+    new_file = step.new_file
+    if path == step.path and not ctx.located:
+        return new_file
+    from ..engine.specifiers import relocate
+
+    def moved(text: str) -> str:
+        return relocate(text, step.path, path, ctx.located, ctx.aliases)
+
+    def each(texts):
+        return {label: moved(text) for label, text in texts.items()}
+
+    return new_file._replace(
+        render=lambda c: moved(new_file.render(c)),
+        variants=None if new_file.variants is None else (lambda c: each(new_file.variants(c))),
+        keeping=None if new_file.keeping is None else (lambda c, kept: moved(new_file.keeping(c, kept))),
+        history=None if new_file.history is None else (lambda: each(new_file.history())),
+    )
 
 
 def _merged(new_file, ctx, path, current: bytes, text: str, wanted: bytes, style, now: str):

@@ -10,9 +10,10 @@ mesh checkout never loads the SDK's recipes.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from functools import cache
 from pathlib import Path
+from types import MappingProxyType
 
 from ..engine.record import NamedTuple
 from .base import Bridge, CommitGroup, ModeChoice, Step
@@ -33,6 +34,9 @@ class Target(NamedTuple):
     # strings; None when the names are not this target's (or it needs them
     # all). A build writes only these to disk.
     reads: Callable[[list[str], Callable[[Sequence[str]], list[str]]], set[str] | None] | None = None
+    # Its path aliases (tsconfig `paths`), prefix -> folder: how its files
+    # may name each other besides relatively.
+    aliases: Mapping[str, str] = MappingProxyType({})
 
 
 @cache
@@ -48,6 +52,7 @@ def _host() -> Target:
         commits=host.COMMITS,
         choose_mode=choose_bridge,
         reads=host.reads,
+        aliases=host.ALIASES,
     )
 
 

@@ -90,6 +90,17 @@ class Context(NamedTuple):
     # checks wing by the command line (`checks.tools`); None where no
     # process may start (the publishing side): a step then edits by hand.
     run: Runner | None = None
+    # Where the steps' files are, by usual path, for each one found (or to
+    # be created) elsewhere: a file the team moved, a module created beside
+    # a moved file. Imports of them are spelled for where they are.
+    located: Mapping[str, str] = MappingProxyType({})
+    # The checkout's path aliases (tsconfig `paths`), prefix -> folder:
+    # {"@/": "apps/mesh/src/"}.
+    aliases: Mapping[str, str] = MappingProxyType({})
+
+    def at(self, usual: str) -> str:
+        """Where the step file usually at ``usual`` is in this checkout."""
+        return self.located.get(usual, usual)
 
 
 class NewFile(NamedTuple):

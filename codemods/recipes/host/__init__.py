@@ -9,9 +9,8 @@ from ..base import Bridge, CommitGroup, Context, NewFile, Step
 from ... import __version__
 from ..names import NAMES
 from . import bridge_store, iframe_renderer, panel_app_view, releases, search_schema, tool_call_part
-from .common import HOOK, HOOK_PATH
+from .common import ALIASES, HOOK, HOOK_PATH, MODULE_PATH
 
-MODULE_PATH = "apps/mesh/src/mcp-apps/app-state.ts"
 TESTS_PATH = "apps/mesh/src/mcp-apps/app-state.test.ts"
 STORE_TESTS_PATH = "apps/mesh/src/mcp-apps/use-app-bridge.test.ts"
 # A host checkout is recognised by the bridge hook the feature builds on.
@@ -81,6 +80,8 @@ STEPS: tuple[Step, ...] = (
             keeping=render_module_keeping,
             history=lambda: releases.texts("app-state-module"),
         ),
+        # moved: the one file that defines the format's param (every release's does)
+        defines="export const APP_STATE_PARAM",
         beside="bridge-store",
         together="app-state-tests",
     ),
@@ -95,7 +96,8 @@ STEPS: tuple[Step, ...] = (
             label=lambda ctx: __version__,
             history=lambda: releases.texts("app-state-tests"),
         ),
-        beside="bridge-store",
+        # they test the module: beside it, wherever it is
+        beside="app-state-module",
         together="app-state-module",
     ),
     Step(
@@ -103,7 +105,7 @@ STEPS: tuple[Step, ...] = (
         path=bridge_store.PATH,
         description="use-app-bridge.ts: appState in the host context, state-changed handler, URL pushes",
         transform=bridge_store.transform,
-        defines="function buildHostContext(",
+        defines=bridge_store.DEFINES,
     ),
     Step(
         id="bridge-store-tests",
@@ -134,6 +136,7 @@ STEPS: tuple[Step, ...] = (
             label=lambda ctx: __version__,
             introduced="0.5.0",
         ),
+        defines=f"export function {HOOK}(",
     ),
     Step(
         id="tool-call-part",

@@ -8,8 +8,9 @@ import re
 from pathlib import Path
 
 from ..manifest import read_manifest
+from ...engine.files import one_file_defining
 from ..base import Bridge, ModeChoice
-from . import sdk_api
+from . import bridge_store, sdk_api
 
 SDK_NAME = "@modelcontextprotocol/ext-apps"
 SDK_PACKAGE = Path("node_modules") / SDK_NAME
@@ -100,17 +101,27 @@ _WIRINGS = (
     ("setNotificationHandler(StateChangedNotificationSchema", Bridge.COMPAT, FORM_1X),
     ('setNotificationHandler("ui/notifications/state-changed"', Bridge.COMPAT, FORM_2X),
 )
-BRIDGE_STORE = Path("apps/mesh/src/mcp-apps/use-app-bridge.ts")
+
+
+def _bridge_store(repo: Path) -> tuple[str, str] | None:
+    """The checkout's bridge store, wherever the team moved it (its usual
+    path, else the one file that defines what it does), and its text."""
+    path = one_file_defining(repo, bridge_store.PATH, bridge_store.DEFINES)
+    if path is None:
+        return None
+    try:
+        return path, (repo / path).read_text(encoding="utf-8", errors="replace")
+    except OSError:
+        return None
 
 
 def current_wiring(repo: Path) -> tuple[Bridge, str] | None:
     """The mode (and, in compat mode, the form) the checkout's bridge store
     registers state-changed in; None when it has no such registration."""
-    try:
-        text = (repo / BRIDGE_STORE).read_text(encoding="utf-8", errors="replace")
-    except OSError:
+    store = _bridge_store(repo)
+    if store is None:
         return None
-    flat = re.sub(r"\s+", "", text).replace("'", '"').replace("`", '"')
+    flat = re.sub(r"\s+", "", store[1]).replace("'", '"').replace("`", '"')
     found = [(mode, form) for marker, mode, form in _WIRINGS if marker in flat]
     return found[0] if len(found) == 1 else None
 
@@ -119,10 +130,10 @@ def current_sdk_api(repo: Path) -> sdk_api.SdkApi | None:
     """The state-changed API the checkout's sdk-mode handler uses, if it is
     wired in sdk mode: without an installed SDK to read, that is the
     evidence of what the SDK it was written for declares."""
-    try:
-        text = (repo / BRIDGE_STORE).read_text(encoding="utf-8", errors="replace")
-    except OSError:
+    store = _bridge_store(repo)
+    if store is None:
         return None
+    path, text = store
     flat = re.sub(r"\s+", "", text).replace("'", '"').replace("`", '"')
     found = [
         (kind, name)
@@ -134,7 +145,7 @@ def current_sdk_api(repo: Path) -> sdk_api.SdkApi | None:
         return None
     kind, name = found[0]
     field = next((f for f in reversed(sdk_api.FIELDS) if f"params.{f}??undefined" in flat), "state")
-    return sdk_api.SdkApi(kind, name, field, f"the checkout's own wiring ({BRIDGE_STORE.as_posix()})")
+    return sdk_api.SdkApi(kind, name, field, f"the checkout's own wiring ({path})")
 
 
 def wanted_range(repo: Path) -> tuple[str, str] | None:

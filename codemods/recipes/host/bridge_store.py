@@ -16,10 +16,12 @@ from ...engine.outcome import AnchorMissing, Conflict
 from ..base import Bridge, Context
 from ..names import NAMES
 from . import sdk_api
-from .common import PROP_MEMBERS, module_like, remove_earlier_statements, remove_lines
+from .common import MODULE_PATH, PROP_MEMBERS, import_of, remove_earlier_statements, remove_lines
 from .sdk_api import SdkApi
 
 PATH = "apps/mesh/src/mcp-apps/use-app-bridge.ts"
+# What only the bridge store defines: how it is found where the team moved it.
+DEFINES = "function buildHostContext("
 
 # The private members this step writes; a team may rename them.
 MEMBERS = frozenset(
@@ -532,12 +534,15 @@ def transform(ed: FileEditor, ctx: Context) -> None:
     )
 
     # The schema the wiring imports; what only an earlier form used goes.
-    app_state = module_like(ed, "./host-styles", "./app-state", ".ts")
+    # (where the module is: beside the store, or wherever the team moved it)
+    app_state, same = import_of(ed, ctx, MODULE_PATH, alias=False, anchor_suffix="./host-styles")
     schema = SCHEMAS[wiring(ctx)]
     if schema:
-        ed.ensure_import(app_state, [schema], after_module_suffix="host-styles")
+        ed.ensure_import(app_state, [schema], after_module_suffix="host-styles", same=same)
     unused = [name for name in SCHEMAS.values() if name and name != schema]
-    still_used = ed.drop_unused_imports(app_state, unused, f"only the earlier wiring used it; now {wiring(ctx)}")
+    still_used = ed.drop_unused_imports(
+        app_state, unused, f"only the earlier wiring used it; now {wiring(ctx)}", same=same
+    )
     if still_used:
         # app-state.ts of this wiring does not export it: the file would not build.
         raise Conflict(

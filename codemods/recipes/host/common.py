@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from types import MappingProxyType
+
 from tree_sitter import Node
 
 from ...engine.editor import FileEditor
@@ -10,6 +12,8 @@ from ...engine.find import module_stem
 from ...engine.find import squash
 from ...engine.layout import dedent
 from ...engine.outcome import AnchorMissing
+from ...engine.specifiers import spell, spellings
+from ..base import Context
 
 APP_STATE_HELPERS = ("decodeAppState", "toAppStateParam")
 
@@ -59,9 +63,13 @@ def decode_statement(text: str) -> Statement:
 
 RENDERER_MODULE = "mcp-app-renderer.tsx"
 
+# mesh's path alias (apps/mesh/tsconfig.json): `@/x` is apps/mesh/src/x.
+ALIASES = MappingProxyType({"@/": "apps/mesh/src/"})
+# The created module every layer imports the format from.
+MODULE_PATH = "apps/mesh/src/mcp-apps/app-state.ts"
+
 # The hook both render sites read and write their app's slot with (SPEC 4).
 HOOK_PATH = "apps/mesh/src/web/hooks/use-app-state-param.ts"
-HOOK_MODULE = "@/web/hooks/use-app-state-param"
 HOOK = "useAppStateParam"
 HOOK_NAMES = SITE_NAMES | {"onAppStateChange"}
 
@@ -168,8 +176,25 @@ def unused_after_edits(ed: FileEditor, scope: Node, name: str, declaration: Node
     return True
 
 
+def import_of(
+    ed: FileEditor, ctx: Context, usual: str, *, alias: bool, anchor_suffix: str | None = None
+) -> tuple[str, tuple[str, ...]]:
+    """How ``ed``'s file imports the step file usually at ``usual``, from
+    where each of them is (SPEC 5a: found by role, wherever the team moved
+    it): the specifier to add (through the `@/` alias when ``alias`` and it
+    reaches the file, else relative; with the extension when the import
+    ending with ``anchor_suffix`` has one, mesh mixing both styles), and
+    every spelling of the module, under any of which an import is present."""
+    target = ctx.at(usual)
+    bare = spell(ed.path, target, ctx.aliases or ALIASES, alias=alias, extension=False)
+    extension = target[len(module_stem(target)):]
+    specifier = module_like(ed, anchor_suffix, bare, extension) if anchor_suffix else bare
+    return specifier, spellings(ed.path, target, ctx.aliases or ALIASES)
+
+
 def wire_render_site(
     ed: FileEditor,
+    ctx: Context,
     component: str,
     hook: Statement,
     earlier: list[Form],
@@ -184,7 +209,8 @@ def wire_render_site(
         raise AnchorMissing(ed.path, f"the import of `MCPAppRenderer` from `{RENDERER_MODULE}`")
     node = ed.function(component)
     body = ed.body(node)
-    ed.ensure_import(HOOK_MODULE, [HOOK], after_module_suffix=module_stem(RENDERER_MODULE))
+    hook_module, same = import_of(ed, ctx, HOOK_PATH, alias=True)
+    ed.ensure_import(hook_module, [HOOK], after_module_suffix=module_stem(RENDERER_MODULE), same=same)
     ed.ensure_statements_after(lambda: ed.declaration_of(body, anchor), [hook], block=body)
     if remove_earlier_site_statements(ed, body, earlier):
         # 0.2.0 to 0.4.0 declared the navigate the handler used where the
@@ -199,11 +225,12 @@ def wire_render_site(
     return node, renderer
 
 
-def drop_earlier_imports(ed: FileEditor) -> None:
+def drop_earlier_imports(ed: FileEditor, ctx: Context) -> None:
     """The imports only 0.1.0 to 0.4.0's statements used (after every other
     edit of the file is planned)."""
     why = "the useAppStateParam hook reads and writes the param now"
-    ed.drop_unused_imports("@/mcp-apps/app-state", list(APP_STATE_HELPERS), why)
+    module, same = import_of(ed, ctx, MODULE_PATH, alias=True)
+    ed.drop_unused_imports(module, list(APP_STATE_HELPERS), why, same=same)
     ed.drop_unused_imports("@tanstack/react-router", ["useSearch", "useNavigate"], why)
 
 

@@ -39,7 +39,7 @@ APP_KEY = Item("appKey", "appKey={`${connectionId}:${toolName}`}")
 
 
 def transform(ed: FileEditor, ctx: Context) -> None:
-    app, renderer = wire_render_site(ed, "AppRenderer", HOOK_CALL, EARLIER, anchor="sourceId")
+    app, renderer = wire_render_site(ed, ctx, "AppRenderer", HOOK_CALL, EARLIER, anchor="sourceId")
     render_site_attributes(ed, ed.body(app), ed.jsx_element(app, renderer, "`AppRenderer`"))
 
     props = ed.entries(ed.parameters(app))
@@ -51,4 +51,4 @@ def transform(ed: FileEditor, ctx: Context) -> None:
     ed.ensure_list_items(ed.props_pattern(app), [Item("appKey", "appKey")])
     content = ed.function("AppViewContent")
     ed.ensure_jsx_attributes(ed.jsx_element(content, "AppRenderer", "`AppViewContent`"), [APP_KEY])
-    drop_earlier_imports(ed)
+    drop_earlier_imports(ed, ctx)

@@ -10,6 +10,7 @@ from ...engine.statements import FormChange, Item
 from ...engine.find import squash
 from ...engine.outcome import AnchorMissing
 from ..base import Context
+from .common import MODULE_PATH, import_of
 
 PATH = "apps/mesh/src/web/index.tsx"
 SCHEMA = "unifiedChatSearchSchema"
@@ -42,4 +43,5 @@ def transform(ed: FileEditor, ctx: Context) -> None:
     else:
         if not any(ed.item_key(entry) == "appState" for entry in ed.entries(shape)):
             ed.ensure_list_items(shape, [ENTRY])
-    ed.ensure_import("@/mcp-apps/app-state", ["APP_STATE_PARAM"])
+    module, same = import_of(ed, ctx, MODULE_PATH, alias=True)
+    ed.ensure_import(module, ["APP_STATE_PARAM"], same=same)

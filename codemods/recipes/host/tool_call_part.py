@@ -16,6 +16,7 @@ from ...engine.statements import Item
 from ...engine.outcome import AnchorMissing
 from ..base import Context
 from .common import (
+    MODULE_PATH,
     PROP_MEMBERS,
     PROP_NAMES,
     RENDERER_MODULE,
@@ -23,7 +24,7 @@ from .common import (
     decode_statement,
     drop_earlier_imports,
     hook_statement,
-    module_like,
+    import_of,
     render_site_attributes,
     site_forms,
     wire_render_site,
@@ -58,7 +59,7 @@ def transform(ed: FileEditor, ctx: Context) -> None:
     if not ed.has_statement(body, HOOK_CALL):
         # The hook's argument reads it: only a part that shows an app has a key.
         ed.declaration_of(body, "hasMCPApp")
-    part, iframe_renderer = wire_render_site(ed, "GenericToolCallPart", HOOK_CALL, EARLIER, anchor="sourceId")
+    part, iframe_renderer = wire_render_site(ed, ctx, "GenericToolCallPart", HOOK_CALL, EARLIER, anchor="sourceId")
     render_site_attributes(ed, body, ed.jsx_element(part, WRAPPER, "`GenericToolCallPart`"))
 
     wrapper = ed.function(WRAPPER)
@@ -68,11 +69,11 @@ def transform(ed: FileEditor, ctx: Context) -> None:
         ed.jsx_element(wrapper, iframe_renderer, f"the local `{WRAPPER}`"),
         [Item("appState", "appState={appState}"), Item("onAppStateChange", "onAppStateChange={onAppStateChange}")],
     )
-    carry_state_to_panel(ed, body)
-    drop_earlier_imports(ed)
+    carry_state_to_panel(ed, ctx, body)
+    drop_earlier_imports(ed, ctx)
 
 
-def carry_state_to_panel(ed: FileEditor, body: Node) -> None:
+def carry_state_to_panel(ed: FileEditor, ctx: Context, body: Node) -> None:
     """In the search updater of "Open in panel" (the one that sets ``main``
     with ``formatPinnedViewTabId(connectionId, toolName)``), the part's slot
     copied to the panel's key, ``<connectionId>:<toolName>`` as ``main``
@@ -90,11 +91,8 @@ def carry_state_to_panel(ed: FileEditor, body: Node) -> None:
     if prev is None or prev.type != "identifier":
         raise AnchorMissing(ed.path, f"the `prev` parameter of the search updater of {where}")
     connection, tool = (ed.text(a) for a in arguments)
-    ed.ensure_import(
-        module_like(ed, RENDERER_MODULE, "@/mcp-apps/app-state", ".ts"),
-        ["APP_STATE_PARAM", "copyAppState"],
-        after_module_suffix="mcp-app-renderer",
-    )
+    module, same = import_of(ed, ctx, MODULE_PATH, alias=True, anchor_suffix=RENDERER_MODULE)
+    ed.ensure_import(module, ["APP_STATE_PARAM", "copyAppState"], after_module_suffix="mcp-app-renderer", same=same)
     ed.ensure_list_items(
         shape,
         [
