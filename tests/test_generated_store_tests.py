@@ -75,6 +75,31 @@ def test_the_generated_tests_pass_in_the_patched_tree(sdk: str, tmp_path: Path) 
         assert f"(pass) {rule}" in output, output
 
 
+# A test file of mesh's that runs after the store tests in the same `bun
+# test` process (mesh's CI runs its shards so): it must find the globals as
+# they were, not the store tests' fake page (a leaked `window` broke
+# pglite's tests in mesh's shard 2).
+AFTER = """import { expect, it } from "bun:test";
+
+it("finds the globals as they were", () => {
+  expect(typeof window).toBe("undefined");
+  expect(typeof document).toBe("undefined");
+  expect(typeof MutationObserver).toBe("undefined");
+  expect(typeof getComputedStyle).toBe("undefined");
+});
+"""
+
+
+def test_the_store_tests_leave_the_globals_as_they_found_them(tmp_path: Path) -> None:
+    work = _generated(tmp_path, "1.7.1")
+    (work / "zz-after.test.ts").write_text(AFTER)
+    code, output = _bun_test(work, "use-app-bridge.test.ts", "zz-after.test.ts")
+    assert code == 0 and " 0 fail" in output, output
+    # the other file did run after the store tests, in the same process
+    assert output.index("use-app-bridge.test.ts:") < output.index("zz-after.test.ts:"), output
+    assert "(pass) finds the globals as they were" in output, output
+
+
 # The store as 0.4.0 wrote it: the URL's state compared with the app's last
 # report, whoever changed the URL (the bug of issue 27).
 LAST_REPORT = """  private followUrlAppState() {

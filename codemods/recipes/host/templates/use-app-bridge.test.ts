@@ -1,4 +1,4 @@
-import { afterEach, describe, expect, it } from "bun:test";
+import { afterAll, afterEach, beforeAll, describe, expect, it } from "bun:test";
 import { App, PostMessageTransport } from "@modelcontextprotocol/ext-apps";
 import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { readAppState, writeAppState } from "./app-state.ts";
@@ -38,7 +38,9 @@ class FakeWindow {
 let dark = false;
 const themeObservers = new Set<() => void>();
 const host = new FakeWindow();
-Object.assign(globalThis, {
+// The page the stores live in, for this file's tests only: `bun test` runs
+// every file in one process, so the globals are put back after them.
+const page = {
   window: host,
   document: {
     documentElement: {
@@ -56,9 +58,24 @@ Object.assign(globalThis, {
       themeObservers.delete(this.onChange);
     }
   },
+};
+const before = new Map<string, PropertyDescriptor | undefined>();
+const debug = console.debug;
+beforeAll(() => {
+  for (const name of Object.keys(page)) {
+    before.set(name, Object.getOwnPropertyDescriptor(globalThis, name));
+  }
+  Object.assign(globalThis, page);
+  // The SDK logs every message.
+  console.debug = () => {};
 });
-// The SDK logs every message.
-console.debug = () => {};
+afterAll(() => {
+  for (const [name, descriptor] of before) {
+    if (descriptor) Object.defineProperty(globalThis, name, descriptor);
+    else Reflect.deleteProperty(globalThis, name);
+  }
+  console.debug = debug;
+});
 
 const settle = async () => {
   for (let i = 0; i < 10; i++) await new Promise((r) => setTimeout(r, 0));
