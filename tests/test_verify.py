@@ -88,9 +88,11 @@ def test_all_checks_pass_on_the_tools_output(checkout: Path, tmp_path: Path) -> 
     # legacy.ts and the dependency's error, though the latter reads
     # differently from the checkout and from the copy of HEAD
     assert "2 already in the unpatched tree" in checks["typecheck"]["summary"]
-    assert checks["tests"]["command"] == "cd apps/mesh && bun test ./src/mcp-apps/app-state.test.ts"
+    assert checks["tests"]["command"] == (
+        "cd apps/mesh && bun test ./src/mcp-apps/app-state.test.ts ./src/mcp-apps/use-app-bridge.test.ts"
+    )
     assert checks["lint"]["command"].startswith("node_modules/.bin/oxlint -c .oxlintrc.json apps/mesh/")
-    assert len(report["files"]) == 7
+    assert len(report["files"]) == 9
     # the baseline ran on a copy of HEAD, not in the checkout
     checks_run = [c for c in _calls(tmp_path) if c.endswith(" run check")]
     assert len(checks_run) == 2
@@ -297,7 +299,7 @@ def test_pr_puts_the_report_in_the_body(checkout: Path, tmp_path: Path) -> None:
     assert result.exit_code == 0, result.output
     text = body.read_text()
     assert "| typecheck | passed | no new errors; 2 already in the unpatched tree (baseline: base " in text
-    assert "| tests | passed | bun test: 3 passed in 1 file(s) |" in text
+    assert "| tests | passed | bun test: 6 passed in 2 file(s) |" in text
     assert "Bridge mode: `compat`, 1.x form (no installed @modelcontextprotocol/ext-apps found" in text
     assert "mesh-codemod pr --repo . --branch codemod/app-state --base " in text
     assert git(checkout, "status", "--porcelain") == "", "the checks ran on a copy, not in the checkout"

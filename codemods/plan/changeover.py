@@ -54,8 +54,9 @@ def upgraded_from(plan: Plan) -> list[str]:
     compat mode"). When one release wrote everything upgraded, the checkout
     holds that release's output: the newest such release is the one named.
     Otherwise each file's newest release is named."""
-    labels = [_releases(c.was) for _, c in plan.form_changes if c.kind == "upgrade"]
-    labels = [releases for releases in labels if releases]
+    was = [c.was for _, c in plan.form_changes if c.kind == "upgrade"]
+    named = {v for label in was for v in _releases(label)}
+    labels = [releases for releases in (_releases(label, named) for label in was) if releases]
     if not labels:
         return []
     common = set.intersection(*labels)
@@ -64,9 +65,14 @@ def upgraded_from(plan: Plan) -> list[str]:
     return sorted({max(releases, key=_version_key) for releases in labels}, key=_version_key)
 
 
-def _releases(label: str) -> set[str]:
-    """The releases a form's label names, before its first comma."""
-    return set(re.findall(r"\d+\.\d+\.\d+", label.split(",", 1)[0]))
+def _releases(label: str, known: set[str] = frozenset()) -> set[str]:
+    """The releases a form's label names, before its first comma; a range
+    ("0.1.0 to 0.4.0") also names each of the ``known`` releases within it."""
+    head = label.split(",", 1)[0]
+    found = set(re.findall(r"\d+\.\d+\.\d+", head))
+    for low, high in re.findall(r"(\d+\.\d+\.\d+) to (\d+\.\d+\.\d+)", head):
+        found |= {v for v in known if _version_key(low) <= _version_key(v) <= _version_key(high)}
+    return found
 
 
 def _version_key(version: str) -> tuple[int, ...]:
