@@ -92,13 +92,13 @@ CASES = {
     "accessor-appstate": (
         "1.7.1",
         {"accessor": "onappstatechange", "params": "{ appState: unknown }"},
-        ["bridge.onappstatechange = (params) =>", "const state = params.appState ?? undefined;"],
+        ["bridge.onappstatechange = (params) =>", "this.reportAppState(params.appState ?? undefined);"],
     ),
     # a state typed as a record: the host only passes it on as unknown
     "record-state": (
         "1.7.1",
         {"event": "appstatechange", "params": "{ state: Record<string, unknown> | null }"},
-        ['bridge.addEventListener("appstatechange", (params) =>', "const state = params.state ?? undefined;"],
+        ['bridge.addEventListener("appstatechange", (params) =>', "this.reportAppState(params.state ?? undefined);"],
     ),
     # an SDK that renamed the event: `appstatechange` declared, and
     # `statechange` kept but @deprecated (listed first): the current name
@@ -136,8 +136,10 @@ def test_sdk_mode_wires_what_the_installed_sdk_declares_and_type_checks(case: st
     text = (tree / BRIDGE).read_text()
     for line in wired:
         assert line in text, text
-    # nothing else: neither another API nor a compat schema
-    assert text.count(" ?? undefined;") == 1 and "StateChangedNotificationSchema" not in text
+    # nothing else: neither another API nor a compat schema (one handler,
+    # reporting the declared params member to the store)
+    assert len(re.findall(r"reportAppState\(params\.\w+ \?\? undefined\)", text)) == 1, text
+    assert "StateChangedNotificationSchema" not in text
     assert invoke("apply", "--repo", tree, "--check").exit_code == 0
 
     # the checkout's own errors under this SDK (the added API changes none of them)
