@@ -14,6 +14,7 @@ the app's last report) must fail them.
 from __future__ import annotations
 
 import json
+import os
 import shutil
 import subprocess
 from pathlib import Path
@@ -98,6 +99,33 @@ def test_the_store_tests_leave_the_globals_as_they_found_them(tmp_path: Path) ->
     # the other file did run after the store tests, in the same process
     assert output.index("use-app-bridge.test.ts:") < output.index("zz-after.test.ts:"), output
     assert "(pass) finds the globals as they were" in output, output
+
+
+LEAKY = """import { expect, it } from "bun:test";
+
+Object.assign(globalThis, { window: {}, document: {} });
+
+it("fakes a page and keeps it", () => {
+  expect(typeof window).toBe("object");
+});
+"""
+
+
+def test_verify_names_the_browser_globals_a_test_file_leaves_behind(tmp_path: Path, monkeypatch) -> None:
+    """`verify`'s test check runs the touched tests between two files of its
+    own in one process, as a shard of mesh's CI does: the generated store
+    tests pass it; a test file that keeps its fake page fails it, named."""
+    from codemods.checks import bun_tests
+
+    require(BIN / "bun", "Bun")
+    monkeypatch.setenv("PATH", f"{BIN}:{os.environ.get('PATH', '')}")
+    work = _generated(tmp_path, "1.7.1")
+    clean = bun_tests.run_tests(work, list(STORE_TESTS), per_package=False)
+    assert clean.outcome is bun_tests.Outcome.PASSED, clean
+    (work / "leaky.test.ts").write_text(LEAKY)
+    leaky = bun_tests.run_tests(work, [*STORE_TESTS, "leaky.test.ts"], per_package=False)
+    assert leaky.outcome is bun_tests.Outcome.FAILED, leaky
+    assert leaky.summary == "the tests leave browser globals behind (document, window)", leaky
 
 
 # The store as 0.4.0 wrote it: the URL's state compared with the app's last
