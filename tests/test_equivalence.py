@@ -59,6 +59,11 @@ DIFFERENT = [
     pytest.param("const m = [a,];", "const m = [a,,];", id="a-trailing-hole"),
     pytest.param("const n = toolInfo?.tool.name;", "const n = (toolInfo?.tool).name;", id="parentheses-cut-an-optional-chain"),
     pytest.param("const n = a?.b();", "const n = (a?.b)();", id="parentheses-cut-an-optional-call"),
+    # the review of 0.5.0: bare, these read as other code (a block, a declaration)
+    pytest.param("const f = () => ({ get: () => 1 });", "const f = () => { get: () => 1 };", id="an-arrows-object-body-made-a-block"),
+    pytest.param("const f = () => ({ a: 1 }).a;", "const f = () => { a: 1 }.a;", id="an-arrows-object-body-head"),
+    pytest.param("({ a } = b);", "{ a } = b;", id="a-destructuring-statement-made-a-block"),
+    pytest.param("(function () {})();", "function () {}();", id="an-iife-made-a-declaration"),
     pytest.param("const x = f();", "const x = (/* @__PURE__ */ f());", id="pure-comment-in-added-parentheses"),
     pytest.param("const x = f();", "const x = /* @__PURE__ */ (f());", id="pure-comment-before-added-parentheses"),
     pytest.param("const x = f();", "const x = (\n  // @ts-ignore\n  f()\n);", id="ts-ignore-in-added-parentheses"),

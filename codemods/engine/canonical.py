@@ -14,6 +14,7 @@ from tree_sitter import Language, Node, Tree
 
 from .record import NamedTuple
 from .edits import Edit
+from .parens import may_be_layout
 from .parsing import TSX, TYPESCRIPT, parse, reparse
 
 
@@ -36,19 +37,6 @@ _CLOSERS = frozenset({")", "]", "}", ">"})
 
 # Parentheses that may be layout, when removing them re-parses to the same tree.
 _PARENTHESIZED = frozenset({"parenthesized_expression", "parenthesized_type"})
-
-
-# Keywords whose parentheses are syntax (`if (a)`): never removed.
-_HEADS = frozenset({"if", "while", "switch", "with"})
-
-
-# The links of a chain: an optional one inside parentheses ends there.
-_CHAIN = frozenset({"member_expression", "call_expression", "subscript_expression", "non_null_expression"})
-
-
-# Operators JavaScript refuses to mix without parentheses (`a ?? b || c`),
-# which the grammar accepts.
-_UNMIXED = ({"??"}, {"||", "&&"})
 
 
 # Types whose members a formatter may lead with an operator (`| A | B`).
@@ -259,49 +247,8 @@ def _find_facts(root: Node, data: bytes, language: Language) -> tuple[frozenset[
         elif kind in _BREAK_BEFORE and i > 0 and tokens[i - 1].end_byte > parent.start_byte:
             if _LINE_BREAK.search(data, tokens[i - 1].end_byte, token.start_byte):
                 breaks.add(token.start_byte)
-    candidates = [p for p in parens if _may_be_layout(p, data, comment_starts, comment_ends)]
+    candidates = [p for p in parens if may_be_layout(p, data, comment_starts, comment_ends)]
     return _removable_parens(root, data, language, candidates), frozenset(breaks)
-
-
-def _may_be_layout(node: Node, data: bytes, comment_starts: set[int], comment_ends: set[int]) -> bool:
-    """Whether the parentheses ``node`` may be layout, before re-parsing:
-    not syntax, not around an optional chain, a directive or a comment,
-    nor around an operand JavaScript refuses bare."""
-    inner = node.named_children
-    if len(inner) != 1 or any(child.type == "comment" for child in node.children):
-        return False
-    inner = inner[0]
-    before = node.prev_sibling
-    if before is not None and not before.is_named and before.type in _HEADS:
-        return False
-    if _optional_chain(inner):
-        return False
-    parent = node.parent
-    if inner.type == "string" and parent is not None and parent.type == "expression_statement":
-        return False  # `("use strict")` is no directive
-    if parent is not None and parent.type == "binary_expression" and inner.type in {"binary_expression", "unary_expression", "await_expression"}:
-        outer = parent.child_by_field_name("operator")
-        if outer is not None and outer.type == "**":
-            return False
-        operator = inner.child_by_field_name("operator")
-        ops = {outer.type if outer is not None else "", operator.type if operator is not None else ""}
-        if ops & _UNMIXED[0] and ops & _UNMIXED[1]:
-            return False
-    start = node.start_byte
-    while start > 0 and data[start - 1 : start] in b" \t\r\n":
-        start -= 1
-    end = node.end_byte
-    while end < len(data) and data[end : end + 1] in b" \t\r\n":
-        end += 1
-    return start not in comment_ends and end not in comment_starts
-
-
-def _optional_chain(node: Node) -> bool:
-    while node is not None and node.type in _CHAIN:
-        if any(child.type in {"optional_chain", "?."} for child in node.children):
-            return True
-        node = node.named_children[0] if node.named_children else None
-    return False
 
 
 def _removable_parens(root: Node, data: bytes, language: Language, candidates: list[Node]) -> frozenset[int]:
