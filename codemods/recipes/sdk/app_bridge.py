@@ -165,7 +165,8 @@ def _app_link_prefix(doc: str) -> str:
 
 def listener_example() -> list[str]:
     """The 2.x host's example (on the `statechange` key): the capability
-    advertised, the kept state handed back in the initial context, and the
+    advertised, the kept state handed back in the initial context (a link
+    that does not parse is no state, never an exception), and the
     listener keeping reports in the page URL within the cap (`null`: the
     initial view). The doc shows it; the companion region holds the same
     lines."""
@@ -173,7 +174,13 @@ def listener_example() -> list[str]:
         "const url = new URL(window.location.href);",
         f'const kept = url.searchParams.get("{APP_STATE}");',
         f"const capabilities = {{ {CAPABILITY}: {{ maxLength: {MAX_STATE} }} }};",
-        f"const hostContext = kept === null ? {{}} : {{ {APP_STATE}: JSON.parse(kept) }};",
+        "let restored: unknown;",
+        "try {",
+        "  restored = kept === null ? undefined : JSON.parse(kept);",
+        "} catch {",
+        "  restored = undefined; // a link is untrusted text: what does not parse is no state",
+        "}",
+        f"const hostContext = restored === undefined ? {{}} : {{ {APP_STATE}: restored }};",
         "const bridge = new AppBridge(null, hostInfo, capabilities, { hostContext });",
         f'bridge.addEventListener("{STATE_EVENT}", ({{ state }}) => {{',
         "  // null: back at the initial view",
