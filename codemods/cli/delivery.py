@@ -11,7 +11,7 @@ from ..engine.record import NamedTuple
 from ..plan.formatting import FormatterMode
 from ..recipes.base import Bridge
 from .checking import baseline_of
-from .output import Exit, author, fail, git_failures, print_json, progress, refusal, say
+from .output import Exit, author, fail, git_failures, print_json, progress, refusal, say, say_opt_outs
 
 
 class SeriesRequest(NamedTuple):
@@ -326,8 +326,7 @@ def _report_refactor(err, request: PrRequest, as_json: bool) -> None:
     say(f"target: {err.plan.target} ({err.plan.repo})")
     say(f"base: {err.base}")
     say(f"blocked: {blocked['reason']}")
-    for step in blocked["steps"]:
-        say(f"  to opt out of {step['step']}, add to .mesh-codemod.toml: {step['skip']}")
+    say_opt_outs(blocked)
     say("(--fail-on-blocked exits 3 instead)")
 
 

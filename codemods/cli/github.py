@@ -6,7 +6,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from ..engine.record import NamedTuple
-from .output import Exit, author, fail, git_failures, print_json, refusal, say
+from .output import Exit, author, fail, git_failures, print_json, refusal, say, say_opt_outs
 
 
 class OpenPrRequest(NamedTuple):
@@ -120,8 +120,7 @@ def _report_refactor(err, request: PublishRequest) -> int:
         print_json(data)
     else:
         say(f"blocked: {data['blocked']['reason']}")
-        for step in data["blocked"]["steps"]:
-            say(f"  to opt out of {step['step']}, add to .mesh-codemod.toml: {step['skip']}")
+        say_opt_outs(data["blocked"])
     return int(Exit.REFUSED) if request.fail_on_blocked else int(Exit.OK)
 
 

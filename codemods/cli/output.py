@@ -24,6 +24,13 @@ def say(message: str) -> None:
     print(message, file=sys.stderr)
 
 
+def say_opt_outs(blocked: dict) -> None:
+    """Each step a refactor blocked, with the configuration line that opts
+    out of it (``blocked``: build.Blocked's JSON)."""
+    for step in blocked["steps"]:
+        say(f"  to opt out of {step['step']}, add to .mesh-codemod.toml: {step['skip']}")
+
+
 def colored(diff: str) -> str:
     out = []
     for line in diff.splitlines(keepends=True):

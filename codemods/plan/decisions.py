@@ -13,7 +13,7 @@ from ..recipes.base import Context, Notice, Step
 from . import config as configuration
 from .locate import locate
 from .model import LEFT_WITH_PAIR, resolve_inside
-from .steps import read_target, run_step
+from .steps import missing_exports, read_target, run_step
 
 
 def keep_pairs(
@@ -49,9 +49,7 @@ def keep_pairs(
             touched[result.path] = remaining
         else:
             touched.pop(result.path, None)
-        decoded = old.decode("utf-8", "replace")
-        needed = step.new_file.exports(ctx) if step.new_file is not None else []
-        missing = [name for name in needed if name not in decoded]
+        missing = missing_exports(step.new_file, ctx, old) if step.new_file is not None else []
         if missing:
             # This release's other files import what only the upgrade adds:
             # the file cannot stay at its release, nor move without its pair.

@@ -96,8 +96,7 @@ def _new_file(
     merged = _merged(new_file, ctx, path, current, text, wanted, style, now)
     # a merge that changed the file carries this release's exports over
     written = merged[0] if merged is not None else current
-    decoded = written.decode("utf-8", "replace")
-    missing = [name for name in new_file.exports(ctx) if name not in decoded]
+    missing = missing_exports(new_file, ctx, written)
     if missing:
         # Left alone, it would lack what this release's other files import.
         why = f"{merged[1][0]}; " if merged is not None and merged[0] == current and merged[1] else ""
@@ -135,6 +134,13 @@ def _relocated(step: Step, ctx: Context, path: str):
         keeping=None if new_file.keeping is None else (lambda c, kept: moved(new_file.keeping(c, kept))),
         history=None if new_file.history is None else (lambda: each(new_file.history())),
     )
+
+
+def missing_exports(new_file, ctx: Context, data: bytes) -> list[str]:
+    """The names this release's files import from a created file that
+    ``data`` (a copy of it) does not define."""
+    decoded = data.decode("utf-8", "replace")
+    return [name for name in new_file.exports(ctx) if name not in decoded]
 
 
 def _merged(new_file, ctx, path, current: bytes, text: str, wanted: bytes, style, now: str):
