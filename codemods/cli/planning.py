@@ -14,6 +14,9 @@ from ..plan.formatting import FormatterMode
 from ..recipes.base import Bridge
 from .output import Exit, colored, fail, print_json, say
 
+# The step column: wide enough for the longest step id ("app-state-hook-tests").
+STEP_WIDTH = 20
+
 
 class ApplyRequest(NamedTuple):
     repo: Path = Path(".")
@@ -83,11 +86,11 @@ def step_lines(plan, applied_word: str) -> list[str]:
             Status.REFUSED: "refused",
             Status.SKIPPED: "skipped",
         }[result.status]
-        line = f"  {result.step:<18} {word:<14} {result.path}"
+        line = f"  {result.step:<{STEP_WIDTH}} {word:<14} {result.path}"
         for extra in ([result.reason] if result.reason else []) + [n for n in result.notes if n.startswith("found ")]:
-            line += f"\n  {'':<18} {extra}"
+            line += f"\n  {'':<{STEP_WIDTH}} {extra}"
         for change in result.form_changes:
-            line += f"\n  {'':<18} {form_change_line(change, result.why)}"
+            line += f"\n  {'':<{STEP_WIDTH}} {form_change_line(change, result.why)}"
         lines.append(line)
     return lines
 
@@ -185,12 +188,12 @@ def status(repo: Path, as_json: bool, formatter: FormatterMode = FormatterMode.A
     else:
         header(plan)
         for state in states:
-            line = f"{state['step']:<18} {state['status']:<8} {state['path']}"
+            line = f"{state['step']:<{STEP_WIDTH}} {state['status']:<8} {state['path']}"
             if "reason" in state:
-                line += f"\n{'':<18} {state['reason']}"
+                line += f"\n{'':<{STEP_WIDTH}} {state['reason']}"
             print(line)
         for result, change in plan.form_changes:
-            print(f"{result.step:<18} {change.kind:<8} {result.path} {form_change_line(change, result.why)}")
+            print(f"{result.step:<{STEP_WIDTH}} {change.kind:<8} {result.path} {form_change_line(change, result.why)}")
         for line in layout_lines(plan):
             print(line)
     return int(Exit.REFUSED if plan.refused else Exit.OK)
@@ -226,7 +229,7 @@ def list_steps(as_json: bool) -> int:
         for index, target in enumerate(every):
             print(("\n" if index else "") + f"{target.name}: {target.description}")
             for step in target.steps:
-                print(f"  {step.id:<18} {step.description}")
+                print(f"  {step.id:<{STEP_WIDTH}} {step.description}")
     return int(Exit.OK)
 
 

@@ -13,6 +13,9 @@ from .common import ALIASES, HOOK, HOOK_PATH, MODULE_PATH
 
 TESTS_PATH = "apps/mesh/src/mcp-apps/app-state.test.ts"
 STORE_TESTS_PATH = "apps/mesh/src/mcp-apps/use-app-bridge.test.ts"
+HOOK_TESTS_PATH = "apps/mesh/src/web/hooks/use-app-state-param.test.ts"
+# What the hook's callback runs, exported for its tests.
+HOOK_REPORT = "writeAppStateReport"
 # A host checkout is recognised by the bridge hook the feature builds on.
 MARKER = bridge_store.PATH
 
@@ -132,11 +135,27 @@ STEPS: tuple[Step, ...] = (
         description="new use-app-state-param.ts: the hook both render sites read and write their app's slot with",
         new_file=NewFile(
             lambda ctx: _template("use-app-state-param.ts"),
-            lambda ctx: [HOOK],
+            lambda ctx: [HOOK, HOOK_REPORT],
+            earlier=releases.CREATED["app-state-hook"],
             label=lambda ctx: __version__,
             introduced="0.5.0",
+            history=lambda: releases.texts("app-state-hook"),
         ),
         defines=f"export function {HOOK}(",
+        together="app-state-hook-tests",
+    ),
+    Step(
+        id="app-state-hook-tests",
+        path=HOOK_TESTS_PATH,
+        description="new use-app-state-param.test.ts: bun tests of the hook's writes on a real router",
+        new_file=NewFile(
+            lambda ctx: _template("use-app-state-param.test.ts"),
+            lambda ctx: [],
+            label=lambda ctx: __version__,
+            introduced="0.6.0",
+        ),
+        beside="app-state-hook",
+        together="app-state-hook",
     ),
     Step(
         id="tool-call-part",
@@ -200,12 +219,13 @@ COMMITS: tuple[CommitGroup, ...] = (
         body=(
             "useAppStateParam reads an app's slot of the appState param and\n"
             "writes its reports there with replace, composed on the current\n"
-            "search. The chat tool-call part (keyed by its tool call) and the\n"
-            "app in the main panel (main=app:<conn>:<tool>, keyed as main\n"
-            "addresses it) call it; Open in panel starts the panel's app from\n"
-            "the part's state."
+            "search (bun tests drive those writes on a real TanStack router).\n"
+            "The chat tool-call part (keyed by its tool call) and the app in\n"
+            "the main panel (main=app:<conn>:<tool>, keyed as main addresses\n"
+            "it) call it; Open in panel starts the panel's app from the part's\n"
+            "state."
         ),
-        steps=("app-state-hook", "tool-call-part", "panel-app-view"),
+        steps=("app-state-hook", "app-state-hook-tests", "tool-call-part", "panel-app-view"),
     ),
     CommitGroup(
         id="search-schema",

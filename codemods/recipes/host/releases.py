@@ -17,7 +17,9 @@ recorded as fixtures/host/release-0.3.0-*/input; for the 1.x compat form,
 sdk mode and the tests it wrote the bytes 0.2.0 wrote, so their labels name
 both releases (the tests as fixtures/host/edited-created-file/input); its
 2.x compat form has a digest of its own. 0.4.0 is the output of commit
-81b26e4, recorded as fixtures/host/release-0.4.0-*/input. ``RECORDED`` names the fixture file
+81b26e4, recorded as fixtures/host/release-0.4.0-*/input; 0.5.0 (commit 16bb00f)
+as fixtures/host/release-0.5.0-*/input, where only the hook it created
+(use-app-state-param.ts) differs from this release's created files. ``RECORDED`` names the fixture file
 each digest is computed from (tests/test_recognition.py checks them).
 """
 
@@ -47,11 +49,13 @@ CREATED = MappingProxyType(
                 "0.4.0": "7c7ee8713eba8ddcde4d1aede28a915a6cbd5a39d4d70fce766699dbda2de059",
             }
         ),
+        "app-state-hook": MappingProxyType({"0.5.0": "2056c00fec2d15b5694a5969df7b401be984fcc305ba7d9331f6664e568e75d0"}),
     }
 )
 
 _MODULE = "apps/mesh/src/mcp-apps/app-state.ts"
 _TESTS = "apps/mesh/src/mcp-apps/app-state.test.ts"
+_HOOK = "apps/mesh/src/web/hooks/use-app-state-param.ts"
 RECORDED = MappingProxyType(
     {
         ("app-state-module", "0.1.0, compat mode"): f"fixtures/host/partial/input/{_MODULE}",
@@ -65,6 +69,7 @@ RECORDED = MappingProxyType(
         ("app-state-module", "0.4.0, sdk mode"): f"fixtures/host/release-0.4.0-sdk/input/{_MODULE}",
         ("app-state-module", "0.4.0, compat mode, 2.x form"): f"fixtures/host/release-0.4.0-compat-2x/input/{_MODULE}",
         ("app-state-tests", "0.4.0"): f"fixtures/host/release-0.4.0-compat/input/{_TESTS}",
+        ("app-state-hook", "0.5.0"): f"fixtures/host/release-0.5.0-compat/input/{_HOOK}",
     }
 )
 
@@ -91,6 +96,7 @@ TEXTS = MappingProxyType(
         "app-state-tests": MappingProxyType(
             {"0.4.0": "0.4.0", "0.2.0 and 0.3.0": "0.3.0", "0.1.0": "0.1.0"}
         ),
+        "app-state-hook": MappingProxyType({"0.5.0": "0.5.0"}),
     }
 )
 SOURCES = MappingProxyType({(step, TEXTS[step][label]): ("HEAD", path) for (step, label), path in RECORDED.items()})

@@ -1,6 +1,6 @@
 import {
+  type AnyRouter,
   useLocation,
-  useNavigate,
   useRouter,
   useSearch,
 } from "@tanstack/react-router";
@@ -49,6 +49,47 @@ function written(
   return { param: next, kept: Object.fromEntries(others) };
 }
 
+/** What a report needs of the router: where it is now, and how to go on. */
+type AppStateRouter = Pick<AnyRouter, "latestLocation" | "navigate">;
+
+/**
+ * Writes the report `state` of the app `appKey` into the router's URL: its
+ * slot of the appState param, with replace, composed on the location as it is
+ * now, not as it was when the caller rendered (reports may come faster than
+ * renders, and the URL ends at the last one). Other params and other apps'
+ * slots stay as they are; a report that changes nothing navigates nowhere.
+ */
+export function writeAppStateReport(
+  router: AppStateRouter,
+  appKey: string,
+  state: unknown,
+): void {
+  const { search, state: historyState } = router.latestLocation;
+  const current = paramIn(search);
+  const next = written(current, keptIn(historyState), appKey, state);
+  if (
+    next.param === current &&
+    JSON.stringify(next.kept) === JSON.stringify(keptIn(historyState))
+  ) {
+    return;
+  }
+  router.navigate({
+    to: ".",
+    search: (prev: Record<string, unknown>) => ({
+      ...prev,
+      [APP_STATE_PARAM]: written(paramIn(prev), {}, appKey, state).param,
+    }),
+    // Each updater reads the location the navigation starts from itself: no
+    // updater relies on the router calling the other one first.
+    state: (prev) => {
+      const from = paramIn(router.latestLocation.search);
+      const { kept } = written(from, keptIn(prev), appKey, state);
+      return { ...prev, [KEPT]: kept };
+    },
+    replace: true,
+  });
+}
+
 interface AppStateParam {
   appState: unknown;
   onAppStateChange: ((state: unknown) => void) | undefined;
@@ -65,7 +106,6 @@ export function useAppStateParam(
 ): AppStateParam {
   const panel = options?.panel === true;
   const router = useRouter();
-  const navigate = useNavigate();
   // JSON text: the same state decoded anew is the same value, so a change of
   // another app's slot or of another param does not re-render this one.
   const inUrl = useSearch({
@@ -86,35 +126,9 @@ export function useAppStateParam(
   const appState: unknown = json === undefined ? undefined : JSON.parse(json);
 
   if (appKey === null) return { appState, onAppStateChange: undefined };
-
-  const onAppStateChange = (state: unknown) => {
-    // The URL as it is now, not as it was when this rendered: reports may come
-    // faster than renders, and the URL ends at the last one.
-    const { search, state: historyState } = router.latestLocation;
-    const current = paramIn(search);
-    const next = written(current, keptIn(historyState), appKey, state);
-    if (
-      next.param === current &&
-      JSON.stringify(next.kept) === JSON.stringify(keptIn(historyState))
-    ) {
-      return;
-    }
-    // Both updaters compose on the location the navigation starts from (the
-    // router runs the search one first).
-    let before: string | undefined;
-    navigate({
-      to: ".",
-      search: (prev: Record<string, unknown>) => {
-        before = paramIn(prev);
-        const { param } = written(before, {}, appKey, state);
-        return { ...prev, [APP_STATE_PARAM]: param };
-      },
-      state: (prev) => ({
-        ...prev,
-        [KEPT]: written(before, keptIn(prev), appKey, state).kept,
-      }),
-      replace: true,
-    });
+  return {
+    appState,
+    onAppStateChange: (state: unknown) =>
+      writeAppStateReport(router, appKey, state),
   };
-  return { appState, onAppStateChange };
 }
