@@ -253,7 +253,12 @@ def test_a_missing_tool_skips_locally_and_fails_in_ci(monkeypatch: pytest.Monkey
 
 # The check 0.4.0's render sites made before writing: the state compared with
 # the slot captured at render, not the router's current search (rule 2).
-RENDER_TIME_CHECK = "    if (JSON.stringify(state) === json) return;\n"
+RENDER_TIME_CHECK = (
+    "    onAppStateChange: (state: unknown) => {\n"
+    "      if (JSON.stringify(state) === json) return;\n"
+    "      writeAppStateReport(router, appKey, state);\n"
+    "    },\n"
+)
 
 
 def test_a_hook_that_breaks_rule_2_fails_the_browser_test(tmp_path: Path) -> None:
@@ -262,9 +267,9 @@ def test_a_hook_that_breaks_rule_2_fails_the_browser_test(tmp_path: Path) -> Non
     src, sdk = _codemod_output(tmp_path, "compat-1.7.1")
     hook = src / "web" / "hooks" / "use-app-state-param.ts"
     text = hook.read_text()
-    start = text.index("    if (\n      next.param === current &&")
-    end = text.index("      return;\n    }\n", start) + len("      return;\n    }\n")
-    hook.write_text(text[:start] + RENDER_TIME_CHECK + text[end:])
+    callback = "    onAppStateChange: (state: unknown) =>\n      writeAppStateReport(router, appKey, state),\n"
+    assert text.count(callback) == 1
+    hook.write_text(text.replace(callback, RENDER_TIME_CHECK))
     result = subprocess.run(
         [str(node), str(HARNESS / "run.mjs"), str(src), "fast_reports_end_at_last_report"],
         capture_output=True, text=True, timeout=600,

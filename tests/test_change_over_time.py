@@ -120,10 +120,10 @@ def test_release_0_1_0_output_upgrades_to_what_this_release_writes(release: str,
     kinds = {c["kind"] for c in report["changes_of_form"]}
     assert "upgrade" in kinds
     assert any(c["from"].startswith("0.1.0") for c in report["changes_of_form"])
-    # 0.5.0 rewrites every file of the feature and creates the hook and the store's tests
+    # 0.5.0 and 0.6.0 rewrite every file of the feature and create the hook, its tests and the store's tests
     assert sorted(f["path"].rsplit("/", 1)[-1] for f in report["files"]) == [
         "app-state.test.ts", "app-state.ts", "generic.tsx", "index.tsx", "project-app-view.tsx",
-        "use-app-bridge.test.ts", "use-app-bridge.ts", "use-app-state-param.ts",
+        "use-app-bridge.test.ts", "use-app-bridge.ts", "use-app-state-param.test.ts", "use-app-state-param.ts",
     ]
     assert _run(repo, now, "--check").exit_code == 0
 
@@ -156,10 +156,10 @@ def test_release_0_3_0_output_upgrades_to_what_this_release_writes(was: str, now
     assert snapshot(repo) == snapshot(clean)
     froms = {(c["path"], c["from"].split(",", 1)[0]) for c in report["changes_of_form"]}
     assert (BRIDGE, "0.3.0") in froms, report["changes_of_form"]
-    # 0.5.0 rewrites every file of the feature and creates the hook and the store's tests
+    # 0.5.0 and 0.6.0 rewrite every file of the feature and create the hook, its tests and the store's tests
     assert sorted(f["path"].rsplit("/", 1)[-1] for f in report["files"]) == [
         "app-state.test.ts", "app-state.ts", "generic.tsx", "index.tsx", "project-app-view.tsx",
-        "use-app-bridge.test.ts", "use-app-bridge.ts", "use-app-state-param.ts",
+        "use-app-bridge.test.ts", "use-app-bridge.ts", "use-app-state-param.test.ts", "use-app-state-param.ts",
     ]
     bridge = (repo / BRIDGE).read_text()
     assert "this.pushAppState(this.config.appState ?? null);" in bridge  # rule 3, in followUrlAppState
@@ -287,7 +287,7 @@ def test_pr_on_release_0_1_0_output_is_one_upgrade_commit(tmp_path: Path) -> Non
     report = _pr_twice(remote, work)
     [commit] = report["commits"]
     assert commit["subject"] == "refactor(mcp-apps): upgrade the appState feature to mesh-codemod " + __import__("codemods").__version__
-    assert len(commit["files"]) == 8  # 0.5.0 rewrites every file of the feature, hook and store tests created
+    assert len(commit["files"]) == 9  # every file of the feature rewritten, the hook and both tests created
     clean = _wired(tmp_path / "clean", "compat-1x")
     for path in (f["path"] for f in commit["files"]):
         assert git(remote, "show", f"{commit['sha']}:{path}") == (clean / path).read_text(), path

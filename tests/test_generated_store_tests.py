@@ -1,5 +1,5 @@
 """The tests the tool writes into mesh, run there: `bun test` on the generated
-app-state.test.ts and use-app-bridge.test.ts.
+app-state.test.ts, use-app-bridge.test.ts and use-app-state-param.test.ts.
 
 The codemod (compat mode) is applied to a copy of the newest fixture's
 input; its apps/mesh/src/mcp-apps runs under Bun with the released
@@ -8,7 +8,9 @@ checkout that asks for ^1.2.2, 2.0.4 (tools/package.json: ext-apps-2) for
 one that asks for ^2.0.4 (the 2.x form). The store tests drive several
 stores at once with the SDK's real AppBridge and App over in-memory
 postMessage windows. A store that breaks rule 3 (the 0.4.0 comparison with
-the app's last report) must fail them.
+the app's last report) must fail them. The hook's tests run on the real
+@tanstack/react-router at mesh's version, with mesh's `@/` alias; writes
+that do not compose on the current search (rule 2) must fail them.
 """
 
 from __future__ import annotations
@@ -151,3 +153,68 @@ def test_a_store_that_breaks_rule_3_fails_them(tmp_path: Path) -> None:
     assert code != 0, output
     assert "(fail) rule 3: pushes only for navigations > does not push back a report the URL shows late" in output
     assert "(fail) rule 3: pushes only for navigations > pushes nothing for a prop change" in output
+
+
+HOOK_TESTS = "src/web/hooks/use-app-state-param.test.ts"
+
+
+def _generated_app(tmp: Path) -> Path:
+    """The tool's apps/mesh/src (compat, 1.x), with mesh's `@/` alias and
+    the real @tanstack/react-router (mesh's version, tools/package-lock.json)."""
+    tree = tmp / "mesh"
+    shutil.copytree(FIXTURES / "newest" / "input", tree)
+    result = invoke("apply", "--repo", tree, "--bridge", "compat")
+    assert result.exit_code == 0, result.output
+    work = tmp / "app"
+    shutil.copytree(tree / "apps/mesh/src", work / "src")
+    (work / "tsconfig.json").write_text(json.dumps({"compilerOptions": {"paths": {"@/*": ["./src/*"]}}}))
+    (work / "node_modules").symlink_to(NODE_MODULES)
+    return work
+
+
+def test_the_generated_hook_tests_pass_on_a_real_router(tmp_path: Path) -> None:
+    work = _generated_app(tmp_path)
+    code, output = _bun_test(work, HOOK_TESTS)
+    assert code == 0 and " 0 fail" in output, output
+    for name in (
+        "keeps the other apps' slots: each report composes on the URL as it is now",
+        "ends at the last of reports that come faster than renders",
+        "a state over the cap stays out of the URL and is kept in the entry",
+        "replaces the history entry instead of adding one",
+    ):
+        assert f"(pass) writeAppStateReport > {name}" in output, output
+
+
+# Writes that break rule 2 (compose on the current search), each with a test
+# of the generated file that must fail: (the hook's line, its replacement,
+# the test).
+BROKEN_WRITES = {
+    "the app's slot written alone, the other apps' dropped": (
+        "[APP_STATE_PARAM]: written(paramIn(prev), {}, appKey, state).param,",
+        "[APP_STATE_PARAM]: written(undefined, {}, appKey, state).param,",
+        "keeps the other apps' slots: each report composes on the URL as it is now",
+    ),
+    "the other params dropped": (
+        "      ...prev,\n      [APP_STATE_PARAM]",
+        "      [APP_STATE_PARAM]",
+        "writes the app's slot and keeps the other params",
+    ),
+    "a history entry per report": (
+        "    replace: true,\n  });",
+        "    replace: false,\n  });",
+        "replaces the history entry instead of adding one",
+    ),
+}
+
+
+@pytest.mark.parametrize("broken", list(BROKEN_WRITES))
+def test_a_hook_whose_writes_do_not_compose_fails_them(broken: str, tmp_path: Path) -> None:
+    line, replacement, name = BROKEN_WRITES[broken]
+    work = _generated_app(tmp_path)
+    hook = work / "src/web/hooks/use-app-state-param.ts"
+    text = hook.read_text()
+    assert text.count(line) == 1, line
+    hook.write_text(text.replace(line, replacement))
+    code, output = _bun_test(work, HOOK_TESTS)
+    assert code != 0, output
+    assert f"(fail) writeAppStateReport > {name}" in output, output

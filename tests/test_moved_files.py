@@ -31,6 +31,7 @@ MODULE = f"{MCP}/app-state.ts"
 MODULE_TESTS = f"{MCP}/app-state.test.ts"
 RENDERER = f"{MCP}/mcp-app-renderer.tsx"
 HOOK = f"{SRC}/web/hooks/use-app-state-param.ts"
+HOOK_TESTS = f"{SRC}/web/hooks/use-app-state-param.test.ts"
 GENERIC = f"{SRC}/web/components/chat/message/parts/tool-call-part/generic.tsx"
 PANEL = f"{SRC}/web/routes/project-app-view.tsx"
 ROUTES = f"{SRC}/web/index.tsx"
@@ -174,7 +175,7 @@ def test_the_module_moved_with_the_bridge_is_the_same_module(tmp_path: Path) -> 
     _move(repo, MODULE_TESTS, f"{MCP}/bridge/app-state.test.ts")
     _edit(repo, MOVED_STORE, ('from "../app-state"', 'from "./app-state"'))
     _edit(repo, MOVED_STORE_TESTS, ('from "../app-state.ts"', 'from "./app-state.ts"'))
-    for path in (GENERIC, ROUTES, HOOK):
+    for path in (GENERIC, ROUTES, HOOK, HOOK_TESTS):
         _edit(repo, path, ('"@/mcp-apps/app-state', '"@/mcp-apps/bridge/app-state'))
     commit_all(repo, "refactor: the bridge folder")
     _nothing_to_do(repo)
@@ -191,7 +192,7 @@ def test_a_module_moved_and_renamed_is_found_by_its_export(tmp_path: Path) -> No
     _edit(repo, MODULE_TESTS, ('from "./app-state.ts"', 'from "../lib/deep-link-state.ts"'))
     _edit(repo, STORE, ('from "./app-state"', 'from "@/lib/deep-link-state"'))
     _edit(repo, STORE_TESTS, ('from "./app-state.ts"', 'from "../lib/deep-link-state.ts"'))
-    for path in (GENERIC, ROUTES, HOOK):
+    for path in (GENERIC, ROUTES, HOOK, HOOK_TESTS):
         _edit(repo, path, ('"@/mcp-apps/app-state', '"@/lib/deep-link-state'))
     commit_all(repo, "refactor: the URL format in lib/")
     status = invoke("status", "--repo", repo)
@@ -207,11 +208,12 @@ def test_the_hook_moved_is_the_same_hook(tmp_path: Path) -> None:
     repo = _applied(tmp_path)
     moved = f"{SRC}/hooks/app-state/use-app-state-param.ts"
     _move(repo, HOOK, moved)
+    _move(repo, HOOK_TESTS, moved.replace(".ts", ".test.ts"))
     for path in (GENERIC, PANEL):
         _edit(repo, path, ('"@/web/hooks/use-app-state-param"', '"@/hooks/app-state/use-app-state-param"'))
     commit_all(repo, "refactor: hooks by feature")
     _nothing_to_do(repo)
-    assert not (repo / HOOK).exists()
+    assert not (repo / HOOK).exists() and not (repo / HOOK_TESTS).exists()
     for path in (GENERIC, PANEL):
         assert (repo / path).read_text().count("useAppStateParam }") == 1
     _imports_resolve(repo)
