@@ -62,6 +62,7 @@ def test_each_commit_of_the_series_changes_only_its_group_files(tmp_path: Path) 
         ]),
         ("render-sites", [
             "apps/mesh/src/web/components/chat/message/parts/tool-call-part/generic.tsx",
+            "apps/mesh/src/web/hooks/use-app-state-param.test.ts",
             "apps/mesh/src/web/hooks/use-app-state-param.ts",
             "apps/mesh/src/web/routes/project-app-view.tsx",
         ]),
