@@ -195,19 +195,15 @@ def import_of(
 def wire_render_site(
     ed: FileEditor,
     ctx: Context,
-    component: str,
+    node: Node,
     hook: Statement,
     earlier: list[Form],
     anchor: str,
-) -> tuple[Node, str]:
-    """Make ``component`` read and write its app's slot through the hook
-    (statement ``hook``, after the declaration of ``anchor``), replacing what
-    0.1.0 to 0.4.0 wrote there (``earlier``). Returns the component and the
-    local name of the iframe renderer it renders."""
-    renderer = ed.imported_name(RENDERER_MODULE, "MCPAppRenderer")
-    if renderer is None:
-        raise AnchorMissing(ed.path, f"the import of `MCPAppRenderer` from `{RENDERER_MODULE}`")
-    node = ed.function(component)
+) -> Node:
+    """Make the component ``node`` (found by role) read and write its app's
+    slot through the hook (statement ``hook``, after the declaration of
+    ``anchor``), replacing what 0.1.0 to 0.4.0 wrote there (``earlier``).
+    Returns the component."""
     body = ed.body(node)
     hook_module, same = import_of(ed, ctx, HOOK_PATH, alias=True)
     ed.ensure_import(hook_module, [HOOK], after_module_suffix=module_stem(RENDERER_MODULE), same=same)
@@ -222,7 +218,7 @@ def wire_render_site(
             and unused_after_edits(ed, body, "navigate", declared)
         ):
             remove_lines(ed, declared, declared)
-    return node, renderer
+    return node
 
 
 def drop_earlier_imports(ed: FileEditor, ctx: Context) -> None:
