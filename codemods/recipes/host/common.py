@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import posixpath
 from types import MappingProxyType
 
 from tree_sitter import Node
@@ -62,6 +63,13 @@ def decode_statement(text: str) -> Statement:
 
 
 RENDERER_MODULE = "mcp-app-renderer.tsx"
+RENDERER_PATH = "apps/mesh/src/mcp-apps/" + RENDERER_MODULE
+
+
+def renderer_module(ctx: Context) -> str:
+    """The iframe renderer's file name where it is (the team may have
+    renamed it): the import a render site's new imports go after."""
+    return posixpath.basename(ctx.at(RENDERER_PATH))
 
 # mesh's path alias (apps/mesh/tsconfig.json): `@/x` is apps/mesh/src/x.
 ALIASES = MappingProxyType({"@/": "apps/mesh/src/"})
@@ -206,7 +214,7 @@ def wire_render_site(
     Returns the component."""
     body = ed.body(node)
     hook_module, same = import_of(ed, ctx, HOOK_PATH, alias=True)
-    ed.ensure_import(hook_module, [HOOK], after_module_suffix=module_stem(RENDERER_MODULE), same=same)
+    ed.ensure_import(hook_module, [HOOK], after_module_suffix=module_stem(renderer_module(ctx)), same=same)
     ed.ensure_statements_after(lambda: ed.declaration_of(body, anchor), [hook], block=body)
     if remove_earlier_site_statements(ed, body, earlier):
         # 0.2.0 to 0.4.0 declared the navigate the handler used where the

@@ -17,10 +17,10 @@ from ...engine.editor import FileEditor
 from ...engine.find import Finder, module_stem
 from ...engine.outcome import AnchorMissing
 from ..base import Context, Role
-from .common import PROP_MEMBERS, PROP_NAMES, RENDERER_MODULE
+from .common import PROP_MEMBERS, PROP_NAMES, RENDERER_MODULE, RENDERER_PATH
 from .roles import candidates, has_jsx, imported, one_of, props_type_name, top_functions
 
-PATH = "apps/mesh/src/mcp-apps/mcp-app-renderer.tsx"
+PATH = RENDERER_PATH
 COMPONENT = "MCPAppRenderer"
 BRIDGE_HOOK = "useAppBridge"
 

@@ -16,7 +16,7 @@ from tree_sitter import Node
 
 from ...engine.editor import FileEditor
 from ...engine.statements import Item
-from ...engine.find import Finder
+from ...engine.find import Finder, module_stem
 from ...engine.outcome import AnchorMissing
 from ..base import Context, Role
 from . import iframe_renderer
@@ -24,7 +24,7 @@ from .common import (
     MODULE_PATH,
     PROP_MEMBERS,
     PROP_NAMES,
-    RENDERER_MODULE,
+    renderer_module,
     app_state_search,
     decode_statement,
     drop_earlier_imports,
@@ -148,8 +148,9 @@ def carry_state_to_panel(ed: FileEditor, ctx: Context, body: Node) -> None:
     if prev is None or prev.type != "identifier":
         raise AnchorMissing(ed.path, f"the `prev` parameter of the search updater of {where}")
     connection, tool = (ed.text(a) for a in arguments)
-    module, same = import_of(ed, ctx, MODULE_PATH, alias=True, anchor_suffix=RENDERER_MODULE)
-    ed.ensure_import(module, ["APP_STATE_PARAM", "copyAppState"], after_module_suffix="mcp-app-renderer", same=same)
+    renderer = renderer_module(ctx)
+    module, same = import_of(ed, ctx, MODULE_PATH, alias=True, anchor_suffix=renderer)
+    ed.ensure_import(module, ["APP_STATE_PARAM", "copyAppState"], after_module_suffix=module_stem(renderer), same=same)
     ed.ensure_list_items(
         shape,
         [
