@@ -95,7 +95,8 @@ def locate(repo: Path, step: Step, located: Mapping[str, str] = MappingProxyType
     if there:
         return step.path, []
     if step.role is not None:
-        raise TargetMissing(step.path, f"file not found, no file defines `{step.defines}`, and none {step.role.what.removeprefix('it ')}")
+        plays = step.role.what.removeprefix("it ")
+        raise TargetMissing(step.path, f"file not found, and no file defines `{step.defines}` or {plays}")
     raise TargetMissing(step.path, f"file not found, and no file defines `{step.defines}`")
 
 
