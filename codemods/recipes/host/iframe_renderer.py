@@ -67,14 +67,15 @@ def site_needle(located: Mapping[str, str]) -> str:
 
 def transform(ed: FileEditor, ctx: Context) -> None:
     if any(name == COMPONENT for name, _fn, _exported in top_functions(ed)):
-        props, renderer = f"{COMPONENT}Props", None
+        props, renderer, name = f"{COMPONENT}Props", None, COMPONENT
     else:
         found = one_of(ed, components(ed), "exported component that calls `useAppBridge`")
         if found is None:
             raise AnchorMissing(ed.path, f"function `{COMPONENT}`")
-        renderer, props = found[0], props_type_name(ed, found[0]) or f"{found[1]}Props"
+        renderer, name = found
+        props = props_type_name(ed, renderer) or f"{name}Props"
     ed.ensure_members(ed.interface(props), PROP_MEMBERS)
     renderer = renderer if renderer is not None else ed.function(COMPONENT)
     ed.ensure_list_items(ed.props_pattern(renderer), PROP_NAMES)
-    bridge_call = ed.call(renderer, BRIDGE_HOOK, f"`{ed._label(renderer)}`")
+    bridge_call = ed.call(renderer, BRIDGE_HOOK, f"`{name}`")
     ed.ensure_list_items(ed.object_argument(bridge_call), PROP_NAMES)

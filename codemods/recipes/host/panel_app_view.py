@@ -63,7 +63,9 @@ def sites(f: Finder, renderer: set[str] | dict[str, str]) -> list[tuple[Node, st
     for name, fn, exported in functions:
         if not exported or not ADDRESS <= prop_keys(f, fn):
             continue
-        found.extend((fn, name, app, app_name) for app_name, app in apps if app_name != name and f.jsx_elements(fn, app_name))
+        found.extend(
+            (fn, name, app, app_name) for app_name, app in apps if app_name != name and f.jsx_elements(fn, app_name)
+        )
     return found
 
 

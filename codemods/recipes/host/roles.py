@@ -18,6 +18,7 @@ from tree_sitter import Node
 
 from ...engine.files import files_containing
 from ...engine.find import FUNCTION_TYPES, Finder, module_stem, squash
+from ...engine.outcome import Conflict
 from ...engine.source import SourceError, SourceFile
 from ...engine.specifiers import resolve
 from .common import ALIASES
@@ -139,8 +140,6 @@ def props_type_name(f: Finder, function: Node) -> str | None:
 def one_of(f: Finder, found: list, what: str):
     """The one node pair ``found``; a Conflict naming their lines when there
     are more; None when there is none."""
-    from ...engine.outcome import Conflict
-
     if len(found) > 1:
         lines = ", ".join(str(item[0].start_point[0] + 1) for item in found)
         raise Conflict(f.path, f"more than one {what} (lines {lines})")
