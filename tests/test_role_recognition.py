@@ -184,6 +184,32 @@ def test_the_iframe_renderer_renamed_with_its_component_is_found_by_role(tmp_pat
     _nothing_to_do(repo, "--bridge", "compat")
 
 
+def test_a_render_site_importing_the_renderer_relatively_under_another_name_is_found(tmp_path: Path) -> None:
+    """The role is the renderer rendered, whatever the import's spelling:
+    relative, without an extension, under another local name."""
+
+    def refactor(tree: dict[str, bytes]) -> dict[str, bytes]:
+        out = _refactored(tree)
+        text = out[MOVED_GENERIC].decode().replace(
+            'import { MCPAppRenderer as MCPAppIframeRenderer } from "@/mcp-apps/mcp-app-renderer.tsx";',
+            'import { MCPAppRenderer as Frame } from "../../../../../../mcp-apps/mcp-app-renderer";',
+        )
+        out[MOVED_GENERIC] = text.replace("<MCPAppIframeRenderer", "<Frame").encode()
+        return out
+
+    repo = _checkout(tmp_path, refactor)
+    result = invoke("apply", "--repo", repo, "--bridge", "compat")
+    assert result.exit_code == 0, result.output
+    assert f"found {MOVED_GENERIC} (not at {GENERIC})" in result.stderr, result.stderr
+    text = (repo / MOVED_GENERIC).read_text()
+    assert "useAppStateParam(\n    hasMCPApp ? part.toolCallId : null,\n  );" in text, text
+    frame = re.search(r"<Frame\b[^>]*>", text, re.S).group(0)
+    assert "appState={appState}" in frame and "onAppStateChange={onAppStateChange}" in frame, frame
+    _imports_resolve(repo)
+    commit_all(repo, "feat: appState")
+    _nothing_to_do(repo, "--bridge", "compat")
+
+
 def test_the_schema_renamed_in_place_is_edited_under_its_new_name(tmp_path: Path) -> None:
     """index.tsx is where it was, its schema renamed: the schema by role."""
     rename = _words(("unifiedChatSearchSchema", "chatRouteSearch"))
