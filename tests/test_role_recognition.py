@@ -90,8 +90,8 @@ def _tree(root: Path, paths: dict[str, bytes]) -> None:
         (root / path).write_bytes(data)
 
 
-def _checkout(tmp_path: Path, refactor: Callable[[dict[str, bytes]], dict[str, bytes]]) -> Path:
-    repo = fixture_repo(tmp_path / "repo")
+def _checkout(tmp_path: Path, refactor: Callable[[dict[str, bytes]], dict[str, bytes]], case: str = "newest") -> Path:
+    repo = fixture_repo(tmp_path / "repo", case)
     files = {p: d for p, d in snapshot(repo).items() if not p.startswith(".git/")}
     _tree(repo, refactor(files))
     commit_all(repo, "refactor: the team's second year")
@@ -115,8 +115,13 @@ def test_the_refactor_is_what_the_tests_say() -> None:
 
 
 @pytest.mark.parametrize("bridge", ["compat", "sdk"])
-def test_the_feature_goes_into_the_moved_files_and_matches_the_unmoved_output(tmp_path: Path, bridge: str) -> None:
-    repo = _checkout(tmp_path, _refactored)
+@pytest.mark.parametrize("case", ["newest", "release-0.4.0-compat"])
+def test_the_feature_goes_into_the_moved_files_and_matches_the_unmoved_output(
+    tmp_path: Path, bridge: str, case: str
+) -> None:
+    """A fresh checkout, and one where 0.4.0 wrote the feature (upgraded in
+    the moved files)."""
+    repo = _checkout(tmp_path, _refactored, case)
     dry = invoke("apply", "--repo", repo, "--bridge", bridge, "--dry-run")
     assert dry.exit_code == 0, dry.output
     for moved, why in (
@@ -127,13 +132,13 @@ def test_the_feature_goes_into_the_moved_files_and_matches_the_unmoved_output(tm
         assert f"found {moved} (not at " in dry.stderr and why in dry.stderr, dry.stderr
     result = invoke("apply", "--repo", repo, "--bridge", bridge)
     assert result.exit_code == 0, result.output
-    expected = _refactored(_files(FIXTURES / "newest" / f"expected-{bridge}"))
+    expected = _refactored(_files(FIXTURES / case / f"expected-{bridge}"))
     got = _files(repo)
     assert sorted(got) == sorted(expected)
     for path in sorted(expected):
         assert got[path].decode() == expected[path].decode(), path
     # the route file is not touched: the schema is not in it
-    assert got[ROUTES] == _refactored(_files(FIXTURES / "newest" / "input"))[ROUTES]
+    assert got[ROUTES] == _refactored(_files(FIXTURES / case / "input"))[ROUTES]
     _imports_resolve(repo)
     commit_all(repo, "feat: appState")
     _nothing_to_do(repo, "--bridge", bridge)
