@@ -26,10 +26,15 @@ def _merge_the_pr(tmp: Path, remote: Path, work: Path, state: Path, number: int 
 
 def _rename_the_search_schema(work: Path) -> None:
     """An ordinary refactor the tool cannot follow: the route's search
-    schema renamed (its appState member is there)."""
+    schema renamed and handed to the route through an adapter (its appState
+    member is there). A schema renamed or moved alone is found by role
+    (tests/test_role_recognition.py); one the route does not validate its
+    search with directly is not."""
     path = work / INDEX
     text = path.read_text()
-    assert "unifiedChatSearchSchema" in text
+    assert "validateSearch: unifiedChatSearchSchema," in text
+    text = text.replace("validateSearch: unifiedChatSearchSchema,", "validateSearch: zodValidator(chatRouteSearch),")
+    text = text.replace('import * as z from "zod";\n', 'import * as z from "zod";\nimport { zodValidator } from "@tanstack/zod-adapter";\n')
     path.write_text(text.replace("unifiedChatSearchSchema", "chatRouteSearch"))
     commit_all(work, "refactor: rename the chat route's search schema")
     git(work, "push", "-q", "origin", "main")

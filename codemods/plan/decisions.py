@@ -133,7 +133,7 @@ def _rest_present(repo, target, ctx, config, step_id, done, contents) -> bool:
                 continue
             return False
         try:
-            path, _ = locate(repo, step)
+            path, _ = locate(repo, step, ctx.located)
             if step.absent and not os.path.lexists(root / path):
                 continue
             real = resolve_inside(root, path).relative_to(root).as_posix()

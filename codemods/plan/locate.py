@@ -1,13 +1,16 @@
 """Where each step's file is in the checkout: its usual path, or the one
-file that defines the step's symbol; a created file is found the same way
-or beside the file it belongs with, and goes there when it is nowhere."""
+file that defines the step's symbol, or the one file that plays its role
+(what its transform anchors on, found in the syntax tree: `Step.role`); a
+created file is found the same way or beside the file it belongs with, and
+goes there when it is nowhere."""
 
 from __future__ import annotations
 
 import os
 import posixpath
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from pathlib import Path
+from types import MappingProxyType
 from ..engine.files import SKIP_DIRS, files_containing as find_definitions  # noqa: F401 (SKIP_DIRS: deliver.trees)
 from ..engine.outcome import Conflict, Refused, TargetMissing
 from ..recipes.base import Step
@@ -26,11 +29,15 @@ def locate_all(
     beside the file it belongs with."""
     found: dict[str, tuple[str, list[str]]] = {}
     failures: dict[str, Refused] = {}
+    # where the steps located so far are, by usual path (a render site is
+    # the file that renders the iframe renderer where that is)
+    located: dict[str, str] = {}
     for step in steps:
         if step.new_file is not None:
             continue
         try:
-            found[step.id] = locate(repo, step)
+            found[step.id] = locate(repo, step, located)
+            located[step.path] = found[step.id][0]
         except Refused as refusal:
             failures[step.id] = refusal
     for step in steps:
@@ -58,15 +65,43 @@ def locate_all(
     return found, failures
 
 
-def locate(repo: Path, step: Step) -> tuple[str, list[str]]:
-    if os.path.lexists(repo / step.path) or not step.defines:
+def locate(repo: Path, step: Step, located: Mapping[str, str] = MappingProxyType({})) -> tuple[str, list[str]]:
+    """The step's file: its usual path; else the one file that defines its
+    symbol; else the one file that plays its role. A step with a role is
+    looked for elsewhere also when its usual file is there but no longer
+    holds its symbol (the schema moved out of the route file, a component
+    renamed in place); when no file plays the role, the usual file stays
+    (its transform names what is missing)."""
+    there = os.path.lexists(repo / step.path)
+    if there and (step.role is None or not step.defines or _holds(repo / step.path, step.defines)):
         return step.path, []
-    paths = find_definitions(repo, step.defines)
-    if len(paths) == 1:
-        return paths[0], [f"found {paths[0]} (not at {step.path}): it defines `{step.defines}`"]
+    if not step.defines and step.role is None:
+        return step.path, []
+    paths = find_definitions(repo, step.defines) if step.defines else []
+    how = f"it defines `{step.defines}`"
+    missing = "file not found" if not there else f"`{step.defines}` is not in it"
     if len(paths) > 1:
         raise Conflict(
-            step.path,
-            f"file not found, and `{step.defines}` is defined in more than one file: {', '.join(paths)}",
+            step.path, f"{missing}, and `{step.defines}` is defined in more than one file: {', '.join(paths)}"
         )
+    if not paths and step.role is not None:
+        paths, how = step.role.find(repo, located), step.role.what
+        if len(paths) > 1:
+            raise Conflict(step.path, f"{missing}, and more than one file plays its part ({how}): {', '.join(paths)}")
+    if paths and paths[0] == step.path:
+        return step.path, []
+    if paths:
+        return paths[0], [f"found {paths[0]} (not at {step.path}): {how}"]
+    if there:
+        return step.path, []
+    if step.role is not None:
+        plays = step.role.what.removeprefix("it ")
+        raise TargetMissing(step.path, f"file not found, and no file defines `{step.defines}` or {plays}")
     raise TargetMissing(step.path, f"file not found, and no file defines `{step.defines}`")
+
+
+def _holds(path: Path, text: str) -> bool:
+    try:
+        return text.encode() in path.read_bytes()
+    except OSError:
+        return True  # not readable here: reading it names the problem

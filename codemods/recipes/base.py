@@ -133,6 +133,21 @@ class NewFile(NamedTuple):
     history: Callable[[], Mapping[str, str]] | None = None
 
 
+class Role(NamedTuple):
+    """What a step's file does, to find it when it is neither at its usual
+    path nor the one file holding the step's ``defines`` (SPEC 5a,
+    "Recognition by role"): ``find`` (the checkout, where the steps located
+    so far are, by usual path) returns the files whose syntax trees hold
+    what the step's transform anchors on, parsing only the files that
+    contain a ``needle`` (so the files a plan reads include them); ``what``
+    says it, for the report ("renders the iframe renderer from a tool-call
+    part")."""
+
+    what: str
+    find: Callable[[Path, Mapping[str, str]], list[str]]
+    needles: tuple[str, ...] = ()
+
+
 class Step(NamedTuple):
     """One logical change to one file: the unit of `--only`, status and patches."""
 
@@ -144,6 +159,9 @@ class Step(NamedTuple):
     # Text that only this file contains (a definition), to find it when it
     # is no longer at its usual path.
     defines: str = ""
+    # What the file does, to find it when neither its path nor ``defines``
+    # does (a file renamed with its component, a schema moved and renamed).
+    role: Role | None = None
     # For a new file: the step whose file it is created beside.
     beside: str = ""
     # For a new file: the step whose created file goes with it (a module and

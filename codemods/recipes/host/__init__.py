@@ -128,6 +128,7 @@ STEPS: tuple[Step, ...] = (
         description="mcp-app-renderer.tsx: appState and onAppStateChange props to the bridge",
         transform=iframe_renderer.transform,
         defines="export function MCPAppRenderer(",
+        role=iframe_renderer.ROLE,
     ),
     Step(
         id="app-state-hook",
@@ -163,6 +164,7 @@ STEPS: tuple[Step, ...] = (
         description="generic.tsx: the chat tool-call app reads and writes the appState param",
         transform=tool_call_part.transform,
         defines="export function GenericToolCallPart(",
+        role=tool_call_part.ROLE,
     ),
     Step(
         id="panel-app-view",
@@ -170,6 +172,7 @@ STEPS: tuple[Step, ...] = (
         description="project-app-view.tsx: the panel app reads and writes the appState param",
         transform=panel_app_view.transform,
         defines="export function AppViewContent(",
+        role=panel_app_view.ROLE,
     ),
     Step(
         id="search-schema",
@@ -177,6 +180,7 @@ STEPS: tuple[Step, ...] = (
         description="index.tsx: appState in unifiedChatSearchSchema (invalid values dropped)",
         transform=search_schema.transform,
         defines=f"const {search_schema.SCHEMA} =",
+        role=search_schema.ROLE,
     ),
 )
 
@@ -251,8 +255,9 @@ _SETTINGS = frozenset({".mesh-codemod.toml", "biome.json", "biome.jsonc", ".edit
 def reads(names: list[str], grep) -> set[str] | None:
     """The files of a commit (its ``names``) a plan of the host reads: every
     file named like a step's file (wherever it was moved), every file that
-    holds a step's ``defines`` or a name the created module exports (a moved
-    file, an importer of an export), and the settings files; None when the
+    holds a step's ``defines``, a needle of its role or a name the created
+    module exports (a moved file, an importer of an export), and the
+    settings files; None when the
     names are not a mesh checkout's."""
     import posixpath
 
@@ -263,5 +268,8 @@ def reads(names: list[str], grep) -> set[str] | None:
     needles = [step.defines for step in STEPS if step.defines]
     needles += ["APP_STATE_PARAM", "APP_STATE_MAX_LENGTH", "encodeAppState", "decodeAppState", "toAppStateParam"]
     needles += [schema for schema in bridge_store.SCHEMAS.values() if schema]
+    # what a file playing a step's role holds (a render site renamed, the
+    # search schema moved into a module of its own)
+    needles += [needle for step in STEPS if step.role is not None for needle in step.role.needles]
     wanted.update(grep(needles))
     return wanted

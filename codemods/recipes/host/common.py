@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import posixpath
 from types import MappingProxyType
 
 from tree_sitter import Node
@@ -62,6 +63,13 @@ def decode_statement(text: str) -> Statement:
 
 
 RENDERER_MODULE = "mcp-app-renderer.tsx"
+RENDERER_PATH = "apps/mesh/src/mcp-apps/" + RENDERER_MODULE
+
+
+def renderer_module(ctx: Context) -> str:
+    """The iframe renderer's file name where it is (the team may have
+    renamed it): the import a render site's new imports go after."""
+    return posixpath.basename(ctx.at(RENDERER_PATH))
 
 # mesh's path alias (apps/mesh/tsconfig.json): `@/x` is apps/mesh/src/x.
 ALIASES = MappingProxyType({"@/": "apps/mesh/src/"})
@@ -195,22 +203,18 @@ def import_of(
 def wire_render_site(
     ed: FileEditor,
     ctx: Context,
-    component: str,
+    node: Node,
     hook: Statement,
     earlier: list[Form],
     anchor: str,
-) -> tuple[Node, str]:
-    """Make ``component`` read and write its app's slot through the hook
-    (statement ``hook``, after the declaration of ``anchor``), replacing what
-    0.1.0 to 0.4.0 wrote there (``earlier``). Returns the component and the
-    local name of the iframe renderer it renders."""
-    renderer = ed.imported_name(RENDERER_MODULE, "MCPAppRenderer")
-    if renderer is None:
-        raise AnchorMissing(ed.path, f"the import of `MCPAppRenderer` from `{RENDERER_MODULE}`")
-    node = ed.function(component)
+) -> Node:
+    """Make the component ``node`` (found by role) read and write its app's
+    slot through the hook (statement ``hook``, after the declaration of
+    ``anchor``), replacing what 0.1.0 to 0.4.0 wrote there (``earlier``).
+    Returns the component."""
     body = ed.body(node)
     hook_module, same = import_of(ed, ctx, HOOK_PATH, alias=True)
-    ed.ensure_import(hook_module, [HOOK], after_module_suffix=module_stem(RENDERER_MODULE), same=same)
+    ed.ensure_import(hook_module, [HOOK], after_module_suffix=module_stem(renderer_module(ctx)), same=same)
     ed.ensure_statements_after(lambda: ed.declaration_of(body, anchor), [hook], block=body)
     if remove_earlier_site_statements(ed, body, earlier):
         # 0.2.0 to 0.4.0 declared the navigate the handler used where the
@@ -222,7 +226,7 @@ def wire_render_site(
             and unused_after_edits(ed, body, "navigate", declared)
         ):
             remove_lines(ed, declared, declared)
-    return node, renderer
+    return node
 
 
 def drop_earlier_imports(ed: FileEditor, ctx: Context) -> None:

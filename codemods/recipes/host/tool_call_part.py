@@ -9,17 +9,22 @@ slot is copied to the panel's key in the same navigation.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
+from pathlib import Path
+
 from tree_sitter import Node
 
 from ...engine.editor import FileEditor
 from ...engine.statements import Item
+from ...engine.find import Finder, module_stem
 from ...engine.outcome import AnchorMissing
-from ..base import Context
+from ..base import Context, Role
+from . import iframe_renderer
 from .common import (
     MODULE_PATH,
     PROP_MEMBERS,
     PROP_NAMES,
-    RENDERER_MODULE,
+    renderer_module,
     app_state_search,
     decode_statement,
     drop_earlier_imports,
@@ -29,6 +34,7 @@ from .common import (
     site_forms,
     wire_render_site,
 )
+from .roles import candidates, imported, one_of, prop_keys, props_type_name, renders, top_functions
 
 PATH = "apps/mesh/src/web/components/chat/message/parts/tool-call-part/generic.tsx"
 WRAPPER = "MCPAppRenderer"
@@ -54,19 +60,70 @@ EARLIER = site_forms(
 )
 
 
+COMPONENT = "GenericToolCallPart"
+
+
+def sites(f: Finder, renderer: set[str] | dict[str, str]) -> list[tuple[Node, str, Node | None, str]]:
+    """The chat tool-call render sites of ``f``'s file, by role: each
+    exported component that takes a tool-call ``part`` in its props and
+    renders the iframe renderer (one of the local names ``renderer``),
+    through a local component (the wrapper the transform threads the props
+    through) or directly (no wrapper: None): (the component, its name, the
+    wrapper, its name)."""
+    functions = top_functions(f)
+    wrappers = [(name, fn) for name, fn, _exported in functions if renders(f, fn, renderer)]
+    found = []
+    for name, fn, exported in functions:
+        if not exported or "part" not in prop_keys(f, fn):
+            continue
+        via = [(w, node) for w, node in wrappers if w != name and f.jsx_elements(fn, w)]
+        if via:
+            found.append((fn, name, via[0][1], via[0][0]))
+        elif any(w == name for w, _node in wrappers):
+            found.append((fn, name, None, ""))
+    return found
+
+
+def files(repo: Path, located: Mapping[str, str]) -> list[str]:
+    renderer = located.get(iframe_renderer.PATH, iframe_renderer.PATH)
+    found = []
+    for path, f in candidates(repo, iframe_renderer.site_needle(located)):
+        names = imported(f, renderer) if path != renderer else {}
+        if names and sites(f, names):
+            found.append(path)
+    return found
+
+
+ROLE = Role(
+    "it renders the iframe renderer from a tool-call part",
+    files,
+    (iframe_renderer.site_needle({}),),
+)
+
+
+def _site(ed: FileEditor, renderer: str) -> tuple[Node, str, Node, str]:
+    """The part component and its wrapper: by role, else by their names."""
+    found = one_of(ed, sites(ed, {renderer}), f"exported component that renders `<{renderer}>` from a tool-call part")
+    if found is not None and found[2] is not None:
+        return found
+    return ed.function(COMPONENT), COMPONENT, ed.function(WRAPPER), WRAPPER
+
+
 def transform(ed: FileEditor, ctx: Context) -> None:
-    body = ed.body(ed.function("GenericToolCallPart"))
+    iframe = iframe_renderer.renderer_local(ed, ctx)
+    component, name, wrapper, wrapper_name = _site(ed, iframe)
+    body = ed.body(component)
     if not ed.has_statement(body, HOOK_CALL):
         # The hook's argument reads it: only a part that shows an app has a key.
         ed.declaration_of(body, "hasMCPApp")
-    part, iframe_renderer = wire_render_site(ed, ctx, "GenericToolCallPart", HOOK_CALL, EARLIER, anchor="sourceId")
-    render_site_attributes(ed, body, ed.jsx_element(part, WRAPPER, "`GenericToolCallPart`"))
+    part = wire_render_site(ed, ctx, component, HOOK_CALL, EARLIER, anchor="sourceId")
+    render_site_attributes(ed, body, ed.jsx_element(part, wrapper_name, f"`{name}`"))
 
-    wrapper = ed.function(WRAPPER)
-    ed.ensure_members(ed.interface(f"{WRAPPER}Props"), PROP_MEMBERS)
+    props = props_type_name(ed, wrapper) or f"{wrapper_name}Props"
+    ed.ensure_members(ed.interface(props), PROP_MEMBERS)
     ed.ensure_list_items(ed.props_pattern(wrapper), PROP_NAMES)
     ed.ensure_jsx_attributes(
-        ed.jsx_element(wrapper, iframe_renderer, f"the local `{WRAPPER}`"),
+        ed.jsx_element(wrapper, iframe, f"the local `{wrapper_name}`"),
         [Item("appState", "appState={appState}"), Item("onAppStateChange", "onAppStateChange={onAppStateChange}")],
     )
     carry_state_to_panel(ed, ctx, body)
@@ -91,8 +148,9 @@ def carry_state_to_panel(ed: FileEditor, ctx: Context, body: Node) -> None:
     if prev is None or prev.type != "identifier":
         raise AnchorMissing(ed.path, f"the `prev` parameter of the search updater of {where}")
     connection, tool = (ed.text(a) for a in arguments)
-    module, same = import_of(ed, ctx, MODULE_PATH, alias=True, anchor_suffix=RENDERER_MODULE)
-    ed.ensure_import(module, ["APP_STATE_PARAM", "copyAppState"], after_module_suffix="mcp-app-renderer", same=same)
+    renderer = renderer_module(ctx)
+    module, same = import_of(ed, ctx, MODULE_PATH, alias=True, anchor_suffix=renderer)
+    ed.ensure_import(module, ["APP_STATE_PARAM", "copyAppState"], after_module_suffix=module_stem(renderer), same=same)
     ed.ensure_list_items(
         shape,
         [
