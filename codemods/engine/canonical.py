@@ -4,11 +4,9 @@ printed form is the layout key; patterns match against its groups."""
 
 from __future__ import annotations
 
-import json
 import re
 from bisect import bisect_left
 from collections.abc import Iterator
-from decimal import Decimal, InvalidOperation
 
 from tree_sitter import Language, Node, Tree
 
@@ -174,7 +172,18 @@ def _token(leaf: Leaf) -> str:
     text = leaf.text
     if _BARE_TOKEN.match(text) or leaf.kind == "string" and text.startswith('"'):
         return text
-    return json.dumps(text, ensure_ascii=False)
+    return json_string(text)
+
+
+# What `json.dumps(text, ensure_ascii=False)` escapes, and how; written out
+# here because importing `json` costs a run a few milliseconds.
+_JSON_ESCAPE = re.compile(r'[\x00-\x1f\\"]')
+_JSON_ESCAPES = {"\\": "\\\\", '"': '\\"', "\b": "\\b", "\f": "\\f", "\n": "\\n", "\r": "\\r", "\t": "\\t"}
+
+
+def json_string(text: str) -> str:
+    """``json.dumps(text, ensure_ascii=False)``, exactly."""
+    return '"' + _JSON_ESCAPE.sub(lambda m: _JSON_ESCAPES.get(m[0]) or f"\\u{ord(m[0]):04x}", text) + '"'
 
 
 class _Keying:
@@ -514,7 +523,7 @@ def _string_value(node: Node, data: bytes) -> str:
 
 
 def _string_key(node: Node, data: bytes) -> str:
-    return json.dumps(_string_value(node, data), ensure_ascii=False)
+    return json_string(_string_value(node, data))
 
 
 def _comment_key(text: str) -> str:
@@ -538,8 +547,31 @@ def _number_key(text: str) -> str:
             value = str(int(number, 0))
         elif len(number) > 1 and number[0] == "0" and number[1].isdigit():
             return "#" + text  # legacy octal, or a decimal with a leading zero
+        elif number.isascii() and number.isdigit() and len(number) <= _EXACT_DIGITS:
+            value = integer_key(number)
         else:
-            value = str(Decimal(number).normalize())
-    except (ValueError, InvalidOperation):
+            from decimal import Decimal, InvalidOperation  # only here: its import costs a run milliseconds
+
+            try:
+                value = str(Decimal(number).normalize())
+            except InvalidOperation:
+                return "#" + text
+    except ValueError:
         return "#" + text
     return value + ("n" if big else "")
+
+
+# Digits that decimal's default context (28) normalizes without rounding.
+_EXACT_DIGITS = 28
+
+
+def integer_key(digits: str) -> str:
+    """``str(Decimal(digits).normalize())`` for decimal digits (no leading
+    zero, at most 28 of them), without importing decimal: trailing zeros
+    become an exponent (``200`` is ``2E+2``, ``1200`` is ``1.2E+3``)."""
+    kept = digits.rstrip("0") or "0"
+    zeros = len(digits) - len(kept) if kept != "0" else 0
+    if not zeros:
+        return kept
+    fraction = "." + kept[1:] if len(kept) > 1 else ""
+    return f"{kept[0]}{fraction}E+{zeros + len(kept) - 1}"

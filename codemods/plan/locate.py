@@ -6,9 +6,10 @@ from __future__ import annotations
 
 import os
 import posixpath
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from pathlib import Path
 from ..engine.files import SKIP_DIRS, files_containing as find_definitions  # noqa: F401 (SKIP_DIRS: deliver.trees)
+from ..engine.files import files_containing_each
 from ..engine.outcome import Conflict, Refused, TargetMissing
 from ..recipes.base import Step
 
@@ -26,11 +27,12 @@ def locate_all(
     beside the file it belongs with."""
     found: dict[str, tuple[str, list[str]]] = {}
     failures: dict[str, Refused] = {}
+    search = _one_search(repo, steps)
     for step in steps:
         if step.new_file is not None:
             continue
         try:
-            found[step.id] = locate(repo, step)
+            found[step.id] = locate(repo, step, search)
         except Refused as refusal:
             failures[step.id] = refusal
     for step in steps:
@@ -46,7 +48,7 @@ def locate_all(
             found[step.id] = (beside, [f"found {beside} (not at {step.path}): beside {anchor[0]}"])
         else:
             try:
-                found[step.id] = locate(repo, step) if step.defines else (step.path, [])
+                found[step.id] = locate(repo, step, search) if step.defines else (step.path, [])
             except TargetMissing:
                 found[step.id] = (step.path, [])
             except Refused as refusal:
@@ -58,10 +60,30 @@ def locate_all(
     return found, failures
 
 
-def locate(repo: Path, step: Step) -> tuple[str, list[str]]:
+def _one_search(repo: Path, steps: Sequence[Step]) -> Callable[[Path, str], list[str]]:
+    """:func:`find_definitions` for the steps' definitions, searched for
+    all at once, on first need (one `git grep` or one walk of the tree a
+    run, not one per step): only the steps whose usual file is missing
+    may need it."""
+    needles = [s.defines for s in steps if s.defines and not os.path.lexists(repo / s.path)]
+    found: dict[str, list[str]] = {}
+
+    def search(root: Path, text: str) -> list[str]:
+        if root != repo or text not in needles:
+            return find_definitions(root, text)
+        if not found:
+            found.update(files_containing_each(repo, needles))
+        return found[text]
+
+    return search
+
+
+def locate(
+    repo: Path, step: Step, search: Callable[[Path, str], list[str]] = find_definitions
+) -> tuple[str, list[str]]:
     if os.path.lexists(repo / step.path) or not step.defines:
         return step.path, []
-    paths = find_definitions(repo, step.defines)
+    paths = search(repo, step.defines)
     if len(paths) == 1:
         return paths[0], [f"found {paths[0]} (not at {step.path}): it defines `{step.defines}`"]
     if len(paths) > 1:
