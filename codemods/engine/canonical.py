@@ -4,6 +4,7 @@ printed form is the layout key; patterns match against its groups."""
 
 from __future__ import annotations
 
+import json
 import re
 from bisect import bisect_left
 from collections.abc import Iterator
@@ -172,18 +173,7 @@ def _token(leaf: Leaf) -> str:
     text = leaf.text
     if _BARE_TOKEN.match(text) or leaf.kind == "string" and text.startswith('"'):
         return text
-    return json_string(text)
-
-
-# What `json.dumps(text, ensure_ascii=False)` escapes, and how; written out
-# here because importing `json` costs a run a few milliseconds.
-_JSON_ESCAPE = re.compile(r'[\x00-\x1f\\"]')
-_JSON_ESCAPES = {"\\": "\\\\", '"': '\\"', "\b": "\\b", "\f": "\\f", "\n": "\\n", "\r": "\\r", "\t": "\\t"}
-
-
-def json_string(text: str) -> str:
-    """``json.dumps(text, ensure_ascii=False)``, exactly."""
-    return '"' + _JSON_ESCAPE.sub(lambda m: _JSON_ESCAPES.get(m[0]) or f"\\u{ord(m[0]):04x}", text) + '"'
+    return json.dumps(text, ensure_ascii=False)
 
 
 class _Keying:
@@ -226,27 +216,31 @@ def _find_facts(root: Node, data: bytes, language: Language) -> tuple[frozenset[
     """(parentheses that are layout, tokens whose line break counts) of a
     file, by start byte."""
     tokens: list[Node] = []
+    parents: list[Node | None] = []  # each token's parent, known on the way down (`.parent` walks from the root)
     parens: list[Node] = []
     comment_starts: set[int] = set()
     comment_ends: set[int] = set()
-    stack = [root]
+    stack: list[tuple[Node, Node | None]] = [(root, None)]
     while stack:
-        node = stack.pop()
-        if node.type == "comment":
+        node, above = stack.pop()
+        kind = node.type
+        if kind == "comment":
             comment_starts.add(node.start_byte)
             comment_ends.add(node.end_byte)
             continue
         if node.child_count == 0:
             tokens.append(node)
+            parents.append(above)
             continue
-        if node.type in _PARENTHESIZED:
+        if kind in _PARENTHESIZED:
             parens.append(node)
-        stack.extend(reversed(node.children))
+        stack.extend([(child, node) for child in reversed(node.children)])
     breaks = set()
     for i, token in enumerate(tokens):
-        if token.is_named or token.parent is None:
+        parent = parents[i]
+        if parent is None or token.is_named:
             continue
-        kind, parent = token.type, token.parent
+        kind = token.type
         # Only a break inside the construct counts: `return;` is `return\n}`.
         if kind in _BREAK_AFTER or kind == "await" and i + 1 < len(tokens) and tokens[i + 1].type == "using":
             after = tokens[i + 1] if i + 1 < len(tokens) else None
@@ -523,7 +517,7 @@ def _string_value(node: Node, data: bytes) -> str:
 
 
 def _string_key(node: Node, data: bytes) -> str:
-    return json_string(_string_value(node, data))
+    return json.dumps(_string_value(node, data), ensure_ascii=False)
 
 
 def _comment_key(text: str) -> str:
