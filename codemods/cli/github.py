@@ -83,7 +83,7 @@ def _open_pr(request: OpenPrRequest) -> int:
 
 class PublishRequest(NamedTuple):
     repo: Path
-    artifact: Path
+    artifact: Path | None
     branch: str
     target: str
     push: str | None = None
@@ -92,14 +92,19 @@ class PublishRequest(NamedTuple):
     fail_on_blocked: bool = False
     report_out: Path | None = None
     as_json: bool = False
+    # the report of an earlier `publish --report-out` in this checkout: push
+    # the series it built (kept under publish.kept.REF), without rebuilding
+    built: Path | None = None
 
 
 def publish(request: PublishRequest) -> int:
     """`mesh-codemod publish`: the publish job's side. Rebuild the series
     on the artifact's base (`publish.rebuild`: the build job's verdict,
-    choice and layout are all it takes), then push publish's own commits
-    with the lease. Starts no program but git (`guard`, armed first);
-    credentials reach git's network calls only."""
+    choice and layout are all it takes) and keep it (`publish.kept`), then
+    push publish's own commits with the lease; with ``built``, push the
+    series an earlier run kept, without building again. Starts no program
+    but git (`guard`, armed first); credentials reach git's network calls
+    only."""
     from ..plan import environment
     from ..publish import guard
 
@@ -127,10 +132,17 @@ def _report_refactor(err, request: PublishRequest) -> int:
 def _publish(request: PublishRequest) -> int:
     import json
 
-    from ..deliver import branches, repository
+    from ..deliver import repository
     from ..publish import artifact as publish
+    from ..publish import kept
 
     as_json = request.as_json
+    if (request.artifact is None) == (request.built is None):
+        return fail("give --artifact (rebuild the series) or --built (push the series an earlier run built), "
+                    "one of them", Exit.USAGE, as_json)
+    if request.built is not None and request.push is None:
+        return fail("--built pushes what an earlier run built: give --push REMOTE", Exit.USAGE, as_json)
+    repo = None
     try:
         repository.check_branch_name(request.branch)
         if request.push is not None:
@@ -139,51 +151,73 @@ def _publish(request: PublishRequest) -> int:
         repository.refuse_shallow(repo, "publish checks the artifact's base against the target's history")
         name, email = author(request.author)
         identity = repository.identity(repo, name, email)
-        published = publish.rebuild(repo, request.artifact, request.branch, request.target, identity)
-        own = published.own
-        data = publish.report(published, request.branch)
+        if request.built is not None:
+            data = kept.read_report(request.built)
+            own = kept.restore(repo, data, request.branch, identity) if kept.pending(data) else None
+            notes = [n for n in data.get("notes") or [] if isinstance(n, str)]
+        else:
+            published = publish.rebuild(repo, request.artifact, request.branch, request.target, identity)
+            own, notes = published.own, published.notes
+            kept.keep(repo, own)  # the push step pushes exactly this, without building again
+            data = publish.report(published, request.branch)
         data["push"] = {"remote": request.push, "pushed": False}
-        if request.push is not None and own.commits:
-            try:
-                _, seen, foreign = branches.check_branch(own, request.branch, request.push, request.force)
-            except branches.ForeignCommits as err:
-                if request.fail_on_blocked:
-                    raise
-                data["blocked"] = {
-                    "reason": f"branch {request.branch} holds {len(err.found)} commit(s) that mesh-codemod did not make: "
-                    "left alone, nothing pushed",
-                    "commits": [
-                        {"sha": f.commit.hexsha, "author": f"{f.commit.author.name} <{f.commit.author.email}>",
-                         "subject": f.commit.summary, "why": f.reason}
-                        for f in err.found
-                    ],
-                }
-            else:
-                if seen != own.tip:
-                    branches.push_branch(repo, request.push, request.branch, own.tip, seen)
-                    data["push"] = {"remote": request.push, "lease": seen, "pushed": True}
-                data["replaced"] = [c.hexsha for c in foreign]
+        if own is not None and request.push is not None and own.commits:
+            _push(own, request, data)
     except publish.RefactorBlocked as err:
+        if repo is not None:
+            kept.drop(repo)
         return _report_refactor(err, request)
     except ValueError as err:
         return fail(str(err), Exit.USAGE, as_json)
     except publish.ChecksFailed as err:
         return fail(f"the artifact is refused: {err}", Exit.VERIFY_FAILED, as_json)
     except publish.ArtifactProblem as err:
-        return fail(f"the artifact is refused: {err}", Exit.REFUSED, as_json)
+        what = "the kept series is refused" if request.built is not None else "the artifact is refused"
+        return fail(f"{what}: {err}", Exit.REFUSED, as_json)
     except (*git_failures(), OSError) as err:
         return fail(refusal(err), Exit.REFUSED, as_json)
     if request.report_out is not None:
         request.report_out.write_text(json.dumps(data, indent=2) + "\n", encoding="utf-8")
     if as_json:
         print_json(data)
+        return int(Exit.OK)
+    if request.built is not None:
+        what = f"tip {own.tip[:12]}, {len(own.commits)} commit(s)" if own is not None else "nothing to push"
+        say(f"the series the check step built, kept under {kept.REF} ({what}): not rebuilt")
     else:
         say(f"mesh-codemod's own series on {own.base[:12]} ({len(own.commits)} commit(s)), tip {own.tip[:12]}")
-        for note in published.notes:
+        for note in notes:
             say(f"note: {note}")
-        if "blocked" in data:
-            say(f"blocked: {data['blocked']['reason']}")
-        elif request.push and own.commits:
-            pushed = data["push"]["pushed"]
-            say(f"push to {request.push}: " + ("pushed" if pushed else "nothing to push (already up to date)"))
+    if "blocked" in data:
+        say(f"blocked: {data['blocked']['reason']}")
+    elif request.push and own is not None and own.commits:
+        pushed = data["push"]["pushed"]
+        say(f"push to {request.push}: " + ("pushed" if pushed else "nothing to push (already up to date)"))
     return int(Exit.OK)
+
+
+def _push(own, request: PublishRequest, data: dict) -> None:
+    """Push publish's own series (``own``) with the lease, unless the
+    branch holds commits the tool did not make (then ``data`` says blocked,
+    or ForeignCommits under --fail-on-blocked)."""
+    from ..deliver import branches
+
+    try:
+        _, seen, foreign = branches.check_branch(own, request.branch, request.push, request.force)
+    except branches.ForeignCommits as err:
+        if request.fail_on_blocked:
+            raise
+        data["blocked"] = {
+            "reason": f"branch {request.branch} holds {len(err.found)} commit(s) that mesh-codemod did not make: "
+            "left alone, nothing pushed",
+            "commits": [
+                {"sha": f.commit.hexsha, "author": f"{f.commit.author.name} <{f.commit.author.email}>",
+                 "subject": f.commit.summary, "why": f.reason}
+                for f in err.found
+            ],
+        }
+        return
+    if seen != own.tip:
+        branches.push_branch(own.repo, request.push, request.branch, own.tip, seen)
+        data["push"] = {"remote": request.push, "lease": seen, "pushed": True}
+    data["replaced"] = [c.hexsha for c in foreign]

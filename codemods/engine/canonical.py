@@ -8,7 +8,6 @@ import json
 import re
 from bisect import bisect_left
 from collections.abc import Iterator
-from decimal import Decimal, InvalidOperation
 
 from tree_sitter import Language, Node, Tree
 
@@ -217,27 +216,31 @@ def _find_facts(root: Node, data: bytes, language: Language) -> tuple[frozenset[
     """(parentheses that are layout, tokens whose line break counts) of a
     file, by start byte."""
     tokens: list[Node] = []
+    parents: list[Node | None] = []  # each token's parent, known on the way down (`.parent` walks from the root)
     parens: list[Node] = []
     comment_starts: set[int] = set()
     comment_ends: set[int] = set()
-    stack = [root]
+    stack: list[tuple[Node, Node | None]] = [(root, None)]
     while stack:
-        node = stack.pop()
-        if node.type == "comment":
+        node, above = stack.pop()
+        kind = node.type
+        if kind == "comment":
             comment_starts.add(node.start_byte)
             comment_ends.add(node.end_byte)
             continue
         if node.child_count == 0:
             tokens.append(node)
+            parents.append(above)
             continue
-        if node.type in _PARENTHESIZED:
+        if kind in _PARENTHESIZED:
             parens.append(node)
-        stack.extend(reversed(node.children))
+        stack.extend([(child, node) for child in reversed(node.children)])
     breaks = set()
     for i, token in enumerate(tokens):
-        if token.is_named or token.parent is None:
+        parent = parents[i]
+        if parent is None or token.is_named:
             continue
-        kind, parent = token.type, token.parent
+        kind = token.type
         # Only a break inside the construct counts: `return;` is `return\n}`.
         if kind in _BREAK_AFTER or kind == "await" and i + 1 < len(tokens) and tokens[i + 1].type == "using":
             after = tokens[i + 1] if i + 1 < len(tokens) else None
@@ -538,8 +541,31 @@ def _number_key(text: str) -> str:
             value = str(int(number, 0))
         elif len(number) > 1 and number[0] == "0" and number[1].isdigit():
             return "#" + text  # legacy octal, or a decimal with a leading zero
+        elif number.isascii() and number.isdigit() and len(number) <= _EXACT_DIGITS:
+            value = integer_key(number)
         else:
-            value = str(Decimal(number).normalize())
-    except (ValueError, InvalidOperation):
+            from decimal import Decimal, InvalidOperation  # only here: its import costs a run milliseconds
+
+            try:
+                value = str(Decimal(number).normalize())
+            except InvalidOperation:
+                return "#" + text
+    except ValueError:
         return "#" + text
     return value + ("n" if big else "")
+
+
+# Digits that decimal's default context (28) normalizes without rounding.
+_EXACT_DIGITS = 28
+
+
+def integer_key(digits: str) -> str:
+    """``str(Decimal(digits).normalize())`` for decimal digits (no leading
+    zero, at most 28 of them), without importing decimal: trailing zeros
+    become an exponent (``200`` is ``2E+2``, ``1200`` is ``1.2E+3``)."""
+    kept = digits.rstrip("0") or "0"
+    zeros = len(digits) - len(kept) if kept != "0" else 0
+    if not zeros:
+        return kept
+    fraction = "." + kept[1:] if len(kept) > 1 else ""
+    return f"{kept[0]}{fraction}E+{zeros + len(kept) - 1}"

@@ -33,6 +33,8 @@ def may_be_layout(node: Node, data: bytes, comment_starts: set[int], comment_end
         return False
     if _optional_chain(inner):
         return False
+    if returns_what_follows(node, inner):
+        return False  # `(() => void) | null`: bare, the return type would take `| null` in
     if _heads_a_statement_or_arrow_body(node) and data[inner.start_byte:inner.end_byte].startswith(_BARE_HEADS):
         return False  # `() => ({ a: 1 })`, `({ a } = b);`, `(function () {})()`: bare, they are other code
     parent = node.parent
@@ -58,6 +60,26 @@ def may_be_layout(node: Node, data: bytes, comment_starts: set[int], comment_end
 # What an expression statement or an arrow's body may not start with bare:
 # JavaScript reads a block, a declaration or a `let` there instead.
 _BARE_HEADS = (b"{", b"function", b"async function", b"class", b"let")
+
+
+# The type operators that a function type's return type takes in when
+# they follow it bare: `() => void | null` returns `void | null`.
+_RETURN_TAKES = frozenset({"|", "&", "[", "extends"})
+
+
+def returns_what_follows(node: Node, inner: Node) -> bool:
+    """Whether the parentheses ``node`` hold a function type that a type
+    operator follows (`(() => void) | null`, `(() => T)[]`): bare, its
+    return type would take that in, another tree; the re-parse would say
+    so, at the cost of re-parsing and printing the statement around it (an
+    `asserts` return type takes nothing in, and is left to the re-parse)."""
+    if inner.type != "function_type":
+        return False
+    returns = inner.child_by_field_name("return_type")
+    if returns is None or returns.type == "asserts":
+        return False
+    after = node.next_sibling
+    return after is not None and not after.is_named and after.type in _RETURN_TAKES
 
 
 def _heads_a_statement_or_arrow_body(node: Node) -> bool:

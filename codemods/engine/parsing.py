@@ -25,8 +25,21 @@ def _parser(language: Language) -> Parser:
     return Parser(language)
 
 
+# The trees of the texts parsed lately, by text and grammar: a run parses
+# the same bytes more than once (a file to edit it, then to key its nodes;
+# a snippet in each step that writes it). A tree is never changed here
+# (`reparse` edits a copy), so the same text has the same tree.
+_TREES: dict[tuple[bytes, Language], Tree] = {}
+
+
 def parse(data: bytes, language: Language) -> Tree:
-    return _parser(language).parse(data)
+    key = (data, language)
+    tree = _TREES.get(key)
+    if tree is None:
+        if len(_TREES) >= 256:
+            _TREES.clear()
+        tree = _TREES[key] = _parser(language).parse(data)
+    return tree
 
 
 def reparse(tree: Tree, old: bytes, new: bytes, edits: Iterable[Edit]) -> Tree:

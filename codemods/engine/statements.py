@@ -59,6 +59,7 @@ class Statement(NamedTuple):
     alike: tuple[str, ...] = ()
 
 
+@lru_cache(maxsize=4096)
 def code_of(snippet: str) -> str:
     body = dedent(snippet).strip("\n")
     return "\n".join(line for line in body.split("\n") if not line.lstrip().startswith("//"))

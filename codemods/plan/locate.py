@@ -8,10 +8,11 @@ from __future__ import annotations
 
 import os
 import posixpath
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
 from types import MappingProxyType
 from ..engine.files import SKIP_DIRS, files_containing as find_definitions  # noqa: F401 (SKIP_DIRS: deliver.trees)
+from ..engine.files import files_containing_each
 from ..engine.outcome import Conflict, Refused, TargetMissing
 from ..recipes.base import Step
 
@@ -32,11 +33,12 @@ def locate_all(
     # where the steps located so far are, by usual path (a render site is
     # the file that renders the iframe renderer where that is)
     located: dict[str, str] = {}
+    search = _one_search(repo, steps)
     for step in steps:
         if step.new_file is not None:
             continue
         try:
-            found[step.id] = locate(repo, step, located)
+            found[step.id] = locate(repo, step, located, search)
             located[step.path] = found[step.id][0]
         except Refused as refusal:
             failures[step.id] = refusal
@@ -53,7 +55,7 @@ def locate_all(
             found[step.id] = (beside, [f"found {beside} (not at {step.path}): beside {anchor[0]}"])
         else:
             try:
-                found[step.id] = locate(repo, step) if step.defines else (step.path, [])
+                found[step.id] = locate(repo, step, search=search) if step.defines else (step.path, [])
             except TargetMissing:
                 found[step.id] = (step.path, [])
             except Refused as refusal:
@@ -65,7 +67,32 @@ def locate_all(
     return found, failures
 
 
-def locate(repo: Path, step: Step, located: Mapping[str, str] = MappingProxyType({})) -> tuple[str, list[str]]:
+def _one_search(repo: Path, steps: Sequence[Step]) -> Callable[[Path, str], list[str]]:
+    """:func:`find_definitions` for the steps' definitions, searched for
+    all at once, on first need (one `git grep` or one walk of the tree a
+    run, not one per step): only the steps whose usual file is missing,
+    or that have a role, may need it."""
+    needles = [
+        s.defines for s in steps if s.defines and (s.role is not None or not os.path.lexists(repo / s.path))
+    ]
+    found: dict[str, list[str]] = {}
+
+    def search(root: Path, text: str) -> list[str]:
+        if root != repo or text not in needles:
+            return find_definitions(root, text)
+        if not found:
+            found.update(files_containing_each(repo, needles))
+        return found[text]
+
+    return search
+
+
+def locate(
+    repo: Path,
+    step: Step,
+    located: Mapping[str, str] = MappingProxyType({}),
+    search: Callable[[Path, str], list[str]] = find_definitions,
+) -> tuple[str, list[str]]:
     """The step's file: its usual path; else the one file that defines its
     symbol; else the one file that plays its role. A step with a role is
     looked for elsewhere also when its usual file is there but no longer
@@ -77,7 +104,7 @@ def locate(repo: Path, step: Step, located: Mapping[str, str] = MappingProxyType
         return step.path, []
     if not step.defines and step.role is None:
         return step.path, []
-    paths = find_definitions(repo, step.defines) if step.defines else []
+    paths = search(repo, step.defines) if step.defines else []
     how = f"it defines `{step.defines}`"
     missing = "file not found" if not there else f"`{step.defines}` is not in it"
     if len(paths) > 1:
