@@ -20,6 +20,8 @@ from pathlib import Path
 
 import pytest
 
+from codemods import __version__
+
 from .support import FIXTURES, snapshot
 from .test_recognition import BRIDGE, MODULE, WIRINGS, _ask_for_sdk, _run, wired
 
@@ -88,7 +90,7 @@ def test_an_edited_earlier_release_file_is_merged_or_refused(case: str, tmp_path
         assert any(s["status"] == "refused" and s["kind"] == "conflict" for s in report["steps"]), report["steps"]
         found = re.search(
             rf"{re.escape(path)} was edited since mesh-codemod wrote it \(0\.1\.0[^)]*\): "
-            r"the upgrade to 0\.5\.0[^:]* conflicts with the edits at lines? (\d+)(?:-(\d+))?: left alone",
+            rf"the upgrade to {re.escape(__version__)}[^:]* conflicts with the edits at lines? (\d+)(?:-(\d+))?: left alone",
             result.output,
         )
         assert found is not None, result.output
