@@ -90,6 +90,7 @@ def test_all_checks_pass_on_the_tools_output(checkout: Path, tmp_path: Path) -> 
     assert "2 already in the unpatched tree" in checks["typecheck"]["summary"]
     assert checks["tests"]["command"] == (
         "cd apps/mesh && bun test ./src/mcp-apps/app-state.test.ts ./src/mcp-apps/use-app-bridge.test.ts"
+        " ./src/web/hooks/use-app-state-param.test.ts"
     )
     assert checks["lint"]["command"].startswith("node_modules/.bin/oxlint -c .oxlintrc.json apps/mesh/")
     assert len(report["files"]) == 10
@@ -299,7 +300,7 @@ def test_pr_puts_the_report_in_the_body(checkout: Path, tmp_path: Path) -> None:
     assert result.exit_code == 0, result.output
     text = body.read_text()
     assert "| typecheck | passed | no new errors; 2 already in the unpatched tree (baseline: base " in text
-    assert "| tests | passed | bun test: 6 passed in 2 file(s) |" in text
+    assert "| tests | passed | bun test: 9 passed in 3 file(s) |" in text
     assert "Bridge mode: `compat`, 1.x form (no installed @modelcontextprotocol/ext-apps found" in text
     assert "mesh-codemod pr --repo . --branch codemod/app-state --base " in text
     assert git(checkout, "status", "--porcelain") == "", "the checks ran on a copy, not in the checkout"
