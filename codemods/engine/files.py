@@ -37,11 +37,3 @@ def files_containing(repo: Path, text: str) -> list[str]:
                     continue
     return sorted(hits)
 
-
-def one_file_defining(repo: Path, usual: str, defines: str) -> str | None:
-    """The file at ``usual`` when it is there, else the one file of the
-    checkout that contains ``defines``; None when there is none or more."""
-    if os.path.lexists(repo / usual):
-        return usual
-    found = files_containing(repo, defines) if defines else []
-    return found[0] if len(found) == 1 else None
