@@ -9,6 +9,7 @@ Conflict naming both, and nothing is written."""
 
 from __future__ import annotations
 
+import json
 import re
 import shutil
 import subprocess
@@ -19,10 +20,12 @@ import pytest
 
 from codemods.recipes.host import reads
 
-from .gitrepo import BOT, commit_all, fixture_repo, git
+from .gitrepo import BOT, commit_all, fixture_repo, git, with_remote
 from .node_tools import BIN, NODE_MODULES, require
 from .support import FIXTURES, invoke, snapshot
+from .team_action import gh_state, read_state, run_action
 from .test_moved_files import GENERIC, PANEL, RENDERER, ROUTES, SRC, _bundles, _imports_resolve, _nothing_to_do
+from .test_second_year import _merge_the_pr
 
 MOVED_GENERIC = f"{SRC}/web/components/chat/message/parts/tool-call-part/tool-app-part.tsx"
 MOVED_PANEL = f"{SRC}/web/routes/panel-app.tsx"
@@ -524,3 +527,80 @@ def test_reads_include_the_store_found_by_role_and_its_host_context(tmp_path: Pa
     assert {SESSION, HOST_CONTEXT, SESSION_TESTS} <= reads(names, grep)
     # the step finds appState in the arrow function where it is
     _nothing_to_do(repo, "--bridge", "sdk")
+
+
+# ------------------------------------------------ the second year: the store refactored after the merge
+
+
+def _merged_then(tmp_path: Path, refactor: Callable[[dict[str, bytes]], dict[str, bytes]], message: str):
+    """The scheduled job opens the PR, the team merges it, then refactors
+    the merged tree and pushes (the workflow harness, the stateful `gh`)."""
+    remote, work = with_remote(tmp_path)
+    state = gh_state(tmp_path)
+    assert run_action(tmp_path, work, "1").outputs["pr-action"] == "open"
+    _merge_the_pr(tmp_path, remote, work, state)
+    _tree(work, refactor(_files(work)))
+    commit_all(work, message)
+    git(work, "push", "-q", "origin", "main")
+    return remote, work, state
+
+
+def _class_renamed_and_host_context_moved(tree: dict[str, bytes]) -> dict[str, bytes]:
+    """Issue 30's refactor: `BridgeStore` renamed (its tests follow), and
+    `buildHostContext` moved to its own file."""
+    return _host_context_moved(STORE)(_class_renamed(tree))
+
+
+def test_the_store_renamed_and_its_host_context_moved_after_the_merge_is_nothing_to_do(tmp_path: Path) -> None:
+    remote, work, state = _merged_then(
+        tmp_path, _class_renamed_and_host_context_moved, "refactor: AppBridgeSession, its host context in a file"
+    )
+    refs = git(remote, "for-each-ref")
+    for day in ("2", "3"):
+        run = run_action(tmp_path, work, day)
+        assert set(run.exits.values()) == {0}, run.stderr
+        assert run.outputs["pr-action"] == "none", run
+        assert "older revision" not in run.summary + run.stderr
+    assert git(remote, "for-each-ref") == refs  # nothing pushed
+    assert len(read_state(state)["pulls"]) == 1  # nothing opened
+
+
+def _host_context_reshaped(tree: dict[str, bytes]) -> dict[str, bytes]:
+    """`buildHostContext` moved to its own file, where its appState
+    parameter is renamed: a refactor the step, which edits only the store's
+    file, cannot follow (nor confirm)."""
+    out = _host_context_moved(STORE)(tree)
+    module = f"{SRC}/mcp-apps/host-context.ts"
+    text = out[module].decode()
+    for old, new in (("appState?: unknown", "state?: unknown"), ("...(appState !== undefined && { appState })", "...(state !== undefined && { appState: state })")):
+        assert old in text, old
+        text = text.replace(old, new)
+    out[module] = text.encode()
+    return out
+
+
+def test_build_host_context_moved_and_reshaped_after_the_merge_is_blocked_green_naming_the_opt_out(tmp_path: Path) -> None:
+    remote, work, state = _merged_then(tmp_path, _host_context_reshaped, "refactor: the host context in a file")
+    refs = git(remote, "for-each-ref")
+    run = run_action(tmp_path, work, "2")
+    assert set(run.exits.values()) == {0}, run.stderr
+    assert run.outputs["pr-action"] == "blocked", run
+    assert "`appState` in `buildHostContext`" in run.summary and "host-context.ts" in run.summary, run.summary
+    assert 'skip = ["bridge-store"]' in run.summary, run.summary
+    assert "older revision" not in run.summary + run.stderr
+    assert git(remote, "for-each-ref") == refs and len(read_state(state)["pulls"]) == 1
+
+    args = ("pr", "--repo", work, "--branch", "codemod/next", "--author", BOT, "--no-verify", "--json")
+    result = invoke(*args)
+    assert result.exit_code == 0, result.output
+    blocked = json.loads(result.stdout)["blocked"]["steps"]
+    assert [step["step"] for step in blocked] == ["bridge-store"] and blocked[0]["skip"] == 'skip = ["bridge-store"]'
+    red = run_action(tmp_path, work, "3", **{"fail-on-blocked": "true"})
+    assert 3 in red.exits.values() or 1 in red.exits.values(), red.exits
+
+    # the one line opts out: nothing to do, green
+    (work / ".mesh-codemod.toml").write_text('skip = ["bridge-store"]\n')
+    commit_all(work, "chore: mesh-codemod leaves the bridge store to us")
+    git(work, "push", "-q", "origin", "main")
+    run = run_action(tmp_path, work, "4")
+    assert set(run.exits.values()) == {0} and run.outputs["pr-action"] == "none", run
