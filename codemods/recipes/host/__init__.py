@@ -75,7 +75,7 @@ def render_store_tests(ctx: Context) -> str:
     has in this checkout (the team may have renamed it): as this run leaves
     the store's file, else as it is."""
     template = _template("use-app-bridge.test.ts")
-    name = bridge_store.class_name(ctx)
+    name = bridge_role.class_name(ctx, "bridge-store", bridge_store.PATH)
     return template if name == bridge_role.CLASS else re.sub(rf"\b{bridge_role.CLASS}\b", name, template)
 
 

@@ -117,13 +117,18 @@ def store_class(f: Finder) -> tuple[Node, str]:
     return found
 
 
-def class_name(data: bytes, path: str) -> str | None:
-    """The name of the store's class in the file ``path`` (its ``data``);
-    None when it has none, or several."""
+def class_name(ctx: Context, step: str, usual: str) -> str:
+    """The name of the store's class in this checkout: in its file as this
+    run leaves it (the result of the store's ``step``), else as it is (at
+    ``usual``, or where it was found); `BridgeStore` when there is no such
+    class (the step names what is missing)."""
+    planned = ctx.earlier.get(step)
+    path, data = (planned.path, planned.data) if planned is not None and planned.data else (ctx.at(usual), None)
     try:
+        data = data if data is not None else (Path(ctx.repo) / path).read_bytes()
         return store_class(Finder(parsed_or_refused(path, data)))[1]
-    except Refused:
-        return None
+    except (OSError, Refused):
+        return CLASS
 
 
 def _interface_of(f: Finder, node: Node | None) -> str | None:

@@ -7,8 +7,6 @@ changed in the URL from outside to the mounted app (SPEC section 3, rule 3).
 
 from __future__ import annotations
 
-from pathlib import Path
-
 from tree_sitter import Node
 
 from ...engine.editor import FileEditor
@@ -162,21 +160,6 @@ private followUrlAppState() {
   this.pushAppState(this.config.appState ?? null);
 }
 """
-
-
-def class_name(ctx: Context) -> str:
-    """The name of the store's class in this checkout: in its file as this
-    run leaves it (the step's result), else as it is; `BridgeStore` when
-    there is no such class (the step names what is missing)."""
-    planned = ctx.earlier.get("bridge-store")
-    path = planned.path if planned is not None and planned.data else ctx.at(PATH)
-    data = planned.data if planned is not None and planned.data else None
-    if data is None:
-        try:
-            data = (Path(ctx.repo) / path).read_bytes()
-        except OSError:
-            return bridge_role.CLASS
-    return bridge_role.class_name(data, path) or bridge_role.CLASS
 
 
 def sdk_handler(api: SdkApi, template: str = _HANDLER_BODY) -> Statement:
