@@ -480,11 +480,15 @@ def transform(ed: FileEditor, ctx: Context) -> None:
     # Heard in any method of the store (a helper that registerHandlers
     # calls, say); the size handler is needed only to add it.
     handlers = ed.body(ed.method(store, "registerHandlers"))
+    try:
+        wanted = handler(ctx)
+    except Conflict as conflict:  # named at the store's file, wherever it is
+        raise Conflict(ed.path, conflict.reason) from None
     ed.ensure_statements_after(
         lambda: ed.statement(
             handlers, lambda s: s.startswith("bridge.onsizechange="), "`bridge.onsizechange = ...` in `registerHandlers()`"
         ),
-        [handler(ctx)],
+        [wanted],
         block=handlers,
         scope=store,
     )
