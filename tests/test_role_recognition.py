@@ -604,3 +604,19 @@ def test_build_host_context_moved_and_reshaped_after_the_merge_is_blocked_green_
     git(work, "push", "-q", "origin", "main")
     run = run_action(tmp_path, work, "4")
     assert set(run.exits.values()) == {0} and run.outputs["pr-action"] == "none", run
+
+
+def test_the_build_on_a_checkout_whose_store_moved_and_renamed_is_the_applied_tree(tmp_path: Path) -> None:
+    """The series, built from the exported subset one commit group at a
+    time, finds the moved store by role and names its class in the
+    created tests as `apply` does."""
+    repo = _checkout(tmp_path, _store_moved)
+    applied = _checkout(tmp_path / "applied", _store_moved)
+    assert invoke("apply", "--repo", applied, "--bridge", "sdk").exit_code == 0
+    out = tmp_path / "series"
+    result = invoke("patch", "--repo", repo, "--out", out, "--author", BOT, "--bridge", "sdk")
+    assert result.exit_code == 0, result.output
+    patches = sorted(str(p) for p in out.glob("*.patch"))
+    git(repo, "am", "-q", *patches, env={"GIT_COMMITTER_NAME": "t", "GIT_COMMITTER_EMAIL": "t@t"})
+    assert _files(repo) == _files(applied)
+    assert 'import { AppBridgeSession } from "./app-bridge-session.ts";' in (repo / SESSION_TESTS).read_text()
