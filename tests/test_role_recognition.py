@@ -351,7 +351,13 @@ def _class_renamed(tree: dict[str, bytes]) -> dict[str, bytes]:
 def _store_moved(tree: dict[str, bytes]) -> dict[str, bytes]:
     """The store moved into session/ and renamed with its class (its tests
     beside it), every import of and in them fixed."""
-    out = _class_renamed(tree)
+    return _store_relocated(_class_renamed(tree))
+
+
+def _store_relocated(tree: dict[str, bytes]) -> dict[str, bytes]:
+    """The store moved into session/ as app-bridge-session.ts (its tests
+    beside it), every import of and in them fixed."""
+    out = dict(tree)
     text = out.pop(STORE).decode().replace('from "./host-styles"', 'from "../host-styles"')
     out[SESSION] = text.replace('from "./app-state"', 'from "../app-state"').encode()
     renderer = out[RENDERER].decode()
@@ -620,3 +626,40 @@ def test_the_build_on_a_checkout_whose_store_moved_and_renamed_is_the_applied_tr
     git(repo, "am", "-q", *patches, env={"GIT_COMMITTER_NAME": "t", "GIT_COMMITTER_EMAIL": "t@t"})
     assert _files(repo) == _files(applied)
     assert 'import { AppBridgeSession } from "./app-bridge-session.ts";' in (repo / SESSION_TESTS).read_text()
+
+
+def _bridge_aliased(tree: dict[str, bytes]) -> dict[str, bytes]:
+    """The store imports the SDK's AppBridge under another local name."""
+    out = dict(tree)
+    path = SESSION if SESSION in out else STORE
+    text = _words(("AppBridge", "SdkBridge"))(out[path].decode())
+    assert "import {\n  SdkBridge,\n" in text
+    out[path] = text.replace("import {\n  SdkBridge,\n", "import {\n  AppBridge as SdkBridge,\n", 1).encode()
+    return out
+
+
+@pytest.mark.parametrize("bridge", ["compat", "sdk"])
+def test_the_sdks_bridge_under_another_local_name_is_the_store_s(tmp_path: Path, bridge: str) -> None:
+    """`AppBridge as SdkBridge`, the class renamed: the store is still the
+    class that constructs the SDK's bridge, and the capability goes into
+    the host capabilities of `new SdkBridge(...)`."""
+    refactor = lambda tree: _bridge_aliased(_class_renamed(tree))  # noqa: E731
+    repo = _checkout(tmp_path, refactor)
+    result = invoke("apply", "--repo", repo, "--bridge", bridge)
+    assert result.exit_code == 0, result.output
+    expected = refactor(_files(FIXTURES / "newest" / f"expected-{bridge}"))
+    got = _files(repo)
+    assert sorted(got) == sorted(expected)
+    for path in sorted(expected):
+        assert got[path].decode() == expected[path].decode(), path
+    assert "...appStateCapability" in got[STORE].decode()
+    commit_all(repo, "feat: appState")
+    _nothing_to_do(repo, "--bridge", bridge)
+    # moved, with buildHostContext in a module of its own: the file is
+    # found by the import of the SDK's bridge (no `new AppBridge(` in it)
+    _tree(repo, _host_context_moved(SESSION)(_store_relocated(_files(repo))))
+    commit_all(repo, "refactor: the session")
+    assert "new AppBridge(" not in (repo / SESSION).read_text()
+    check = invoke("apply", "--repo", repo, "--check", "--bridge", bridge)
+    assert check.exit_code == 0, check.output
+    assert f"found {SESSION} (not at {STORE}): it constructs the SDK's `AppBridge`" in check.stderr, check.stderr
