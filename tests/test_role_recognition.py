@@ -382,7 +382,8 @@ def _host_context_moved(store: str) -> Callable[[dict[str, bytes]], dict[str, by
         text = out[store].decode()
         function = _BUILD_HOST_CONTEXT.search(text).group(0)
         styles = _HOST_STYLES.search(text).group(0)
-        text = text.replace(function, "", 1).replace(styles, styles + 'import { buildHostContext } from "./host-context";\n')
+        text = text.replace(function, "", 1)
+        text = text.replace(styles, styles + 'import { buildHostContext } from "./host-context";\n')
         out[store] = text.encode()
         out[store.rsplit("/", 1)[0] + "/host-context.ts"] = (
             'import type {\n  McpUiDisplayMode,\n  McpUiHostContext,\n} from "@modelcontextprotocol/ext-apps";\n'
@@ -519,7 +520,8 @@ def test_reads_include_the_store_found_by_role_and_its_host_context(tmp_path: Pa
     tree = _moved_out(_files(repo))
     module = tree[HOST_CONTEXT].decode()
     module = module.replace("export function buildHostContext(", "export const buildHostContext = (")
-    tree[HOST_CONTEXT] = module.replace("): McpUiHostContext {", "): McpUiHostContext => {").replace("\n}\n", "\n};\n").encode()
+    module = module.replace("): McpUiHostContext {", "): McpUiHostContext => {")
+    tree[HOST_CONTEXT] = module.replace("\n}\n", "\n};\n").encode()
     assert "function buildHostContext" not in tree[HOST_CONTEXT].decode()
     _tree(repo, tree)
     commit_all(repo, "refactor: the app bridge session")
@@ -578,7 +580,10 @@ def _host_context_reshaped(tree: dict[str, bytes]) -> dict[str, bytes]:
     out = _host_context_moved(STORE)(tree)
     module = f"{SRC}/mcp-apps/host-context.ts"
     text = out[module].decode()
-    for old, new in (("appState?: unknown", "state?: unknown"), ("...(appState !== undefined && { appState })", "...(state !== undefined && { appState: state })")):
+    for old, new in (
+        ("appState?: unknown", "state?: unknown"),
+        ("...(appState !== undefined && { appState })", "...(state !== undefined && { appState: state })"),
+    ):
         assert old in text, old
         text = text.replace(old, new)
     out[module] = text.encode()

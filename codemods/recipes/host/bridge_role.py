@@ -173,7 +173,9 @@ def host_context(ed: FileEditor, ctx: Context, edit) -> str:
     if any(name == HOST_CONTEXT for name, _fn, _exported in top_functions(ed)):
         edit(ed, ed.function(HOST_CONTEXT))
         return HOST_CONTEXT
-    imported = [(local, specifier) for local, (exported, specifier) in import_sources(ed).items() if exported == HOST_CONTEXT]
+    imported = [
+        (local, specifier) for local, (exported, specifier) in import_sources(ed).items() if exported == HOST_CONTEXT
+    ]
     if len(imported) != 1:
         ed.function(HOST_CONTEXT)  # names what is missing
     local, specifier = imported[0]
