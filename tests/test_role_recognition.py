@@ -9,8 +9,10 @@ Conflict naming both, and nothing is written."""
 
 from __future__ import annotations
 
+import json
 import re
 import shutil
+import subprocess
 from collections.abc import Callable
 from pathlib import Path
 
@@ -18,9 +20,12 @@ import pytest
 
 from codemods.recipes.host import reads
 
-from .gitrepo import BOT, commit_all, fixture_repo, git
+from .gitrepo import BOT, commit_all, fixture_repo, git, with_remote
+from .node_tools import BIN, NODE_MODULES, require
 from .support import FIXTURES, invoke, snapshot
-from .test_moved_files import GENERIC, PANEL, RENDERER, ROUTES, SRC, _imports_resolve, _nothing_to_do
+from .team_action import gh_state, read_state, run_action
+from .test_moved_files import GENERIC, PANEL, RENDERER, ROUTES, SRC, _bundles, _imports_resolve, _nothing_to_do
+from .test_second_year import _merge_the_pr
 
 MOVED_GENERIC = f"{SRC}/web/components/chat/message/parts/tool-call-part/tool-app-part.tsx"
 MOVED_PANEL = f"{SRC}/web/routes/panel-app.tsx"
@@ -314,3 +319,352 @@ def test_the_build_on_a_checkout_where_the_files_moved_writes_the_feature_into_t
     git(repo, "am", "-q", *patches, env={"GIT_COMMITTER_NAME": "t", "GIT_COMMITTER_EMAIL": "t@t"})
     assert _files(repo) == _files(applied)
     shutil.rmtree(out)
+
+
+# ------------------------------------------------ the bridge store by role
+
+STORE = f"{SRC}/mcp-apps/use-app-bridge.ts"
+STORE_TESTS = f"{SRC}/mcp-apps/use-app-bridge.test.ts"
+SESSION_DIR = f"{SRC}/mcp-apps/session"
+SESSION = f"{SESSION_DIR}/app-bridge-session.ts"
+SESSION_TESTS = f"{SESSION_DIR}/use-app-bridge.test.ts"
+HOST_CONTEXT = f"{SESSION_DIR}/host-context.ts"
+# BridgeStore renamed with its config and options interfaces.
+_SESSION_NAMES = (
+    ("BridgeStore", "AppBridgeSession"),
+    ("BridgeStoreConfig", "AppBridgeSessionConfig"),
+    ("UseAppBridgeOptions", "AppBridgeSessionOptions"),
+)
+
+
+def _class_renamed(tree: dict[str, bytes]) -> dict[str, bytes]:
+    """The store's class renamed `AppBridgeSession` with its interfaces, in
+    the store and wherever the class is imported (its tests, when a release
+    created them)."""
+    out = dict(tree)
+    out[STORE] = _words(*_SESSION_NAMES)(out[STORE].decode()).encode()
+    if STORE_TESTS in out:
+        out[STORE_TESTS] = _words(_SESSION_NAMES[0])(out[STORE_TESTS].decode()).encode()
+    return out
+
+
+def _store_moved(tree: dict[str, bytes]) -> dict[str, bytes]:
+    """The store moved into session/ and renamed with its class (its tests
+    beside it), every import of and in them fixed."""
+    return _store_relocated(_class_renamed(tree))
+
+
+def _store_relocated(tree: dict[str, bytes]) -> dict[str, bytes]:
+    """The store moved into session/ as app-bridge-session.ts (its tests
+    beside it), every import of and in them fixed."""
+    out = dict(tree)
+    text = out.pop(STORE).decode().replace('from "./host-styles"', 'from "../host-styles"')
+    out[SESSION] = text.replace('from "./app-state"', 'from "../app-state"').encode()
+    renderer = out[RENDERER].decode()
+    assert '"./use-app-bridge.ts"' in renderer
+    out[RENDERER] = renderer.replace('"./use-app-bridge.ts"', '"./session/app-bridge-session.ts"').encode()
+    if STORE_TESTS in out:
+        tests = out.pop(STORE_TESTS).decode().replace('"./app-state.ts"', '"../app-state.ts"')
+        out[SESSION_TESTS] = tests.replace('"./use-app-bridge.ts"', '"./app-bridge-session.ts"').encode()
+    return out
+
+
+_BUILD_HOST_CONTEXT = re.compile(r"^function buildHostContext\(.*?^\}\n\n", re.M | re.S)
+_HOST_STYLES = re.compile(r'^import \{ readHostStyles \} from "[^"]+";\n', re.M)
+
+
+def _host_context_moved(store: str) -> Callable[[dict[str, bytes]], dict[str, bytes]]:
+    """`buildHostContext` moved out of the store at ``store`` into
+    host-context.ts beside it, which the store imports it from."""
+
+    def apply(tree: dict[str, bytes]) -> dict[str, bytes]:
+        out = dict(tree)
+        text = out[store].decode()
+        function = _BUILD_HOST_CONTEXT.search(text).group(0)
+        styles = _HOST_STYLES.search(text).group(0)
+        text = text.replace(function, "", 1)
+        text = text.replace(styles, styles + 'import { buildHostContext } from "./host-context";\n')
+        out[store] = text.encode()
+        out[store.rsplit("/", 1)[0] + "/host-context.ts"] = (
+            'import type {\n  McpUiDisplayMode,\n  McpUiHostContext,\n} from "@modelcontextprotocol/ext-apps";\n'
+            f'import {{ getDocumentTheme }} from "@modelcontextprotocol/ext-apps";\n{styles}\n'
+            f"// What ui/initialize answers with, and every host-context change.\nexport {function.rstrip()}\n"
+        ).encode()
+        return out
+
+    return apply
+
+
+def _moved_out(tree: dict[str, bytes]) -> dict[str, bytes]:
+    """The store moved and renamed with its class, and `buildHostContext`
+    moved into a module of its own: no file is at the store's path or
+    holds its class's name, and the one file defining `buildHostContext`
+    is not the store."""
+    return _host_context_moved(SESSION)(_store_moved(tree))
+
+
+@pytest.mark.parametrize("bridge", ["compat", "sdk"])
+@pytest.mark.parametrize("case", ["newest", "release-0.4.0-compat"])
+def test_the_store_renamed_gets_the_feature_under_its_names(tmp_path: Path, bridge: str, case: str) -> None:
+    """BridgeStore renamed with its interfaces: the class, its config and
+    the hook's options are found by role; the output is the unrenamed
+    checkout's modulo the rename, the created tests included (they import
+    the class found)."""
+    repo = _checkout(tmp_path, _class_renamed, case)
+    result = invoke("apply", "--repo", repo, "--bridge", bridge)
+    assert result.exit_code == 0, result.output
+    expected = _class_renamed(_files(FIXTURES / case / f"expected-{bridge}"))
+    got = _files(repo)
+    assert sorted(got) == sorted(expected)
+    for path in sorted(expected):
+        assert got[path].decode() == expected[path].decode(), path
+    assert "export class AppBridgeSession {" in got[STORE].decode()
+    tests = got[STORE_TESTS].decode()
+    assert 'import { AppBridgeSession } from "./use-app-bridge.ts";' in tests and "BridgeStore" not in tests
+    commit_all(repo, "feat: appState")
+    _nothing_to_do(repo, "--bridge", bridge)
+
+
+def test_the_store_moved_and_renamed_with_its_class_is_found_and_its_tests_run(tmp_path: Path) -> None:
+    """A fresh checkout whose store is session/app-bridge-session.ts, its
+    class AppBridgeSession: the feature goes into it, the created files go
+    beside it, and the created tests import the class found from where it
+    is, and pass (bun, the SDK's real AppBridge)."""
+    repo = _checkout(tmp_path, _store_moved)
+    result = invoke("apply", "--repo", repo, "--bridge", "compat")
+    assert result.exit_code == 0, result.output
+    assert f"found {SESSION} (not at {STORE})" in result.stderr, result.stderr
+    assert not (repo / STORE).exists() and not (repo / STORE_TESTS).exists()
+    store = (repo / SESSION).read_text()
+    assert "export class AppBridgeSession {" in store and "appState?: unknown" in store
+    tests = (repo / SESSION_TESTS).read_text()
+    assert 'import { AppBridgeSession } from "./app-bridge-session.ts";' in tests, tests[:400]
+    assert 'from "./app-state.ts"' in tests and "BridgeStore" not in tests
+    _imports_resolve(repo)
+    _bundles(repo, SESSION, SESSION_TESTS)
+    commit_all(repo, "feat: appState")
+    _nothing_to_do(repo, "--bridge", "compat")
+    bun = require(BIN / "bun", "Bun")
+    require(NODE_MODULES / "@modelcontextprotocol/ext-apps", "the SDK")
+    (repo / "node_modules").symlink_to(NODE_MODULES)
+    run = subprocess.run([str(bun), "test", f"./{SESSION_DIR}/"], cwd=repo, capture_output=True, text=True, timeout=300)
+    assert run.returncode == 0 and " 0 fail" in run.stderr, run.stdout + run.stderr
+    assert re.search(r"Ran [1-9][0-9]* tests across 2 files", run.stderr), run.stderr
+
+
+@pytest.mark.parametrize("bridge", ["compat", "sdk"])
+def test_the_store_moved_renamed_and_without_build_host_context_is_found_by_role(tmp_path: Path, bridge: str) -> None:
+    """The feature merged, then the team moves and renames the store with
+    its class and moves `buildHostContext` into a module of its own (the
+    one file defining it): the store is the file that constructs the SDK's
+    AppBridge, `buildHostContext` has appState where it is, and there is
+    nothing to do; the wiring is read where the store is (no migration)."""
+    repo = fixture_repo(tmp_path / "repo")
+    assert invoke("apply", "--repo", repo, "--bridge", bridge).exit_code == 0
+    commit_all(repo, "feat: appState")
+    _tree(repo, _moved_out(_files(repo)))
+    commit_all(repo, "refactor: the app bridge session, its host context in a module of its own")
+    _imports_resolve(repo)
+    _nothing_to_do(repo)
+    status = invoke("status", "--repo", repo)
+    assert status.exit_code == 0, status.output
+    assert re.search(rf"^bridge-store +applied +{re.escape(SESSION)}$", status.stdout, re.M), status.stdout
+    assert re.search(rf"^bridge-store-tests +applied +{re.escape(SESSION_TESTS)}$", status.stdout, re.M), status.stdout
+    check = invoke("apply", "--repo", repo, "--check")
+    assert "it constructs the SDK's `AppBridge` in a class that calls `buildHostContext`" in check.stderr, check.stderr
+    assert f"stays {bridge}" in check.stderr or f"wired in {bridge}" in check.stderr, check.stderr
+
+
+def test_two_files_constructing_the_bridge_in_a_class_are_a_conflict_naming_both(tmp_path: Path) -> None:
+    other = f"{SRC}/mcp-apps/preview/preview-session.ts"
+
+    def refactor(tree: dict[str, bytes]) -> dict[str, bytes]:
+        out = _moved_out(tree)
+        copy = out[SESSION].decode().replace("AppBridgeSession", "PreviewSession")
+        out[other] = copy.replace('from "./host-context"', 'from "../session/host-context"').encode()
+        return out
+
+    repo = _checkout(tmp_path, refactor)
+    before = snapshot(repo)
+    result = invoke("apply", "--repo", repo, "--bridge", "compat")
+    assert result.exit_code == 3, result.output
+    line = next((ln for ln in result.stderr.splitlines() if "more than one file plays its part" in ln), "")
+    assert line and SESSION in line and other in line and "AppBridge" in line, result.stderr
+    assert snapshot(repo) == before
+
+
+def test_build_host_context_moved_on_a_fresh_checkout_is_refused_naming_where_it_is(tmp_path: Path) -> None:
+    """The step edits only the store's file: `buildHostContext` in a module
+    of its own, without appState, is named where it is; no edit, nothing
+    written, and no talk of an old revision."""
+    repo = _checkout(tmp_path, _host_context_moved(STORE))
+    before = snapshot(repo)
+    result = invoke("apply", "--repo", repo, "--bridge", "compat")
+    assert result.exit_code == 3, result.output
+    moved = f"{SRC}/mcp-apps/host-context.ts"
+    line = next((ln for ln in result.stderr.splitlines() if "`appState` in `buildHostContext`" in ln), "")
+    assert line and moved in line and "this step does not edit" in line, result.stderr
+    assert "older revision" not in result.output
+    assert snapshot(repo) == before
+
+
+def test_reads_include_the_store_found_by_role_and_its_host_context(tmp_path: Path) -> None:
+    """`pr --artifact` exports only the files a plan reads: the store found
+    by role, and the module `buildHostContext` was moved into, even as an
+    arrow function (no `function buildHostContext(` to find it by), where
+    the step reads it. sdk mode: the store imports nothing of the created
+    module."""
+    repo = fixture_repo(tmp_path / "repo")
+    assert invoke("apply", "--repo", repo, "--bridge", "sdk").exit_code == 0
+    commit_all(repo, "feat: appState")
+    tree = _moved_out(_files(repo))
+    module = tree[HOST_CONTEXT].decode()
+    module = module.replace("export function buildHostContext(", "export const buildHostContext = (")
+    module = module.replace("): McpUiHostContext {", "): McpUiHostContext => {")
+    tree[HOST_CONTEXT] = module.replace("\n}\n", "\n};\n").encode()
+    assert "function buildHostContext" not in tree[HOST_CONTEXT].decode()
+    _tree(repo, tree)
+    commit_all(repo, "refactor: the app bridge session")
+    names = git(repo, "ls-files").split()
+
+    def grep(needles):
+        args = ["grep", "-l", "-F", *(part for n in needles for part in ("-e", n)), "HEAD", "--", "*.ts", "*.tsx"]
+        out = git(repo, *args, check=False)
+        return [line.split(":", 1)[1] for line in out.splitlines() if ":" in line]
+
+    assert {SESSION, HOST_CONTEXT, SESSION_TESTS} <= reads(names, grep)
+    # the step finds appState in the arrow function where it is
+    _nothing_to_do(repo, "--bridge", "sdk")
+
+
+# ------------------------------------------------ the second year: the store refactored after the merge
+
+
+def _merged_then(tmp_path: Path, refactor: Callable[[dict[str, bytes]], dict[str, bytes]], message: str):
+    """The scheduled job opens the PR, the team merges it, then refactors
+    the merged tree and pushes (the workflow harness, the stateful `gh`)."""
+    remote, work = with_remote(tmp_path)
+    state = gh_state(tmp_path)
+    assert run_action(tmp_path, work, "1").outputs["pr-action"] == "open"
+    _merge_the_pr(tmp_path, remote, work, state)
+    _tree(work, refactor(_files(work)))
+    commit_all(work, message)
+    git(work, "push", "-q", "origin", "main")
+    return remote, work, state
+
+
+def _class_renamed_and_host_context_moved(tree: dict[str, bytes]) -> dict[str, bytes]:
+    """Issue 30's refactor: `BridgeStore` renamed (its tests follow), and
+    `buildHostContext` moved to its own file."""
+    return _host_context_moved(STORE)(_class_renamed(tree))
+
+
+def test_the_store_renamed_and_its_host_context_moved_after_the_merge_is_nothing_to_do(tmp_path: Path) -> None:
+    remote, work, state = _merged_then(
+        tmp_path, _class_renamed_and_host_context_moved, "refactor: AppBridgeSession, its host context in a file"
+    )
+    refs = git(remote, "for-each-ref")
+    for day in ("2", "3"):
+        run = run_action(tmp_path, work, day)
+        assert set(run.exits.values()) == {0}, run.stderr
+        assert run.outputs["pr-action"] == "none", run
+        assert "older revision" not in run.summary + run.stderr
+    assert git(remote, "for-each-ref") == refs  # nothing pushed
+    assert len(read_state(state)["pulls"]) == 1  # nothing opened
+
+
+def _host_context_reshaped(tree: dict[str, bytes]) -> dict[str, bytes]:
+    """`buildHostContext` moved to its own file, where its appState
+    parameter is renamed: a refactor the step, which edits only the store's
+    file, cannot follow (nor confirm)."""
+    out = _host_context_moved(STORE)(tree)
+    module = f"{SRC}/mcp-apps/host-context.ts"
+    text = out[module].decode()
+    for old, new in (
+        ("appState?: unknown", "state?: unknown"),
+        ("...(appState !== undefined && { appState })", "...(state !== undefined && { appState: state })"),
+    ):
+        assert old in text, old
+        text = text.replace(old, new)
+    out[module] = text.encode()
+    return out
+
+
+def test_build_host_context_moved_and_reshaped_after_the_merge_is_blocked_green_naming_the_opt_out(tmp_path: Path) -> None:
+    remote, work, state = _merged_then(tmp_path, _host_context_reshaped, "refactor: the host context in a file")
+    refs = git(remote, "for-each-ref")
+    run = run_action(tmp_path, work, "2")
+    assert set(run.exits.values()) == {0}, run.stderr
+    assert run.outputs["pr-action"] == "blocked", run
+    assert "`appState` in `buildHostContext`" in run.summary and "host-context.ts" in run.summary, run.summary
+    assert 'skip = ["bridge-store"]' in run.summary, run.summary
+    assert "older revision" not in run.summary + run.stderr
+    assert git(remote, "for-each-ref") == refs and len(read_state(state)["pulls"]) == 1
+
+    args = ("pr", "--repo", work, "--branch", "codemod/next", "--author", BOT, "--no-verify", "--json")
+    result = invoke(*args)
+    assert result.exit_code == 0, result.output
+    blocked = json.loads(result.stdout)["blocked"]["steps"]
+    assert [step["step"] for step in blocked] == ["bridge-store"] and blocked[0]["skip"] == 'skip = ["bridge-store"]'
+    red = run_action(tmp_path, work, "3", **{"fail-on-blocked": "true"})
+    assert 3 in red.exits.values() or 1 in red.exits.values(), red.exits
+
+    # the one line opts out: nothing to do, green
+    (work / ".mesh-codemod.toml").write_text('skip = ["bridge-store"]\n')
+    commit_all(work, "chore: mesh-codemod leaves the bridge store to us")
+    git(work, "push", "-q", "origin", "main")
+    run = run_action(tmp_path, work, "4")
+    assert set(run.exits.values()) == {0} and run.outputs["pr-action"] == "none", run
+
+
+def test_the_build_on_a_checkout_whose_store_moved_and_renamed_is_the_applied_tree(tmp_path: Path) -> None:
+    """The series, built from the exported subset one commit group at a
+    time, finds the moved store by role and names its class in the
+    created tests as `apply` does."""
+    repo = _checkout(tmp_path, _store_moved)
+    applied = _checkout(tmp_path / "applied", _store_moved)
+    assert invoke("apply", "--repo", applied, "--bridge", "sdk").exit_code == 0
+    out = tmp_path / "series"
+    result = invoke("patch", "--repo", repo, "--out", out, "--author", BOT, "--bridge", "sdk")
+    assert result.exit_code == 0, result.output
+    patches = sorted(str(p) for p in out.glob("*.patch"))
+    git(repo, "am", "-q", *patches, env={"GIT_COMMITTER_NAME": "t", "GIT_COMMITTER_EMAIL": "t@t"})
+    assert _files(repo) == _files(applied)
+    assert 'import { AppBridgeSession } from "./app-bridge-session.ts";' in (repo / SESSION_TESTS).read_text()
+
+
+def _bridge_aliased(tree: dict[str, bytes]) -> dict[str, bytes]:
+    """The store imports the SDK's AppBridge under another local name."""
+    out = dict(tree)
+    path = SESSION if SESSION in out else STORE
+    text = _words(("AppBridge", "SdkBridge"))(out[path].decode())
+    assert "import {\n  SdkBridge,\n" in text
+    out[path] = text.replace("import {\n  SdkBridge,\n", "import {\n  AppBridge as SdkBridge,\n", 1).encode()
+    return out
+
+
+@pytest.mark.parametrize("bridge", ["compat", "sdk"])
+def test_the_sdks_bridge_under_another_local_name_is_the_store_s(tmp_path: Path, bridge: str) -> None:
+    """`AppBridge as SdkBridge`, the class renamed: the store is still the
+    class that constructs the SDK's bridge, and the capability goes into
+    the host capabilities of `new SdkBridge(...)`."""
+    refactor = lambda tree: _bridge_aliased(_class_renamed(tree))  # noqa: E731
+    repo = _checkout(tmp_path, refactor)
+    result = invoke("apply", "--repo", repo, "--bridge", bridge)
+    assert result.exit_code == 0, result.output
+    expected = refactor(_files(FIXTURES / "newest" / f"expected-{bridge}"))
+    got = _files(repo)
+    assert sorted(got) == sorted(expected)
+    for path in sorted(expected):
+        assert got[path].decode() == expected[path].decode(), path
+    assert "...appStateCapability" in got[STORE].decode()
+    commit_all(repo, "feat: appState")
+    _nothing_to_do(repo, "--bridge", bridge)
+    # moved, with buildHostContext in a module of its own: the file is
+    # found by the import of the SDK's bridge (no `new AppBridge(` in it)
+    _tree(repo, _host_context_moved(SESSION)(_store_relocated(_files(repo))))
+    commit_all(repo, "refactor: the session")
+    assert "new AppBridge(" not in (repo / SESSION).read_text()
+    check = invoke("apply", "--repo", repo, "--check", "--bridge", bridge)
+    assert check.exit_code == 0, check.output
+    assert f"found {SESSION} (not at {STORE}): it constructs the SDK's `AppBridge`" in check.stderr, check.stderr

@@ -87,11 +87,3 @@ def _holding_any(repo: Path, texts: list[str]):
                 if any(needle in data for needle in needles):
                     yield path.relative_to(repo).as_posix(), data
 
-
-def one_file_defining(repo: Path, usual: str, defines: str) -> str | None:
-    """The file at ``usual`` when it is there, else the one file of the
-    checkout that contains ``defines``; None when there is none or more."""
-    if os.path.lexists(repo / usual):
-        return usual
-    found = files_containing(repo, defines) if defines else []
-    return found[0] if len(found) == 1 else None

@@ -94,7 +94,8 @@ def locate(
     search: Callable[[Path, str], list[str]] = find_definitions,
 ) -> tuple[str, list[str]]:
     """The step's file: its usual path; else the one file that defines its
-    symbol; else the one file that plays its role. A step with a role is
+    symbol (for a step with a role, one of the files that play it, where
+    some do); else the one file that plays its role. A step with a role is
     looked for elsewhere also when its usual file is there but no longer
     holds its symbol (the schema moved out of the route file, a component
     renamed in place); when no file plays the role, the usual file stays
@@ -111,8 +112,18 @@ def locate(
         raise Conflict(
             step.path, f"{missing}, and `{step.defines}` is defined in more than one file: {', '.join(paths)}"
         )
+    playing = None
+    if paths and step.role is not None:
+        # The symbol moved out of the step's file into a module of its own
+        # (`buildHostContext` out of the bridge store) does not take the
+        # step with it: where files play the role, the one holding the
+        # symbol must be one of them.
+        playing = step.role.find(repo, located)
+        if playing and paths[0] not in playing:
+            paths = []
     if not paths and step.role is not None:
-        paths, how = step.role.find(repo, located), step.role.what
+        playing = step.role.find(repo, located) if playing is None else playing
+        paths, how = playing, step.role.what
         if len(paths) > 1:
             raise Conflict(step.path, f"{missing}, and more than one file plays its part ({how}): {', '.join(paths)}")
     if paths and paths[0] == step.path:

@@ -2,13 +2,14 @@
 
 from __future__ import annotations
 
+import re
 from collections.abc import Sequence
 from pathlib import Path
 
 from ..base import Bridge, CommitGroup, Context, NewFile, Step
 from ... import __version__
 from ..names import NAMES
-from . import bridge_store, iframe_renderer, panel_app_view, releases, search_schema, tool_call_part
+from . import bridge_role, bridge_store, iframe_renderer, panel_app_view, releases, search_schema, tool_call_part
 from .common import ALIASES, HOOK, HOOK_PATH, MODULE_PATH
 
 TESTS_PATH = "apps/mesh/src/mcp-apps/app-state.test.ts"
@@ -69,6 +70,15 @@ def module_exports(ctx: Context) -> list[str]:
     return names + ([schema] if schema else [])
 
 
+def render_store_tests(ctx: Context) -> str:
+    """use-app-bridge.test.ts, testing the store's class under the name it
+    has in this checkout (the team may have renamed it): as this run leaves
+    the store's file, else as it is."""
+    template = _template("use-app-bridge.test.ts")
+    name = bridge_role.class_name(ctx, "bridge-store", bridge_store.PATH)
+    return template if name == bridge_role.CLASS else re.sub(rf"\b{bridge_role.CLASS}\b", name, template)
+
+
 STEPS: tuple[Step, ...] = (
     Step(
         id="app-state-module",
@@ -109,13 +119,14 @@ STEPS: tuple[Step, ...] = (
         description="use-app-bridge.ts: appState in the host context, state-changed handler, URL pushes",
         transform=bridge_store.transform,
         defines=bridge_store.DEFINES,
+        role=bridge_store.ROLE,
     ),
     Step(
         id="bridge-store-tests",
         path=STORE_TESTS_PATH,
         description="new use-app-bridge.test.ts: bun tests of the bridge store with the SDK's AppBridge and App",
         new_file=NewFile(
-            lambda ctx: _template("use-app-bridge.test.ts"),
+            render_store_tests,
             lambda ctx: [],
             label=lambda ctx: __version__,
             introduced="0.5.0",
@@ -271,5 +282,8 @@ def reads(names: list[str], grep) -> set[str] | None:
     # what a file playing a step's role holds (a render site renamed, the
     # search schema moved into a module of its own)
     needles += [needle for step in STEPS if step.role is not None for needle in step.role.needles]
+    # the module the team moved `buildHostContext` into (the store's step
+    # reads it there)
+    needles.append(bridge_role.HOST_CONTEXT)
     wanted.update(grep(needles))
     return wanted

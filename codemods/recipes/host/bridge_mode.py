@@ -8,9 +8,8 @@ import re
 from pathlib import Path
 
 from ..manifest import read_manifest
-from ...engine.files import one_file_defining
 from ..base import Bridge, ModeChoice
-from . import bridge_store, sdk_api
+from . import bridge_role, bridge_store, sdk_api
 
 SDK_NAME = "@modelcontextprotocol/ext-apps"
 SDK_PACKAGE = Path("node_modules") / SDK_NAME
@@ -105,8 +104,9 @@ _WIRINGS = (
 
 def _bridge_store(repo: Path) -> tuple[str, str] | None:
     """The checkout's bridge store, wherever the team moved it (its usual
-    path, else the one file that defines what it does), and its text."""
-    path = one_file_defining(repo, bridge_store.PATH, bridge_store.DEFINES)
+    path, else the one file that plays its part or defines what it does),
+    and its text."""
+    path = bridge_role.store_file(repo, bridge_store.PATH, bridge_store.DEFINES)
     if path is None:
         return None
     try:

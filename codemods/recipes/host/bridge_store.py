@@ -15,13 +15,15 @@ from ...engine.find import squash
 from ...engine.outcome import AnchorMissing, Conflict
 from ..base import Bridge, Context
 from ..names import NAMES
-from . import sdk_api
+from . import bridge_role, sdk_api
 from .common import MODULE_PATH, PROP_MEMBERS, import_of, remove_earlier_statements, remove_lines
 from .sdk_api import SdkApi
 
 PATH = "apps/mesh/src/mcp-apps/use-app-bridge.ts"
-# What only the bridge store defines: how it is found where the team moved it.
-DEFINES = "function buildHostContext("
+# What only the bridge store defines: how it is found where the team moved
+# it; else by what it does (bridge_role.ROLE).
+DEFINES = f"function {bridge_role.HOST_CONTEXT}("
+ROLE = bridge_role.ROLE
 
 # The private members this step writes; a team may rename them.
 MEMBERS = frozenset(
@@ -376,17 +378,15 @@ CAPABILITY_0_4_0 = Item(NAMES.capability, f"{NAMES.capability}: {{}}")
 CAPABILITY_TYPE_0_4_0 = f"{{ {NAMES.capability}?: object }}"
 
 
-def advertise_capability(ed: FileEditor, attach: Node, anchor: Node) -> None:
-    """The capability in the host capabilities that ``attach()`` hands to
-    ``new AppBridge(client, hostInfo, capabilities, ...)`` where the site
-    keeps state: spread into an object there, or into one made of the
-    constant there (CAPABILITIES declares it, after ``anchor``). What 0.2.0
-    to 0.4.0 put in the constant goes."""
-    where = "the host capabilities passed to `new AppBridge(...)` in `attach()` of `BridgeStore`"
-    news = [
-        n for n in ed.walk(attach)
-        if n.type == "new_expression" and ed.text(n.child_by_field_name("constructor")) == "AppBridge"
-    ]
+def advertise_capability(ed: FileEditor, attach: Node, anchor: Node, store: str = bridge_role.CLASS) -> None:
+    """The capability in the host capabilities that ``attach()`` (of the
+    class ``store``) hands to ``new AppBridge(client, hostInfo,
+    capabilities, ...)`` (under whatever name the file imports the SDK's
+    bridge) where the site keeps state: spread into an object there, or
+    into one made of the constant there (CAPABILITIES declares it, after
+    ``anchor``). What 0.2.0 to 0.4.0 put in the constant goes."""
+    where = f"the host capabilities passed to `new AppBridge(...)` in `attach()` of `{store}`"
+    news = bridge_role.constructions(ed, attach, bridge_role.bridge_constructors(ed))
     arguments = news[0].child_by_field_name("arguments").named_children if len(news) == 1 else []
     if len(arguments) < 3 or arguments[2].type not in {"object", "identifier"}:
         raise AnchorMissing(ed.path, where)
@@ -438,8 +438,9 @@ def _drop_capability_0_4_0(ed: FileEditor, declarator: Node) -> None:
             ed.edits.replace(parts[0].end_byte, parts[1].end_byte, "")
 
 
-def transform(ed: FileEditor, ctx: Context) -> None:
-    build = ed.function("buildHostContext")
+def _host_context_with_app_state(ed: FileEditor, build: Node) -> None:
+    """``buildHostContext`` (the function ``build`` of ``ed``'s file) takes
+    appState and puts it into the context only when there is one."""
     ed.ensure_list_items(ed.parameters(build), [Item("appState", "appState?: unknown")])
     returned = ed.statement(
         ed.body(build), lambda s: s.startswith("return{"), "the object returned by `buildHostContext`"
@@ -449,33 +450,45 @@ def transform(ed: FileEditor, ctx: Context) -> None:
         [Item("...appState", "...(appState !== undefined && { appState })")],
     )
 
-    for interface in ("BridgeStoreConfig", "UseAppBridgeOptions"):
+
+def transform(ed: FileEditor, ctx: Context) -> None:
+    # The store by role (bridge_role): its class, its interfaces and the
+    # host context's builder, whatever the team named them or wherever it
+    # moved the builder.
+    build_name = bridge_role.host_context(ed, ctx, _host_context_with_app_state)
+    store, name = bridge_role.store_class(ed)
+
+    interfaces = (bridge_role.config_interface(ed, store, name), bridge_role.options_interface(ed, name))
+    for interface in dict.fromkeys(interfaces):
         ed.ensure_members(ed.interface(interface), PROP_MEMBERS)
 
-    store = ed.class_("BridgeStore")
     # Exported for its tests (use-app-bridge.test.ts).
     if store.parent is None or store.parent.type != "export_statement":
         ed.edits.insert(store.start_byte, "export ")
     attach = ed.method(store, "attach")
     config_pattern = ed.destructuring_of(attach, "this.config", "client")
     ed.ensure_list_items(config_pattern, [Item("appState", "appState")])
-    build_call = ed.call(attach, "buildHostContext", "`attach()` of `BridgeStore`")
+    build_call = ed.call(attach, build_name, f"`attach()` of `{name}`")
     ed.ensure_list_items(build_call.child_by_field_name("arguments"), [Item("appState", "appState")])
     context = ed.enclosing_statement(build_call)
     ed.ensure_statements_after(context, REMEMBER_INITIAL)
     # The capability goes after the statements above, as on a clean tree,
     # also where an earlier release wrote one of them (0.1.0's appStateJson).
     kept = ed.find_statement(context.parent, REMEMBER_INITIAL[1])
-    advertise_capability(ed, attach, kept if kept is not None else context)
+    advertise_capability(ed, attach, kept if kept is not None else context, name)
 
     # Heard in any method of the store (a helper that registerHandlers
     # calls, say); the size handler is needed only to add it.
     handlers = ed.body(ed.method(store, "registerHandlers"))
+    try:
+        wanted = handler(ctx)
+    except Conflict as conflict:  # named at the store's file, wherever it is
+        raise Conflict(ed.path, conflict.reason) from None
     ed.ensure_statements_after(
         lambda: ed.statement(
             handlers, lambda s: s.startswith("bridge.onsizechange="), "`bridge.onsizechange = ...` in `registerHandlers()`"
         ),
-        [handler(ctx)],
+        [wanted],
         block=handlers,
         scope=store,
     )
@@ -487,7 +500,7 @@ def transform(ed: FileEditor, ctx: Context) -> None:
     # Theme and display-mode pushes keep the state the bridge holds: not
     # resent (it has not changed), not dropped from the context (rule 5).
     push_host_context = ed.method(store, "pushHostContext")
-    context_call = ed.call(push_host_context, "buildHostContext", "`pushHostContext()` of `BridgeStore`")
+    context_call = ed.call(push_host_context, build_name, f"`pushHostContext()` of `{name}`")
     bridge_app_state = "this." + ed.member_name("bridgeAppState")
     ed.ensure_list_items(context_call.child_by_field_name("arguments"), [Item(bridge_app_state, bridge_app_state)])
 
