@@ -17,6 +17,7 @@ from pathlib import Path
 import pytest
 
 from codemods.recipes.base import Bridge
+from codemods.recipes.host import STEPS as HOST_STEPS
 from codemods.recipes.host.bridge_mode import current_wiring
 
 from .gitrepo import BOT, commit_all, fixture_repo, git
@@ -351,6 +352,9 @@ def test_every_definition_is_searched_for_at_once(tmp_path: Path, monkeypatch, w
     monkeypatch.setattr(files, "_holding_any", counted)
     monkeypatch.setattr(locate, "find_definitions", lambda *a: pytest.fail("searched one definition alone"))
     result = plan(repo)
-    assert len(searches) == 1 and set(searches[0]) == {"export const APP_STATE_PARAM", "export function useAppStateParam("}
+    # one search: the created files' definitions, and (in the same search) those of the steps found by role,
+    # whose usual file may no longer hold them
+    roles = {step.defines for step in HOST_STEPS if step.role is not None}
+    assert len(searches) == 1 and set(searches[0]) == {"export const APP_STATE_PARAM", "export function useAppStateParam("} | roles
     found = {r.step: r.path for r in result.results}
     assert found["app-state-hook"] == "apps/mesh/src/web/lib/app-state-hook.ts", found
