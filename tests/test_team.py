@@ -66,6 +66,40 @@ def test_a_removed_test_file_is_a_decision_not_created_again(tmp_path: Path) -> 
     assert "removed it" in check.output
 
 
+@pytest.mark.parametrize("removed", ["use-app-bridge.test.ts", "use-app-state-param.test.ts"])
+def test_a_file_the_checkouts_release_wrote_and_someone_removed_stays_removed_across_an_upgrade(
+    tmp_path: Path, removed: str
+) -> None:
+    """0.5.0 wrote the store's tests; a team that removed them decided so,
+    and the upgrade to this release (the hook) does not bring them back.
+    The hook's tests are newer than 0.5.0: the upgrade creates them, and,
+    once this release wrote them, their removal is a decision too."""
+    import shutil
+
+    from .support import FIXTURES
+
+    repo = tmp_path / "repo"
+    shutil.copytree(FIXTURES / "release-0.5.0-compat" / "input", repo)
+    store_tests = repo / "apps/mesh/src/mcp-apps/use-app-bridge.test.ts"
+    hook_tests = repo / "apps/mesh/src/web/hooks/use-app-state-param.test.ts"
+    if removed == "use-app-bridge.test.ts":
+        store_tests.unlink()
+        result = invoke("apply", "--repo", repo, "--bridge", "compat", "--json")
+        assert result.exit_code == 0, result.output
+        step = _steps(_json(result))["bridge-store-tests"]
+        assert step["status"] == "skipped" and step["kind"] == "decision", step
+        assert not store_tests.exists()
+        assert hook_tests.is_file(), "the upgrade creates what this release introduced"
+    else:
+        assert invoke("apply", "--repo", repo, "--bridge", "compat").exit_code == 0
+        hook_tests.unlink()
+        result = invoke("apply", "--repo", repo, "--bridge", "compat", "--json")
+        assert result.exit_code == 0, result.output
+        step = _steps(_json(result))["app-state-hook-tests"]
+        assert step["status"] == "skipped" and step["kind"] == "decision", step
+        assert not hook_tests.exists()
+
+
 def test_restore_brings_a_removed_file_back(tmp_path: Path) -> None:
     repo = _applied(tmp_path)
     original = (repo / TESTS_FILE).read_bytes()

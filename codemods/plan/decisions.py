@@ -5,6 +5,7 @@ rest of the feature is present is not created again."""
 from __future__ import annotations
 
 import os
+import re
 from collections.abc import Sequence
 from pathlib import Path
 from ..engine.outcome import Refused, Status, StepResult
@@ -92,13 +93,24 @@ def keep_decisions(
     if not creating:
         return
     done = {r.step: r for r in results}
-    # A file a newer release introduced, on a checkout an earlier release
-    # wrote (an upgrade is pending): never written there, so never removed.
-    upgrading = any(c.kind == "upgrade" for r in results for c in r.form_changes)
+    # A file a release newer than the checkout's introduced (an upgrade is
+    # pending from a release before it): never written there, so never
+    # removed; one the checkout's release wrote and someone removed stays a
+    # decision.
+    upgraded_from = [
+        _version(found)
+        for r in results for c in r.form_changes if c.kind == "upgrade"
+        for found in re.findall(r"\d+\.\d+\.\d+", c.was)
+    ]
+
+    def newer(step: Step) -> bool:
+        introduced = step.new_file.introduced if step.new_file is not None else ""
+        return bool(upgraded_from and introduced and _version(introduced) > max(upgraded_from))
+
     for index, result in creating:
-        if upgrading and by_id[result.step].new_file.introduced:
+        if newer(by_id[result.step]):
             continue
-        if not _rest_present(repo, target, ctx, config, result.step, done, contents):
+        if not _rest_present(repo, target, ctx, config, result.step, done, contents, newer):
             continue
         reason = (
             f"{result.path} is missing while the rest of the feature is present: someone removed it, "
@@ -110,13 +122,19 @@ def keep_decisions(
         contents.pop(result.path, None)
 
 
-def _rest_present(repo, target, ctx, config, step_id, done, contents) -> bool:
+def _version(text: str) -> tuple[int, ...]:
+    return tuple(int(part) for part in text.split("."))
+
+
+def _rest_present(repo, target, ctx, config, step_id, done, contents, newer) -> bool:
     """Whether every step but ``step_id`` (and those the configuration
     skips or that do not apply) finds the feature there, in this release's
-    form or an earlier one; steps this plan did not run are tried now."""
+    form or an earlier one; steps this plan did not run are tried now. A
+    file a release newer than the checkout's introduces (``newer``) was
+    never there to be present."""
     root = repo.resolve()
     for step in target.steps:
-        if step.id == step_id or config.skipped(step.id):
+        if step.id == step_id or config.skipped(step.id) or newer(step):
             continue
         result = done.get(step.id)
         if result is not None and result.status is Status.SKIPPED and result.kind == "not-applicable":
