@@ -199,6 +199,11 @@ BROKEN_WRITES = {
         "      [APP_STATE_PARAM]",
         "writes the app's slot and keeps the other params",
     ),
+    "the page left for the root": (
+        '    to: ".",',
+        '    to: "/",',
+        "writes the app's slot and keeps the other params",
+    ),
     "a history entry per report": (
         "    replace: true,\n  });",
         "    replace: false,\n  });",

@@ -2,6 +2,7 @@ import { describe, expect, test } from "bun:test";
 import {
   createMemoryHistory,
   createRootRoute,
+  createRoute,
   createRouter,
 } from "@tanstack/react-router";
 import {
@@ -12,19 +13,27 @@ import {
 } from "@/mcp-apps/app-state.ts";
 import { writeAppStateReport } from "./use-app-state-param.ts";
 
-// A router over an in-memory history at `search`, as the app has it when a
-// report arrives: writeAppStateReport is what useAppStateParam's callback runs.
-function routerAt(search: Record<string, string> = {}) {
+// A router on mesh's chat route over an in-memory history at `search`, as
+// the app has it when a report arrives: writeAppStateReport is what
+// useAppStateParam's callback runs.
+async function routerAt(search: Record<string, string> = {}) {
   const query = new URLSearchParams(search).toString();
-  return createRouter({
-    routeTree: createRootRoute(),
+  const rootRoute = createRootRoute();
+  const chatRoute = createRoute({
+    getParentRoute: () => rootRoute,
+    path: "$org/chat",
+  });
+  const router = createRouter({
+    routeTree: rootRoute.addChildren([chatRoute]),
     history: createMemoryHistory({
-      initialEntries: [`/org/chat${query ? `?${query}` : ""}`],
+      initialEntries: [`/acme/chat${query ? `?${query}` : ""}`],
     }),
   });
+  await router.load();
+  return router;
 }
 
-type TestRouter = ReturnType<typeof routerAt>;
+type TestRouter = Awaited<ReturnType<typeof routerAt>>;
 
 function param(router: TestRouter): string | undefined {
   const value = (router.latestLocation.search as Record<string, unknown>)[
@@ -46,25 +55,30 @@ function keptOf(router: TestRouter): Record<string, unknown> {
 }
 
 describe("writeAppStateReport", () => {
-  test("writes the app's slot and keeps the other params", () => {
-    const router = routerAt({ main: "app:conn_1:show_view", tab: "files" });
+  test("writes the app's slot and keeps the other params", async () => {
+    const router = await routerAt({
+      main: "app:conn_1:show_view",
+      tab: "files",
+    });
     writeAppStateReport(router, "call_1", { page: "/settings" });
     expect(stateOf(router, "call_1")).toEqual({ page: "/settings" });
     const search = router.latestLocation.search as Record<string, unknown>;
     expect(search.main).toBe("app:conn_1:show_view");
     expect(search.tab).toBe("files");
+    // the page stays where it is: only its search changes
+    expect(router.latestLocation.pathname).toBe("/acme/chat");
   });
 
-  test("replaces the history entry instead of adding one", () => {
-    const router = routerAt();
+  test("replaces the history entry instead of adding one", async () => {
+    const router = await routerAt();
     const length = router.history.length;
     writeAppStateReport(router, "call_1", { page: 1 });
     writeAppStateReport(router, "call_1", { page: 2 });
     expect(router.history.length).toBe(length);
   });
 
-  test("keeps the other apps' slots: each report composes on the URL as it is now", () => {
-    const router = routerAt();
+  test("keeps the other apps' slots: each report composes on the URL as it is now", async () => {
+    const router = await routerAt();
     writeAppStateReport(router, "call_1", { page: "a" });
     writeAppStateReport(router, "call_2", { page: "b" });
     writeAppStateReport(router, "conn_1:show_view", { tab: "c" });
@@ -73,25 +87,25 @@ describe("writeAppStateReport", () => {
     expect(stateOf(router, "conn_1:show_view")).toEqual({ tab: "c" });
   });
 
-  test("ends at the last of reports that come faster than renders", () => {
+  test("ends at the last of reports that come faster than renders", async () => {
     // The URL holds "/"; the app goes to "/a" and back before any render.
     const start = writeAppState(undefined, "call_1", { page: "/" });
-    const router = routerAt(start ? { [APP_STATE_PARAM]: start } : {});
+    const router = await routerAt(start ? { [APP_STATE_PARAM]: start } : {});
     writeAppStateReport(router, "call_1", { page: "/a" });
     writeAppStateReport(router, "call_1", { page: "/" });
     expect(stateOf(router, "call_1")).toEqual({ page: "/" });
   });
 
-  test("a report equal to the URL's navigates nowhere", () => {
+  test("a report equal to the URL's navigates nowhere", async () => {
     const start = writeAppState(undefined, "call_1", { page: 1 });
-    const router = routerAt(start ? { [APP_STATE_PARAM]: start } : {});
+    const router = await routerAt(start ? { [APP_STATE_PARAM]: start } : {});
     const before = router.latestLocation;
     writeAppStateReport(router, "call_1", { page: 1 });
     expect(router.latestLocation).toBe(before);
   });
 
-  test("a null report clears only the app's own slot", () => {
-    const router = routerAt();
+  test("a null report clears only the app's own slot", async () => {
+    const router = await routerAt();
     writeAppStateReport(router, "call_1", { page: "a" });
     writeAppStateReport(router, "call_2", { page: "b" });
     writeAppStateReport(router, "call_1", null);
@@ -99,8 +113,8 @@ describe("writeAppStateReport", () => {
     expect(stateOf(router, "call_2")).toEqual({ page: "b" });
   });
 
-  test("a state over the cap stays out of the URL and is kept in the entry", () => {
-    const router = routerAt();
+  test("a state over the cap stays out of the URL and is kept in the entry", async () => {
+    const router = await routerAt();
     writeAppStateReport(router, "call_2", { page: "b" });
     const big = { text: "x".repeat(APP_STATE_MAX_LENGTH) };
     writeAppStateReport(router, "call_1", big);
@@ -112,8 +126,8 @@ describe("writeAppStateReport", () => {
     );
   });
 
-  test("an app's slot evicted by the cap is kept in the entry", () => {
-    const router = routerAt();
+  test("an app's slot evicted by the cap is kept in the entry", async () => {
+    const router = await routerAt();
     const half = "y".repeat(Math.floor(APP_STATE_MAX_LENGTH / 2));
     writeAppStateReport(router, "call_1", { text: half });
     writeAppStateReport(router, "call_2", { text: half });

@@ -79,8 +79,8 @@ export function writeAppStateReport(
       ...prev,
       [APP_STATE_PARAM]: written(paramIn(prev), {}, appKey, state).param,
     }),
-    // Each updater reads the location the navigation starts from itself: no
-    // updater relies on the router calling the other one first.
+    // The history state's updater reads the router's latest location itself:
+    // it does not rely on the router calling the search updater first.
     state: (prev) => {
       const from = paramIn(router.latestLocation.search);
       const { kept } = written(from, keptIn(prev), appKey, state);
