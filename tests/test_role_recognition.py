@@ -668,3 +668,30 @@ def test_the_sdks_bridge_under_another_local_name_is_the_store_s(tmp_path: Path,
     check = invoke("apply", "--repo", repo, "--check", "--bridge", bridge)
     assert check.exit_code == 0, check.output
     assert f"found {SESSION} (not at {STORE}): it constructs the SDK's `AppBridge`" in check.stderr, check.stderr
+
+
+def test_a_part_rendering_the_renderer_through_two_local_components_is_a_conflict_naming_both(tmp_path: Path) -> None:
+    """Which of two wrappers shows the app is not the tool's guess (review
+    of 0.6.0: the first one was wired, silently)."""
+    repo = tmp_path / "repo"
+    shutil.copytree(FIXTURES / "newest" / "input", repo)
+    generic = repo / GENERIC
+    text = generic.read_text()
+    text = text.replace(
+        "            <Suspense fallback={<div className=\"h-10 animate-pulse\" />}>\n",
+        "            <Suspense fallback={<div className=\"h-10 animate-pulse\" />}>\n"
+        "              <AppPreview uiResourceUri={uiResourceUri} />\n",
+        1,
+    )
+    text += (
+        "\nfunction AppPreview({ uiResourceUri }: { uiResourceUri: string }) {\n"
+        "  return <MCPAppIframeRenderer uiResourceUri={uiResourceUri} />;\n"
+        "}\n"
+    )
+    generic.write_text(text)
+    before = snapshot(repo)
+    result = invoke("apply", "--repo", repo, "--bridge", "compat")
+    assert result.exit_code == 3, result.output
+    assert "renders `<MCPAppIframeRenderer>` through more than one local component" in result.output, result.output
+    assert "`MCPAppRenderer`" in result.output and "`AppPreview`" in result.output, result.output
+    assert snapshot(repo) == before

@@ -17,7 +17,7 @@ from tree_sitter import Node
 from ...engine.editor import FileEditor
 from ...engine.statements import Item
 from ...engine.find import Finder, module_stem
-from ...engine.outcome import AnchorMissing
+from ...engine.outcome import AnchorMissing, Conflict
 from ..base import Context, Role
 from . import iframe_renderer
 from .common import (
@@ -78,7 +78,8 @@ def sites(f: Finder, renderer: set[str] | dict[str, str]) -> list[tuple[Node, st
             continue
         via = [(w, node) for w, node in wrappers if w != name and f.jsx_elements(fn, w)]
         if via:
-            found.append((fn, name, via[0][1], via[0][0]))
+            # each wrapper is a candidate: two are a conflict, never a guess
+            found.extend((fn, name, node, w) for w, node in via)
         elif any(w == name for w, _node in wrappers):
             found.append((fn, name, None, ""))
     return found
@@ -103,7 +104,13 @@ ROLE = Role(
 
 def _site(ed: FileEditor, renderer: str) -> tuple[Node, str, Node, str]:
     """The part component and its wrapper: by role, else by their names."""
-    found = one_of(ed, sites(ed, {renderer}), f"exported component that renders `<{renderer}>` from a tool-call part")
+    found_sites = sites(ed, {renderer})
+    if len({item[1] for item in found_sites}) == 1 and len(found_sites) > 1:
+        wrappers = ", ".join(f"`{item[3]}`" for item in found_sites)
+        raise Conflict(
+            ed.path, f"`{found_sites[0][1]}` renders `<{renderer}>` through more than one local component ({wrappers})"
+        )
+    found = one_of(ed, found_sites, f"exported component that renders `<{renderer}>` from a tool-call part")
     if found is not None and found[2] is not None:
         return found
     return ed.function(COMPONENT), COMPONENT, ed.function(WRAPPER), WRAPPER
