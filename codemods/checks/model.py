@@ -13,7 +13,7 @@ from collections.abc import Callable, Sequence
 from contextlib import AbstractContextManager
 from enum import Enum
 from pathlib import Path
-from ..engine.record import NamedTuple
+from typing import NamedTuple
 
 
 FIRST_LINES = 15

@@ -16,7 +16,7 @@ from collections import Counter
 from collections.abc import Callable, Sequence
 from contextlib import ExitStack
 from pathlib import Path
-from ..engine.record import NamedTuple
+from typing import NamedTuple
 from .model import Baseline, Check, Outcome, execute, first_lines, installed_bun, package_dir, shown_command, strip_ansi, tool
 
 

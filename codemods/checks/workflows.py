@@ -16,7 +16,7 @@ import fnmatch
 import re
 from pathlib import Path
 
-from ..engine.record import NamedTuple
+from typing import NamedTuple
 from .model import Check, Outcome
 
 WORKFLOWS = ".github/workflows"

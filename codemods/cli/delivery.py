@@ -7,7 +7,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from ..deliver.forge import series_fingerprint
-from ..engine.record import NamedTuple
+from typing import NamedTuple
 from ..plan.formatting import FormatterMode
 from ..recipes.base import Bridge
 from .checking import baseline_of

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from ..engine.record import NamedTuple
+from typing import NamedTuple
 from .output import Exit, author, fail, git_failures, print_json, refusal, say, say_opt_outs
 
 

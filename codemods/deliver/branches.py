@@ -9,7 +9,7 @@ from pathlib import Path
 
 import git
 
-from ..engine.record import NamedTuple
+from typing import NamedTuple
 from ..plan import environment
 from ..plan.model import TargetError
 from .repository import GitProblem, Identity, ZERO, check_branch_name, git_error, refuse_shallow

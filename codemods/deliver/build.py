@@ -18,7 +18,7 @@ from pathlib import Path
 
 import git
 
-from ..engine.record import NamedTuple
+from typing import NamedTuple
 from ..recipes.base import Bridge, CommitGroup, ModeChoice
 from ..plan.formatting import FormatterMode, Layout, choose as choose_formatter
 from ..plan.model import NO_TOOLS, FileChange, Plan, TargetError, Tools, detect_target

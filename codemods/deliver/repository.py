@@ -14,7 +14,7 @@ from pathlib import Path
 
 import git
 
-from ..engine.record import NamedTuple
+from typing import NamedTuple
 from ..plan import environment
 
 

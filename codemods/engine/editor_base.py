@@ -5,11 +5,11 @@ names the steps chose, and snippets laid out for the file's style."""
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
+from textwrap import dedent
 from tree_sitter import Node
 from .edits import EditSet
 from . import layout
 from .find import Finder, squash
-from .layout import dedent
 from .outcome import AnchorMissing
 from .equivalence import Group
 from .parsing import TSX

@@ -7,7 +7,7 @@ from __future__ import annotations
 import os
 from collections.abc import Callable
 from pathlib import Path
-from ..engine.record import NamedTuple
+from typing import NamedTuple
 from ..engine.diff import unified_diff
 from ..engine.statements import FormChange
 from ..engine.outcome import Refused, Status, StepResult
