@@ -25,7 +25,7 @@ import sys
 from enum import Enum
 from pathlib import Path
 
-from ..engine.record import NamedTuple
+from typing import NamedTuple
 from ..engine.diff import changed_ranges, split_lines
 
 
@@ -57,8 +57,6 @@ BUILT_IN = "built-in"
 
 # What Biome formats; other files keep the built-in layout.
 _SUFFIXES = (".ts", ".tsx", ".mts", ".cts", ".js", ".jsx", ".mjs", ".cjs", ".json", ".jsonc")
-# Read by Biome from the project root or a file's folders; copied with the files.
-_CONFIG_FILES = ("biome.json", "biome.jsonc", ".editorconfig", ".gitignore", ".ignore")
 _LAUNCHER = Path("node_modules", ".bin", "biome")
 PRETTIER = "prettier"
 _PRETTIER = Path("node_modules", ".bin", PRETTIER)
@@ -70,7 +68,6 @@ PRETTIER_CONFIG_FILES = (
     "prettier.config.js", "prettier.config.cjs", "prettier.config.mjs",
     ".prettierignore", ".editorconfig", "package.json",
 )
-_BEFORE = "mesh-codemod-before--"
 
 
 class Biome(NamedTuple):
@@ -132,6 +129,11 @@ def _choose_prettier(checkout: Path, mode: FormatterMode) -> FormatterChoice:
     version = _version(launcher.resolve().parent.parent / "package.json")
     name = f"{PRETTIER} {version}" if version else PRETTIER
     return FormatterChoice(Biome(launcher, name), f"the checkout's {_PRETTIER.as_posix()}, under its configuration")
+
+
+def formats(path: str) -> bool:
+    """Whether the formatter lays out this file (else it keeps the built-in layout)."""
+    return path.endswith(_SUFFIXES)
 
 
 def is_prettier(tool: "Biome") -> bool:
@@ -206,7 +208,9 @@ def same_code(path: str, ours: bytes, theirs: bytes) -> bool:
     return same_modulo_layout(ours, theirs, path)
 
 
-def _judge(file: Candidate, formatted: bytes, name: str) -> tuple[bytes, Layout]:
+def judge(file: Candidate, formatted: bytes, name: str) -> tuple[bytes, Layout]:
+    """The bytes to write for ``file`` and their layout, given what the
+    formatter ``name`` made of it."""
     if formatted == file.new:
         return file.new, Layout(FORMATTER, f"{name} agrees with the built-in layout")
     # the formatter may change layout only, in every mode and for a new file
