@@ -124,10 +124,6 @@ class EditorBase(Finder):
         text = " ".join(dedent(snippet).strip().split("\n"))
         return layout.requote_all(text, self.style.quote)
 
-    def local_name(self, name: str) -> str:
-        """The name a local the steps call ``name`` has in this file."""
-        return self.bindings.get(name, name)
-
     def member_name(self, name: str) -> str:
         """The name a member the steps call ``name`` has in this file."""
         return self.bindings.get("this." + name, name)
