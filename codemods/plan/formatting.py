@@ -20,13 +20,13 @@ the edit.
 
 from __future__ import annotations
 
+import difflib
 import os
 import sys
 from enum import Enum
 from pathlib import Path
 
 from typing import NamedTuple
-from ..engine.diff import changed_ranges, split_lines
 
 
 class FormatterMode(str, Enum):
@@ -218,9 +218,9 @@ def judge(file: Candidate, formatted: bytes, name: str) -> tuple[bytes, Layout]:
     # output, and the built-in layout is used instead
     if not same_code(file.path, file.new, formatted):
         return file.new, Layout(BUILT_IN, f"{name} changed more than the layout of the tool's output")
-    new_lines = split_lines(file.new)
+    new_lines = file.new.splitlines(keepends=True)
     edited = edited_ranges(file.old, new_lines)
-    outside, adjoining = lines_changed_outside(new_lines, split_lines(formatted), edited)
+    outside, adjoining = lines_changed_outside(new_lines, formatted.splitlines(keepends=True), edited)
     if outside:
         shown = ", ".join(str(n + 1) for n in outside[:5]) + (", ..." if len(outside) > 5 else "")
         return file.new, Layout(BUILT_IN, f"{name} would also change line(s) {shown}, away from the edit")
@@ -234,7 +234,7 @@ def edited_ranges(old: bytes | None, new_lines: list[bytes]) -> list[tuple[int, 
     deletion leaves an empty range at the point where lines went."""
     if old is None:
         return [(0, len(new_lines))]
-    return [(j1, j2) for _, _, j1, j2 in changed_ranges(split_lines(old), new_lines)]
+    return [(j1, j2) for _, _, j1, j2 in _changed_ranges(old.splitlines(keepends=True), new_lines)]
 
 
 def lines_changed_outside(
@@ -254,9 +254,15 @@ def lines_changed_outside(
 
     outside: list[int] = []
     adjoining = 0
-    for i1, i2, _, _ in changed_ranges(new_lines, formatted_lines):
+    for i1, i2, _, _ in _changed_ranges(new_lines, formatted_lines):
         if not any(meets(i1, i2, start, end) for start, end in edited):
             outside.extend(range(i1, i2) if i2 > i1 else [i1])
             continue
         adjoining += sum(1 for i in range(i1, i2) if not any(start <= i < end for start, end in edited))
     return outside, adjoining
+
+
+def _changed_ranges(a: list[bytes], b: list[bytes]) -> list[tuple[int, int, int, int]]:
+    """The differing line ranges ``(i1, i2, j1, j2)`` of ``a`` and ``b``."""
+    matcher = difflib.SequenceMatcher(None, a, b, autojunk=False)
+    return [(i1, i2, j1, j2) for tag, i1, i2, j1, j2 in matcher.get_opcodes() if tag != "equal"]
