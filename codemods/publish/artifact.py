@@ -35,7 +35,8 @@ from pathlib import Path
 
 import git
 
-from ..deliver import branches, build, repository
+from ..deliver import branches, build
+from ..plan import repository
 from ..deliver import verdict as verdicts
 from ..deliver.forge import series_fingerprint
 from typing import NamedTuple

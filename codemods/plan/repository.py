@@ -15,7 +15,7 @@ from pathlib import Path
 import git
 
 from typing import NamedTuple
-from ..plan import environment
+from . import environment
 
 
 FALLBACK_IDENTITY = ("mesh-codemod", "mesh-codemod@users.noreply.github.com")
