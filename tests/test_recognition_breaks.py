@@ -16,6 +16,8 @@ from codemods.engine import editor, equivalence, statement_edits
 
 from . import test_recognition as cases
 
+pytestmark = pytest.mark.mutation
+
 
 @pytest.fixture(autouse=True)
 def fresh_patterns():
