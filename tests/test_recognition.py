@@ -13,6 +13,7 @@ from __future__ import annotations
 import json
 import re
 import shutil
+import tempfile
 from pathlib import Path
 
 import pytest
@@ -367,8 +368,7 @@ def test_the_pair_left_at_its_release_passes_its_own_tests(tmp_path: Path) -> No
     module = repo / MODULE
     _edit_where_the_upgrade_does(module)
     assert _run(repo, "compat-1x").exit_code == 3  # refused: nothing written
-    work = NODE_MODULES.parent / f".bun-pair-{tmp_path.name}"  # inside tools/: zod resolves
-    work.mkdir()
+    work = Path(tempfile.mkdtemp(prefix=".bun-pair-", dir=NODE_MODULES.parent))  # inside tools/: zod resolves
     try:
         for name in ("app-state.ts", "app-state.test.ts"):
             shutil.copy(repo / SRC / name, work / name)

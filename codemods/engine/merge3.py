@@ -18,7 +18,7 @@ from __future__ import annotations
 
 from difflib import SequenceMatcher
 
-from .record import NamedTuple
+from typing import NamedTuple
 
 
 class Merged(NamedTuple):
