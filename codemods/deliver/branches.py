@@ -170,7 +170,7 @@ def _not_an_earlier_release(series: Series, base: str, run_tip: git.Commit) -> s
 
 
 def _build_again(series: Series, base: str) -> Series:
-    return build_series(series.repo, base, series.bridge.mode, series.identity, series.formatter, series.tools)
+    return build_series(series.repo, base, series.bridge.mode, series.identity, series.tools)
 
 
 def _same_modulo_layout(repo: git.Repo, tree_a: str, tree_b: str) -> bool:
@@ -202,7 +202,7 @@ def _series_base(commit: git.Commit, metadata: dict[str, str]) -> str:
 
 def _rebuild(series: Series, base: str) -> set[str]:
     try:
-        again = build_series(series.repo, base, series.bridge.mode, series.identity, series.formatter, series.tools)
+        again = build_series(series.repo, base, series.bridge.mode, series.identity, series.tools)
     except (GitProblem, TargetError, git.GitError, OSError):
         return set()
     return {c.sha for c in again.commits}

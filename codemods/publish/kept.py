@@ -3,15 +3,13 @@ the series (`artifact.rebuild`) and keeps it, its push step pushes exactly
 what was kept, without building again.
 
 The two halves of what is kept are bound by the series' fingerprint: the
-commits under ``REF`` in the checkout (`keep`), and the report the first
-step wrote (`artifact.report`: base, tip, commits, fingerprint). The push
-step (`restore`) takes the kept commits only when the ref is there, is the
-report's tip, holds exactly the report's commits on its base, each made by
-the tool (identity, trailer, the content its trailer records), and when
-the fingerprint of what they change is the report's; otherwise nothing is
-pushed (exit 3). The bundle's commits are never kept: they are fetched
-under a private ref that is removed at once (`artifact`), and publish's
-own series is what the ref holds.
+commits under ``REF`` in publish's own repository (`gitdir`, beside the
+report), and the report the first step wrote (`artifact.report`: base,
+tip, commits, fingerprint). The push step (`restore`) takes the kept
+commits only when the ref is there, is the report's tip, holds exactly the
+report's commits on its base, each made by the tool (identity, trailer,
+the content its trailer records), and when the fingerprint of what they
+change is the report's; otherwise nothing is pushed (exit 3).
 """
 
 from __future__ import annotations
@@ -25,7 +23,6 @@ from ..deliver import build
 from ..deliver.branches import made_by_tool
 from ..deliver.forge import series_fingerprint
 from ..plan.repository import Identity, commit_date
-from ..plan.formatting import FormatterMode
 from ..plan.model import FileChange, Plan
 from ..recipes.base import Bridge, CommitGroup, ModeChoice
 from .artifact import ArtifactProblem
@@ -91,8 +88,8 @@ def restore(repo: git.Repo, report: dict, branch: str, identity: Identity) -> bu
         kept = ""
     if not kept:
         raise ArtifactProblem(
-            f"{REF} is missing: the series the check step built is not in this checkout "
-            "(run `mesh-codemod publish --report-out` there first); nothing pushed, nothing rebuilt"
+            f"{REF} is missing: the series the check step built is not beside its report "
+            "(run `mesh-codemod publish --report-out` first); nothing pushed, nothing rebuilt"
         )
     if kept != tip:
         raise ArtifactProblem(f"{REF} is {kept[:12]}, the report's series ends at {tip[:12]}: nothing pushed")
@@ -113,7 +110,7 @@ def restore(repo: git.Repo, report: dict, branch: str, identity: Identity) -> bu
     checkout = Path(repo.working_tree_dir)
     own = build.Series(
         repo, base, [_commit(c) for c in commits], _plan(repo, base, kept, checkout, bridge), bridge, identity,
-        commit_date(repo.commit(base)), FormatterMode.NONE,
+        commit_date(repo.commit(base)),
     )
     found = series_fingerprint(own)
     if found != mark:
