@@ -122,3 +122,40 @@ def remote_bytes(remote: Path) -> list[bytes]:
 
 def holds(remote: Path, needle: bytes) -> bool:
     return any(needle in data for data in remote_bytes(remote))
+
+
+FAKE_GH = Path(__file__).resolve().parent / "fake_tools" / "gh"
+
+
+@pytest.fixture
+def github(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    """The stateful `gh` stand-in (tests/fake_tools/gh) first on PATH, in
+    this process, with the runner's step files: returns its state file
+    (the job summary is ``summary(state)``)."""
+    folder = tmp_path / "gh-bin"
+    folder.mkdir()
+    shutil.copy(FAKE_GH, folder / "gh")
+    state = tmp_path / "github.json"
+    state.write_text(json.dumps({"repo": "decocms/mesh", "pulls": [], "comments": {}, "calls": []}))
+    for name in ("summary.md", "output.txt"):
+        (tmp_path / name).touch()
+    monkeypatch.setenv("PATH", f"{folder}{os.pathsep}{os.environ['PATH']}")
+    monkeypatch.setenv("FAKE_GH_STATE", str(state))
+    monkeypatch.setenv("GH_TOKEN", "ghs_stand-in")
+    monkeypatch.setenv("GITHUB_STEP_SUMMARY", str(tmp_path / "summary.md"))
+    monkeypatch.setenv("GITHUB_OUTPUT", str(tmp_path / "output.txt"))
+    return state
+
+
+def summary(state: Path) -> str:
+    return (state.parent / "summary.md").read_text()
+
+
+def github_state(state: Path) -> dict:
+    return json.loads(state.read_text())
+
+
+def open_pr(report: Path, *extra: str):
+    """`open-pr` as the publish job's last step runs it."""
+    return invoke("open-pr", "--branch", BRANCH, "--base-branch", "main", "--report", report,
+                  "--repo-slug", "decocms/mesh", *extra)

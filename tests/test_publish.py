@@ -66,27 +66,6 @@ def test_publish_pushes_its_own_series_and_runs_nothing_of_the_checkout(tmp_path
     assert again.exit_code == 0 and json.loads(again.stdout)["push"]["pushed"] is False
 
 
-def _bundle(work: Path, artifact: Path) -> None:
-    data = manifest(artifact)
-    git(work, "bundle", "create", "-q", str(artifact / "branch.bundle"), f"refs/heads/{BRANCH}", f"^{data['base']}")
-
-
-@pytest.mark.parametrize(
-    "extra",
-    [_bundle, lambda work, artifact: (artifact / "body.md").write_text(f"[x](https://{EVIL})\n"),
-     lambda work, artifact: (artifact / "nested").mkdir()],
-    ids=["a-bundle", "a-body", "a-folder"],
-)
-def test_an_artifact_is_its_manifest_and_nothing_else(tmp_path: Path, extra, built) -> None:
-    """No file content crosses from the build job (SPEC 8): a bundle, a
-    body or anything else beside the manifest refuses the artifact."""
-    remote, work, artifact = built
-    extra(work, artifact)
-    result = publish(publisher(tmp_path, remote), artifact)
-    assert result.exit_code == 3 and "the artifact is manifest.json, a regular file, and nothing else" in result.stderr
-    assert git(remote, "for-each-ref", f"refs/heads/{BRANCH}") == ""
-
-
 def test_a_symlinked_manifest_is_refused(tmp_path: Path, built) -> None:
     remote, work, artifact = built
     (tmp_path / "elsewhere.json").write_text((artifact / "manifest.json").read_text())
@@ -94,48 +73,6 @@ def test_a_symlinked_manifest_is_refused(tmp_path: Path, built) -> None:
     (artifact / "manifest.json").symlink_to(tmp_path / "elsewhere.json")
     result = publish(publisher(tmp_path, remote), artifact)
     assert result.exit_code == 3 and "a regular file" in result.stderr
-
-
-REQUOTER = r"""#!/usr/bin/env bash
-# Like `biome format [--write] FILES` set to single quotes: with --write it
-# requotes every file (layout only); without, it names each file it would
-# change and exits 1.
-write=""; status=0
-for f in "$@"; do
-  case "$f" in --write) write=1 ;; esac
-done
-for f in "$@"; do
-  case "$f" in --*|format) continue ;; esac
-  grep -q '"' "$f" || continue
-  if [ -n "$write" ]; then sed -i "s/\"/'/g" "$f"; else echo "$f format: the file would be requoted"; status=1; fi
-done
-exit $status
-"""
-
-
-def test_a_layout_the_build_jobs_formatter_makes_never_reaches_the_branch(tmp_path: Path) -> None:
-    """The build job's Biome lays the files out its way (here: single
-    quotes, layout only): the series is the built-in layout all the same,
-    the format check fails on exactly those bytes naming the files, and
-    publish pushes its own built-in layout, as a draft."""
-    remote, work = with_remote(tmp_path)
-    (work / "node_modules/.bin").mkdir(parents=True)
-    (work / "node_modules/.bin/biome").write_text(REQUOTER)
-    (work / "node_modules/.bin/biome").chmod(0o755)
-    artifact = build(tmp_path, work, "--verify")  # after --no-verify: the checks run
-    data = manifest(artifact)
-    plain = build(tmp_path / "plain", with_remote(tmp_path / "plain")[1])
-    assert data["tip"] == manifest(plain)["tip"]  # the built-in layout, whatever the machine has installed
-    [fmt] = [c for c in data["verdict"]["checks"] if c["name"] == "format"]
-    assert fmt["status"] == "failed" and MODULE in fmt.get("files", []), data["verdict"]
-    report = tmp_path / "report.json"
-    result = publish(publisher(tmp_path, remote), artifact, "--report-out", report)
-    assert result.exit_code == 0, result.output
-    assert git(remote, "rev-parse", f"refs/heads/{BRANCH}").strip() == data["tip"]
-    pushed = git(remote, "show", f"refs/heads/{BRANCH}:{MODULE}")
-    assert 'from "zod"' in pushed and "from 'zod'" not in pushed
-    out = json.loads(report.read_text())
-    assert out["draft"] is True and out["body"].startswith("> **Draft: mesh's checks failed on this change**: `format`")
 
 
 def test_publish_refuses_a_base_the_target_lacks(tmp_path: Path) -> None:
