@@ -79,6 +79,13 @@ class Series(NamedTuple):
     def tip(self) -> str:
         return self.commits[-1].sha if self.commits else self.base
 
+    @property
+    def identities(self) -> tuple[tuple[str, str], ...]:
+        """Whose commits are the tool's: the identity it commits as, and
+        each `author` the configuration names (an earlier login's)."""
+        named = self.plan.config.identities() if self.plan.config is not None else []
+        return tuple(dict.fromkeys([tuple(self.identity), *named]))
+
 
 def build_series(
     repo: git.Repo,

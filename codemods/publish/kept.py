@@ -97,12 +97,12 @@ def restore(repo: git.Repo, report: dict, branch: str, identity: Identity) -> bu
     if [c.hexsha for c in commits] != listed or [p.hexsha for p in commits[0].parents] != [base]:
         raise ArtifactProblem(f"{REF} does not hold the report's commits on {base[:12]}: nothing pushed")
     for commit in commits:
-        why = made_by_tool(commit, identity)
+        why = made_by_tool(commit, [identity])
         if not why and not build.holds_recorded_content(commit):
             why = "its content differs from its trailer"
         if why:
             raise ArtifactProblem(f"{REF}: {commit.hexsha[:12]} is not a commit publish made ({why}): nothing pushed")
-    mode = (report.get("bridge") or {}).get("mode")
+    mode = report["bridge"].get("mode") if isinstance(report.get("bridge"), dict) else None
     try:
         bridge = ModeChoice(Bridge(mode), "the check step's choice")
     except ValueError:
