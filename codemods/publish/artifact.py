@@ -226,8 +226,10 @@ def report(published: Published, branch: str) -> dict:
         "base": own.base, "tip": own.tip, "branch": branch,
         "commits": [{"sha": c.sha, "subject": c.group.subject} for c in own.commits],
         "fingerprint": published.fingerprint,
-        # the mode the push step's recognition of earlier releases rebuilds with (`kept`)
+        # the mode the push step's recognition of earlier releases rebuilds
+        # with, and whose commits are the tool's (`kept`)
         "bridge": own.bridge.to_json(),
+        "authors": list(own.plan.config.authors) if own.plan.config is not None else [],
         "left_alone": [{k: item[k] for k in ("step", "path", "why")} for item in own.plan.left_alone()],
         "notes": published.notes,
         "verdict": published.verdict.to_json() if published.verdict else None,

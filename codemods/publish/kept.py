@@ -22,6 +22,7 @@ import git
 from ..deliver import build
 from ..deliver.branches import made_by_tool
 from ..deliver.forge import series_fingerprint
+from ..plan.config import Config
 from ..plan.repository import Identity, commit_date
 from ..plan.model import FileChange, Plan
 from ..recipes.base import Bridge, CommitGroup, ModeChoice
@@ -107,11 +108,11 @@ def restore(repo: git.Repo, report: dict, branch: str, identity: Identity) -> bu
         bridge = ModeChoice(Bridge(mode), "the check step's choice")
     except ValueError:
         raise ArtifactProblem(f"the report names no bridge mode ({mode!r}): nothing pushed") from None
-    checkout = Path(repo.working_tree_dir)
-    own = build.Series(
-        repo, base, [_commit(c) for c in commits], _plan(repo, base, kept, checkout, bridge), bridge, identity,
-        commit_date(repo.commit(base)),
-    )
+    authors = report.get("authors") or []
+    if not isinstance(authors, list) or not all(isinstance(a, str) for a in authors):
+        raise ArtifactProblem("the report's authors are not a list of names: nothing pushed")
+    plan = _plan(repo, base, kept, bridge, Config(authors=tuple(authors)))
+    own = build.Series(repo, base, [_commit(c) for c in commits], plan, bridge, identity, commit_date(repo.commit(base)))
     found = series_fingerprint(own)
     if found != mark:
         raise ArtifactProblem(
@@ -132,9 +133,10 @@ def _files(commit: git.Commit) -> list[tuple[str, str]]:
     return [(path, "created" if status == "A" else "modified") for status, path in zip(parts[::2], parts[1::2])]
 
 
-def _plan(repo: git.Repo, base: str, tip: str, checkout: Path, bridge: ModeChoice) -> Plan:
+def _plan(repo: git.Repo, base: str, tip: str, bridge: ModeChoice, config: Config) -> Plan:
     """What the kept series changes, from its git objects: the files it
-    writes, as a plan's changes (what the fingerprint is made of)."""
+    writes, as a plan's changes (what the fingerprint is made of), and the
+    configuration that names whose commits are the tool's."""
     out = repo.git.diff_tree("-r", "-z", "--no-renames", "--raw", base, tip)
     fields = [p for p in out.split("\0") if p]
     changes = []
@@ -144,7 +146,7 @@ def _plan(repo: git.Repo, base: str, tip: str, checkout: Path, bridge: ModeChoic
             raise ArtifactProblem(f"{REF}: {path} is {status} (the tool only creates and edits files): nothing pushed")
         old = None if status == "A" else _blob(repo, old_blob)
         changes.append(FileChange(path, old, _blob(repo, new_blob), []))
-    return Plan(checkout, "host", bridge, [], changes)
+    return Plan(Path(repo.working_tree_dir), "host", bridge, [], changes, config=config)
 
 
 def _blob(repo: git.Repo, sha: str) -> bytes:
