@@ -38,8 +38,10 @@ from .support import ROOT
 WORKFLOW = ROOT / "examples" / "mesh-app-state.yml"
 ACTIONS = {"mesh-codemod": ROOT / "action.yml", "mesh-codemod/publish": ROOT / "publish" / "action.yml"}
 VENV = Path(sys.executable).parent.parent
-WRITE_TOKEN = "ghs_canaryWRITE0123456789abcdef"
-READ_TOKEN = "ghs_canaryREAD0123456789abcdef"
+# one pair per process: a canary scans every process of the machine, and
+# another test worker's workflow run holds its own write token meanwhile
+WRITE_TOKEN = f"ghs_canaryWRITE{os.getpid()}x0123456789abcdef"
+READ_TOKEN = f"ghs_canaryREAD{os.getpid()}x0123456789abcdef"
 
 
 class StepRun(NamedTuple):
