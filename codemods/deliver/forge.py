@@ -41,7 +41,7 @@ from collections.abc import Callable, Sequence
 
 from typing import NamedTuple
 
-from .templates import code, plain
+from .templates import block, code, plain
 
 FINGERPRINT_MARK = "mesh-codemod-fingerprint:"
 _FINGERPRINT = re.compile(r"<!-- mesh-codemod-fingerprint: (sha256:[0-9a-f]{64}) -->")
@@ -333,7 +333,7 @@ def blocked_comment(report: dict) -> str:
     blocked = report.get("blocked") or {}
     if blocked.get("steps"):
         lines = ["mesh-codemod cannot follow a refactor of the feature, so it leaves this PR as it is:", ""]
-        lines += [f"- {code(s.get('path', ''))} ({code(s.get('step', ''))}): {plain(s.get('reason', ''))}"
+        lines += [f"- {code(s.get('path', ''))} ({plain(s.get('step', ''))}): {plain(s.get('reason', ''))}"
                   for s in blocked["steps"]]
         lines += [
             "",
@@ -368,6 +368,6 @@ def write_outputs(decision: Decision, summary: bool, notes: Sequence[str] = ()) 
     step_summary = os.environ.get("GITHUB_STEP_SUMMARY")
     if summary and step_summary:
         with open(step_summary, "a", encoding="utf-8") as handle:
-            handle.write(f"\n**mesh-codemod: {decision.action}**: {plain(decision.reason)}\n")
-            for note in notes:
-                handle.write(f"- {plain(note)}\n")
+            # the reason and notes may name paths: a code block, where nothing renders
+            lines = ["", f"**mesh-codemod: {decision.action}**", "", *block([decision.reason, *notes]), ""]
+            handle.write("\n".join(lines))

@@ -14,7 +14,7 @@ from __future__ import annotations
 import json
 
 from .. import __version__
-from .templates import code, fill, plain
+from .templates import code, fill
 
 TEMPLATE = ".github/pull_request_template.md"
 PROPOSAL = "modelcontextprotocol/ext-apps#465"
@@ -236,8 +236,8 @@ def _details(series) -> list[str]:
     lines = ["Commits:", ""]
     for commit in series.commits:
         lines.append(f"- `{commit.sha[:12]}` {commit.group.subject}")
-    mode = series.bridge.mode.value
-    lines += ["", f"Bridge mode: `{mode}`{plain(series.bridge.describe()[len(mode):])}."]
+    # the reason may name a path the base chose: a code span
+    lines += ["", f"Bridge mode: {code(series.bridge.describe())}."]
     lines += ["", "Layout: mesh-codemod's own, in the style of the base's formatter configuration, wherever the"
               " series is built; mesh's formatter checks it (the `format` check)."]
     return lines

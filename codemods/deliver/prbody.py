@@ -160,7 +160,7 @@ def left_alone_section(plan) -> list[str]:
     }
     lines = ["", "## Left alone", ""]
     for item in left:
-        lines.append(f"- {code(item['path'])} ({code(item['step'])}): {words[item['why']].format(step=item['step'])}")
+        lines.append(f"- {code(item['path'])} ({item['step']}): {words[item['why']].format(step=item['step'])}")
     return lines
 
 

@@ -62,6 +62,15 @@ def code(text: str) -> str:
     return f"{fence}{pad}{text}{pad}{fence}"
 
 
+def block(lines: list[str]) -> list[str]:
+    """``lines`` (sentences that may hold paths and names) as a fenced
+    Markdown code block that nothing in them can close: they render as
+    they are."""
+    text = "\n".join("".join(ch if ch.isprintable() else "\ufffd" for ch in line) for line in lines)
+    fence = "`" * max(3, max((len(run) for run in re.findall("`+", text)), default=0) + 1)
+    return [f"{fence}text", text, fence]
+
+
 def plain(text: str) -> str:
     """``text`` (a sentence that may hold paths and names) as Markdown
     that renders as that text: every ASCII punctuation mark escaped, so
