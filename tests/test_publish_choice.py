@@ -40,7 +40,7 @@ def test_publish_wires_the_api_the_build_job_read_from_an_sdk_it_does_not_know(t
     wired = git(remote, "show", f"refs/heads/{BRANCH}:{BRIDGE}")
     assert 'bridge.addEventListener("appstatechange", (params) =>' in wired
     out = json.loads(report.read_text())
-    assert out["notes"] == [] and "a version mesh\\-codemod does not know" in out["body"]
+    assert out["notes"] == [] and "a version mesh-codemod does not know" in out["body"]
 
 
 def _npm_lock(hoisted: str, nested: str = "") -> str:

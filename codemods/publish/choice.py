@@ -111,7 +111,8 @@ def _npm_version(data: object) -> str:
 def why_not(data: object, tree: Path, locked: str) -> str:
     """Why the record ``data`` is not one of the tool's wirings for the
     SDK ``locked`` that fits the checkout at ``tree`` (its package.json's
-    range); "" when it is."""
+    range); "" when it is, or when it names no installed version (then
+    publish decides)."""
     if not isinstance(data, dict) or not set(data) <= _KEYS:
         return "not a record of mode, form, API and installed version"
     mode, form, installed, api = data.get("mode"), data.get("form"), data.get("installed"), data.get("api")
@@ -119,10 +120,6 @@ def why_not(data: object, tree: Path, locked: str) -> str:
         return "its mode is not sdk or compat"
     if form not in FORMS:
         return f"its form is not one of {', '.join(FORMS)}"
-    if not isinstance(installed, str) or not _VERSION.fullmatch(installed):
-        return "it names no installed SDK version"
-    if installed != locked:
-        return f"it was read from {SDK} {installed}; the base's lockfile resolves {locked}"
     if mode == Bridge.SDK.value:
         names = {sdk_api.EVENT: sdk_api.EVENT_KEYS, sdk_api.ACCESSOR: sdk_api.ACCESSORS}
         if (
@@ -133,6 +130,12 @@ def why_not(data: object, tree: Path, locked: str) -> str:
             return "its sdk-mode API is not one of the tool's wirings"
     elif api is not None:
         return "compat mode wires no SDK API"
+    if installed == "":
+        return ""
+    if not isinstance(installed, str) or not _VERSION.fullmatch(installed):
+        return "it names no installed SDK version"
+    if installed != locked:
+        return f"it was read from {SDK} {installed}; the base's lockfile resolves {locked}"
     known = KNOWN.get(locked)
     if known is not None and (mode, form) != (Bridge.COMPAT.value, known):
         return f"{SDK} {locked} declares no state-changed API: its wiring is compat in the {known} form"
@@ -159,11 +162,11 @@ def resolver(data: object, locked: Callable[[], str]) -> Callable[[Path], ModeCh
 
     def choose(tree: Path) -> ModeChoice:
         version = locked()
-        if isinstance(data, dict) and set(data) <= _KEYS and data.get("installed") == "":
-            return detect_target(tree).choose_mode(tree, Bridge.AUTO)  # nothing was installed: the same files decide
         problem = why_not(data, tree, version)
         if problem:
             raise ChoiceProblem(f"the build job's choice of wiring is refused: {problem}")
+        if data["installed"] == "":
+            return detect_target(tree).choose_mode(tree, Bridge.AUTO)  # nothing was installed: the same files decide
         where = f"{SDK} {version}, as the build job read it"
         if data["mode"] == Bridge.SDK.value:
             api = sdk_api.SdkApi(data["api"]["kind"], data["api"]["name"], data["api"]["field"], where)
