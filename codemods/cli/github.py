@@ -117,7 +117,6 @@ def publish(request: PublishRequest) -> int:
 
 def _publish(request: PublishRequest) -> int:
     import json
-    import tempfile
     from contextlib import ExitStack
 
     from ..plan import repository
@@ -139,20 +138,10 @@ def _publish(request: PublishRequest) -> int:
             name, email = author(request.author)
             if request.built is not None:
                 data = kept.read_report(request.built)
-                repo = gitdir.reopen(gitdir.beside(request.built))
-                if kept.pending(data) and repo is None:
-                    raise publish.ArtifactProblem(f"{kept.REF} is missing: no repository of the check step's beside "
-                                                  f"{request.built}; nothing pushed, nothing rebuilt")
-                own = None
-                if kept.pending(data):
-                    own = kept.restore(repo, data, request.branch, repository.identity(repo, name, email))
+                own = kept.restore(request.built, data, request.branch, (name, email)) if kept.pending(data) else None
                 notes = [n for n in data.get("notes") or [] if isinstance(n, str)]
             else:
-                if request.report_out is not None:
-                    folder = gitdir.beside(request.report_out)
-                else:
-                    folder = Path(stack.enter_context(tempfile.TemporaryDirectory(prefix="mesh-codemod-publish-")))
-                repo = gitdir.create(request.repo, folder)
+                repo = stack.enter_context(gitdir.created(request.repo, request.report_out))
                 repository.refuse_shallow(repo, "publish checks the artifact's base against the target's history")
                 identity = repository.identity(repo, name, email)
                 published = publish.rebuild(repo, request.artifact, request.branch, request.target, identity)

@@ -17,6 +17,9 @@ from __future__ import annotations
 import os
 import shutil
 import subprocess
+import tempfile
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 
 import git
@@ -56,6 +59,17 @@ def create(checkout: Path, folder: Path) -> git.Repo:
         key, _, url = line.partition(" ")
         run("config", key, url)
     return repository.open_repo(folder)
+
+
+@contextmanager
+def created(checkout: Path, report: Path | None) -> Iterator[git.Repo]:
+    """`create` beside ``report``, where the push step finds it; without
+    one, in a temporary folder removed after."""
+    if report is not None:
+        yield create(checkout, beside(report))
+        return
+    with tempfile.TemporaryDirectory(prefix="mesh-codemod-publish-") as folder:
+        yield create(checkout, Path(folder))
 
 
 def reopen(folder: Path) -> git.Repo | None:

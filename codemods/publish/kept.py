@@ -22,10 +22,12 @@ import git
 from ..deliver import build
 from ..deliver.branches import made_by_tool
 from ..deliver.forge import series_fingerprint
+from ..plan import repository
 from ..plan.config import Config
-from ..plan.repository import Identity, commit_date
+from ..plan.repository import commit_date
 from ..plan.model import FileChange, Plan
 from ..recipes.base import Bridge, CommitGroup, ModeChoice
+from . import gitdir
 from .artifact import ArtifactProblem
 
 # publish's own series, between its check step and its push step
@@ -74,9 +76,15 @@ def pending(report: dict) -> bool:
     return bool(report.get("commits")) and not report.get("nothing_to_do") and not report.get("blocked")
 
 
-def restore(repo: git.Repo, report: dict, branch: str, identity: Identity) -> build.Series:
-    """The series kept under ``REF`` for ``report`` (see the module), as
-    the push needs it; ArtifactProblem, naming what differs, otherwise."""
+def restore(report_file: Path, report: dict, branch: str, author: tuple[str | None, str | None]) -> build.Series:
+    """The series kept under ``REF`` beside ``report_file`` for ``report``
+    (see the module), made by ``author``, as the push needs it;
+    ArtifactProblem, naming what differs, otherwise."""
+    repo = gitdir.reopen(gitdir.beside(report_file))
+    if repo is None:
+        raise ArtifactProblem(f"{REF} is missing: no repository of the check step's beside {report_file}; "
+                              "nothing pushed, nothing rebuilt")
+    identity = repository.identity(repo, *author)
     if report.get("branch") != branch:
         raise ArtifactProblem(f"the report is for branch {report.get('branch')!r}, not {branch!r}: nothing pushed")
     base, tip, mark = report.get("base"), report.get("tip"), report.get("fingerprint")
