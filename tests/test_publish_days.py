@@ -107,6 +107,9 @@ def test_commits_an_earlier_author_made_are_the_tools(tmp_path: Path, github: Pa
     commit_all(work, "the job commits as the App now")
     git(work, "push", "-q", "origin", "HEAD:main")
     git(clone, "fetch", "-q", "origin")
+    # without --author, the first of them is the one committed as
+    local = invoke("pr", "--repo", work, "--branch", "local", "--no-verify", "--json")
+    assert json.loads(local.stdout)["author"] == APP, local.output
     artifact = build(tmp_path / "2", work, "--author", APP)
     day2 = publish_job(tmp_path, clone, artifact, "2", author=APP)
     assert day2.action == "update" and day2.exits["push"] == 0, day2
@@ -179,11 +182,11 @@ def test_the_build_job_records_failed_checks_for_the_draft(tmp_path: Path) -> No
 def test_a_502_is_asked_once_more(tmp_path: Path, built, github: Path) -> None:
     remote, work, artifact = built
     clone = publisher(tmp_path, remote)
-    github.write_text(json.dumps({**github_state(github), "fail": ["HTTP 502: Bad Gateway"]}))
+    github.write_text(json.dumps({**github_state(github), "fail": ["Bad Gateway (HTTP 502)"]}))
     day1 = publish_job(tmp_path, clone, artifact, "1")
     assert day1.action == "open" and set(day1.exits.values()) == {0}, day1
     # twice in a row is GitHub down: the step fails, naming it
-    github.write_text(json.dumps({**github_state(github), "fail": ["HTTP 502: Bad Gateway"] * 2}))
+    github.write_text(json.dumps({**github_state(github), "fail": ["Bad Gateway (HTTP 502)"] * 2}))
     day2 = publish_job(tmp_path, clone, artifact, "2")
     assert day2.exits["decide"] == 3 and "HTTP 502" in day2.stderr, day2
 
