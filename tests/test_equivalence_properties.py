@@ -1,23 +1,32 @@
-"""The layout comparison is sound in both directions (issue 28, SPEC 8), on
-the files the tool writes: the 7 files of a host checkout after `apply`
-(fixtures/host/newest/expected-compat) and the SDK files of shape c.
+"""The layout comparison is sound in both directions (issues 28 and 37,
+SPEC 8), on the files the tool writes: the 7 files of a host checkout
+after `apply` (fixtures/host/newest/expected-compat) and the SDK files of
+shape c, and on two probes of constructs they lack (tests/layout_probes).
 
 - Meaning: each mutation below changes what the code means (a hole, a cut
   optional chain, a comment in added parentheses, a directive in
   parentheses, JSX text, a number, a line break where one counts, a
-  token, a comment), applied at many places of every file, chosen by a
-  seeded generator: each compares unequal to the text it came from.
+  token, a comment; and where tree-sitter's reading is not JavaScript's:
+  a regex, a string or a comment made another of the three, a relational
+  chain, an assertion's operand, `export default` parentheses, numbers
+  past 28 digits, a zero-width character, a line break in a string or
+  before type arguments), applied at many places of every file, chosen by
+  a seeded generator: each compares unequal to the text it came from.
 - Layout: Biome and Prettier lay every file out again under seeded
   configurations (quotes, JSX quotes, semicolons, trailing commas, line
   width, indentation, arrow parentheses, bracket spacing, quoted keys),
   one formatter call per formatter for all of them (a configuration file
   per folder), each configuration on a seeded choice of the files: each
   result compares equal to the file it came from.
+- JavaScript's reading: every pair the comparison calls equal among those
+  layouts, random layout edits of the files and probes, and the unit
+  cases, @babel/parser reads as the same tree (tests/babel.py).
 
 EQUIVALENCE_SEED, EQUIVALENCE_BIOME_CONFIGS, EQUIVALENCE_PRETTIER_CONFIGS,
-EQUIVALENCE_FILES_PER_CONFIG and EQUIVALENCE_PLACES change the seed, the
-number of configurations of each formatter, how many of the files each
-lays out, and the places per mutation and file; the counts are printed.
+EQUIVALENCE_FILES_PER_CONFIG, EQUIVALENCE_PLACES and EQUIVALENCE_EDITS
+change the seed, the number of configurations of each formatter, how many
+of the files each lays out, the places per mutation and file, and the
+layout edits per file; the counts are printed.
 """
 
 from __future__ import annotations

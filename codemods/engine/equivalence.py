@@ -25,8 +25,11 @@ in what SPEC 8 calls layout, and in nothing else:
   ``(-1) ** 2``), nor where tree-sitter's grammar reads JavaScript
   otherwise: a relational or equality operand (``a <= (b < c)``), the
   expression after ``export default``, a type assertion or its operand
-  (``as``, ``<T>``, ``!``, ``satisfies``); and those around an arrow
-  function's single parameter;
+  (``as``, ``<T>``, ``!``, ``satisfies``), a string, an arrow function
+  where JavaScript refuses it bare (``(async () => {})()``), a function
+  type in a union, an arrow's return type, the operand of ``readonly``
+  and ``implements``; and those around an arrow function's single
+  parameter;
 - JSX text compared by the value JSX gives it (re-wrapped lines and a
   ``{" "}`` are layout; a U+3000, a doubled space, an entity are not).
 

@@ -32,17 +32,32 @@ _UNMIXED = ({"??"}, {"||", "&&"})
 # `a <= b < c` as `a <= (b < c)`), around a type assertion's operand
 # (`a ?? b!` reads as `(a ?? b)!`) and around an assertion (`x as T .s` as
 # `(x as T).s`), after `export default` (`(function () {})` is no
-# declaration) and after `readonly` (TypeScript refuses `readonly (T[])`).
+# declaration), after `readonly` and `implements` (TypeScript refuses
+# `readonly (T[])` and `implements (I)`).
 _RELATIONAL = frozenset({"<", ">", "<=", ">=", "==", "!=", "===", "!==", "instanceof", "in"})
 _ASSERTIONS = frozenset({"as_expression", "satisfies_expression", "non_null_expression", "type_assertion"})
-_HOLDERS = frozenset({"export_statement", "readonly_type"})
+_HOLDERS = frozenset({"export_statement", "readonly_type", "implements_clause"})
+
+# Where an arrow function stands bare (where JavaScript takes an assignment
+# expression): elsewhere it refuses `async () => {} ()` and `a ?? () => b`,
+# which the grammar reads.
+_ARROW_PLACES = frozenset(
+    {"arguments", "variable_declarator", "assignment_expression", "return_statement", "pair", "array",
+     "arrow_function", "parenthesized_expression", "public_field_definition"}
+)
+
+# A function type in a union or an intersection needs its parentheses
+# (`A | ((x: T) => B)`), last member or not.
+_FUNCTION_TYPES = frozenset({"function_type", "constructor_type"})
+_COMBINED_TYPES = frozenset({"union_type", "intersection_type"})
 
 
 def may_be_layout(node: Node, data: bytes, comment_starts: set[int], comment_ends: set[int]) -> bool:
     """Whether the parentheses ``node`` may be layout, before re-parsing:
     not syntax, not around an optional chain, a directive or a comment,
-    nor around an operand JavaScript refuses bare or an expression that
-    bare would be other code (a block, a declaration)."""
+    nor around an operand JavaScript refuses bare, an expression that bare
+    would be other code (a block, a declaration), or where the grammar
+    reads JavaScript otherwise."""
     inner = node.named_children
     if len(inner) != 1 or any(child.type == "comment" for child in node.children):
         return False
@@ -58,14 +73,18 @@ def may_be_layout(node: Node, data: bytes, comment_starts: set[int], comment_end
         return False  # `(x): (T) => {}`: TypeScript reads `(T) => {}` as a function type
     if _heads_a_statement_or_arrow_body(node) and data[inner.start_byte:inner.end_byte].startswith(_BARE_HEADS):
         return False  # `() => ({ a: 1 })`, `({ a } = b);`, `(function () {})()`: bare, they are other code
-    parent = node.parent
-    if inner.type == "string" and parent is not None and parent.type == "expression_statement":
-        return False  # `("use strict")` is no directive
-    if inner.type in _ASSERTIONS or parent is not None and (
-        parent.type in _ASSERTIONS and node.type == "parenthesized_expression" or parent.type in _HOLDERS
-    ):
+    if inner.type == "string":
+        return False  # `("use strict")` is no directive; `with { type: ("json") }`, `import(("x"))` in a type are refused
+    parent = node.parent  # never None: a file is not in parentheses
+    if inner.type in _ASSERTIONS or parent.type in _HOLDERS:
         return False
-    outer = parent.child_by_field_name("operator") if parent is not None and parent.type == "binary_expression" else None
+    if parent.type in _ASSERTIONS and node.type == "parenthesized_expression":
+        return False
+    if inner.type == "arrow_function" and parent.type not in _ARROW_PLACES:
+        return False
+    if inner.type in _FUNCTION_TYPES and parent.type in _COMBINED_TYPES:
+        return False
+    outer = parent.child_by_field_name("operator") if parent.type == "binary_expression" else None
     if outer is not None and outer.type in _RELATIONAL:
         return False
     if outer is not None and inner.type in {"binary_expression", "unary_expression", "await_expression"}:

@@ -21,6 +21,8 @@ type Maybe = (() => void) | undefined;
 type Tuple = readonly [first: string, second?: number];
 type Mapped<T> = { readonly [K in keyof T]?: T[K] };
 type Template = `slot-${string}`;
+type Handler = null | ((event: string) => void) | (new () => Slot);
+type Imported = typeof import("./slots").decode;
 
 declare const marker: unique symbol;
 declare module "./slots" {
@@ -94,6 +96,11 @@ export abstract class Store<T extends object = object> {
     return this.#secret ** 2 + (-1) ** 2;
   }
 }
+
+export class Plain implements Pick<Slot, never> {}
+
+const started = (async () => 1)();
+const fallback = started ?? (() => 2);
 
 export const run = async <T,>(value: T): Promise<T> => {
   const list = [value, , value];
