@@ -32,24 +32,24 @@ CREATED = MappingProxyType(
     {
         "app-state-module": MappingProxyType(
             {
-                "0.1.0, compat mode": "e4e0f43020f8a4fbc3b72f686e6a9fb8d81f8e1ad898d875845c27ca49a7bd37",
-                "0.1.0, sdk mode": "d334220c8755865bfce412cdee71f89a696562742f695d395d7618123fcf267c",
-                "0.2.0 and 0.3.0, compat mode": "949cf28c6ff46cdb68bc9b496b62f086cf18e4f37616581e5237f5a159a90b4f",
-                "0.2.0 and 0.3.0, sdk mode": "bac6772c2525672207e1f9a6d563b23f404d9b6db7d7c5abae706d920432ef6e",
-                "0.3.0, compat mode, 2.x form": "b4be5826fdfedcaed03f9a299426b8d144a09c999b083924165286f6cc19eab3",
-                "0.4.0, compat mode": "d471c7fb603833fd1224aa36a9e2d8f3e9b50d5d38de9db508460f3b52d6e3e2",
-                "0.4.0, sdk mode": "79e55bff7e75e573d013d9379b23d8b6dd0efdc7727ff2e2f494f7b8465162c8",
-                "0.4.0, compat mode, 2.x form": "518749f1a003f4a6cd50bf5f28e6379f71d270972d092efb834639c08a33c22b",
+                "0.1.0, compat mode": "495c5e2c5d6e0c50b2467351f87748102addd72658b14a22e0c42b3db843f39c",
+                "0.1.0, sdk mode": "77b69205a04ae22d71c92476c1c89cb96de911df9b85bbbf1e02a5c1387fe72e",
+                "0.2.0 and 0.3.0, compat mode": "b46681d28a2bfb88e3ab5ad718bb66140eba1e4c8e616fce001c00cdd34bd921",
+                "0.2.0 and 0.3.0, sdk mode": "c96918f97c85ccb39481404db07de381f89aa061fee35dce15e59319d24e095a",
+                "0.3.0, compat mode, 2.x form": "c7c33dfd558d1335f7c8b5caa9b1782372b0252d72a2b48c98eb8df56c0d9368",
+                "0.4.0, compat mode": "e8e20802916cf11339c4533e1a2f2c4dc81b3e2e6b567513259da310f889e53f",
+                "0.4.0, sdk mode": "2643d40b85ac58b6875beddabf199b083b07dfd8b5895ea7cd8bf35c4b76cfb6",
+                "0.4.0, compat mode, 2.x form": "95ead8ccb4d25ed60be08bc1caced8f9d3f76aa092023994e13838f5eb49afb8",
             }
         ),
         "app-state-tests": MappingProxyType(
             {
-                "0.1.0": "5627d715f2f0a4c939c58eb530694e7aa6a818a804e5d94da238a9fd52b53f9c",
-                "0.2.0 and 0.3.0": "de781fe60aef42eabaff9e585db807484f23d87ee0609cb6040498828fffb621",
-                "0.4.0": "7c7ee8713eba8ddcde4d1aede28a915a6cbd5a39d4d70fce766699dbda2de059",
+                "0.1.0": "fcc4a97a8b5a9e3b70d06e65aef4d44b0332c1988f7bbd87b3987d5dce8c321c",
+                "0.2.0 and 0.3.0": "a8522fd7e8d9b529c04be9fbf550cb94f568fb8ecb5cfd4e465ff2f6ee118bf9",
+                "0.4.0": "e1b53d1d53585e736acc2c3598a76c73f12fea44a3b49257f2ef2b18d59e0cf1",
             }
         ),
-        "app-state-hook": MappingProxyType({"0.5.0": "2056c00fec2d15b5694a5969df7b401be984fcc305ba7d9331f6664e568e75d0"}),
+        "app-state-hook": MappingProxyType({"0.5.0": "41e0eeb98fe0006c982cc24fcca330153cbd7445d9f5e63f3ebf7ad3756ea8bd"}),
     }
 )
 
