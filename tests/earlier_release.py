@@ -30,34 +30,41 @@ CHANGES = (
         "// `text`'s UTF-8 bytes in standard base64, padded.",
     ),
 )
+# What ``renamed`` adds: the earlier release named the cap otherwise, in the
+# module and its tests, so its module lacks a name this release's files
+# import.
+RENAMED = ("APP_STATE_MAX_LENGTH", "APP_STATE_MAX_CHARS")
 # The line above the one the upgrade changes in the module.
 ABOVE = "// Apps whose state alone is over the cap: warned about once each."
 # What it did not write: created by the upgrade even where it is missing.
 NOT_WRITTEN = ("use-app-state-param.test.ts", HOOK_TESTS)
 
 
-def templates() -> dict[str, str]:
+def _back(text: str, now: str, was: str, renamed: bool) -> str:
+    assert text.count(now) == 1, now
+    text = text.replace(now, was)
+    return text.replace(*RENAMED) if renamed else text
+
+
+def templates(renamed: bool = False) -> dict[str, str]:
     texts = dict(releases.current().templates)
     for _path, name, now, was in CHANGES:
-        assert texts[name].count(now) == 1, (name, now)
-        texts[name] = texts[name].replace(now, was)
+        texts[name] = _back(texts[name], now, was, renamed)
     del texts[NOT_WRITTEN[0]]
     return texts
 
 
 @contextmanager
-def recorded() -> Iterator[None]:
+def recorded(renamed: bool = False) -> Iterator[None]:
     """The store holds the earlier release for the duration."""
-    with releases.recorded(VERSION, templates()):
+    with releases.recorded(VERSION, templates(renamed)):
         yield
 
 
-def as_written(repo: Path) -> Path:
+def as_written(repo: Path, renamed: bool = False) -> Path:
     """``repo``, holding what this release writes, made to hold what the
     earlier release wrote: its lines back, and no hook tests."""
     for path, _name, now, was in CHANGES:
-        text = (repo / path).read_text()
-        assert text.count(now) == 1, (path, now)
-        (repo / path).write_text(text.replace(now, was))
+        (repo / path).write_text(_back((repo / path).read_text(), now, was, renamed))
     (repo / NOT_WRITTEN[1]).unlink()
     return repo

@@ -29,7 +29,7 @@ from codemods.recipes.host import releases
 from . import earlier_release, perturb
 from .earlier_release import ABOVE, CHANGES, HOOK_TESTS, MODULE, STORE_TESTS, TESTS, VERSION
 from .node_tools import BIN, require
-from .support import FIXTURES, invoke
+from .support import FIXTURES, invoke, snapshot
 
 BRIDGE = "apps/mesh/src/mcp-apps/use-app-bridge.ts"
 HEADER = "// Copyright 2026 the Studio authors. SPDX-License-Identifier: Apache-2.0\n\n"
@@ -47,6 +47,15 @@ WAS = CHANGES[0][3]
 def earlier():
     """The store holds the earlier release for the test."""
     with earlier_release.recorded():
+        yield
+
+
+@pytest.fixture
+def renamed():
+    """The store holds an earlier release whose module lacks a name this
+    release's files import (``APP_STATE_MAX_LENGTH``: it named the cap
+    otherwise)."""
+    with earlier_release.recorded(renamed=True):
         yield
 
 
@@ -105,11 +114,11 @@ def _clean(tmp_path: Path, bridge: str) -> Path:
     return repo
 
 
-def _earlier(tmp_path: Path, bridge: str) -> Path:
+def _earlier(tmp_path: Path, bridge: str, renamed: bool = False) -> Path:
     """A checkout holding what the earlier release wrote in ``bridge`` mode."""
     repo = tmp_path / "repo"
     shutil.copytree(_clean(tmp_path / "written", bridge), repo)
-    return earlier_release.as_written(repo)
+    return earlier_release.as_written(repo, renamed)
 
 
 def _reformat(data: bytes, path: str) -> bytes:
@@ -230,6 +239,53 @@ def test_an_edit_that_collides_with_the_upgrade_is_left_alone_and_named(edit, tm
     left = {item["path"]: item["why"] for item in json.loads(result.stdout)["left_alone"]}
     assert left == {MODULE: "edited", TESTS: "pair"}, left
     assert module.read_bytes() == edited and (repo / TESTS).read_bytes() == tests
+
+
+def test_a_module_left_alone_that_lacks_what_this_release_imports_refuses(tmp_path: Path, renamed) -> None:
+    """The conflict would leave the module without a name this release's
+    tests import: the run refuses, naming the conflicting lines and what is
+    missing, and writes nothing."""
+    repo = _earlier(tmp_path, "compat", renamed=True)
+    module = repo / MODULE
+    module.write_text(module.read_text().replace(WAS, "const warnedOverCap = new Set<string>(); // once per app"))
+    before = snapshot(repo)
+    for args in (("apply", "--repo", repo, "--bridge", "compat", "--check"), ("status", "--repo", repo)):
+        result = invoke(*args)
+        assert result.exit_code == 3, result.output
+        assert f"{MODULE} was edited since mesh-codemod wrote it ({VERSION}, compat mode" in result.output
+        assert "conflicts with the edits at line" in result.output, result.output
+        assert "does not define APP_STATE_MAX_LENGTH" in result.output, result.output
+    result = invoke("apply", "--repo", repo, "--bridge", "compat", "--json")
+    assert result.exit_code == 3, result.output
+    [step] = [s for s in json.loads(result.stdout)["steps"] if s["path"] == MODULE]
+    assert step["status"] == "refused" and step["kind"] == "conflict", step
+    assert snapshot(repo) == before
+
+
+def test_tests_that_collide_with_the_upgrade_refuse_their_module(tmp_path: Path, renamed) -> None:
+    """The edited tests stay at their release; their module cannot stay
+    with them (this release's tests import a name it lacks) nor move
+    without them: the run refuses the module, naming the tests, and writes
+    nothing. An edit the merge can carry (a comment at the end) upgrades
+    both."""
+    repo = _earlier(tmp_path, "compat", renamed=True)
+    tests = repo / TESTS
+    was = CHANGES[1][3]
+    tests.write_text(tests.read_text().replace(was, was + " (the team's)"))
+    before = snapshot(repo)
+    result = invoke("apply", "--repo", repo, "--bridge", "compat", "--json")
+    assert result.exit_code == 3, result.output
+    [step] = [s for s in json.loads(result.stdout)["steps"] if s["path"] == MODULE]
+    assert step["status"] == "refused" and step["kind"] == "conflict", step
+    assert TESTS in step["reason"] and "APP_STATE_MAX_LENGTH" in step["reason"], step
+    assert snapshot(repo) == before, "a refused run wrote"
+
+    clean = _clean(tmp_path / "clean", "compat")
+    repo = _earlier(tmp_path / "merged", "compat", renamed=True)
+    (repo / TESTS).write_text((repo / TESTS).read_text() + "\n// reviewed by the team\n")
+    assert invoke("apply", "--repo", repo, "--bridge", "compat").exit_code == 0
+    assert (repo / TESTS).read_text() == (clean / TESTS).read_text() + "\n// reviewed by the team\n"
+    assert (repo / MODULE).read_bytes() == (clean / MODULE).read_bytes()
 
 
 def test_an_edited_copy_of_this_releases_output_is_left_alone_and_named(tmp_path: Path, earlier) -> None:
