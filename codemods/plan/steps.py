@@ -167,11 +167,12 @@ def _merged(path: str, current: bytes, written, wanted: bytes, style) -> tuple[b
         out = render_file(source, style)
         return out.replace("\r\n", "\n").replace("\n", "\r\n") if crlf else out
 
+    left = current, [Notice(f"{edited}: left alone; compare it with what this release writes ({now}) by hand")], []
     bases = [(label, kind, laid_out(text)) for label, kind, text in written] if ours is not None else []
     # as near to an earlier output as to this release's: the merge says whether the edits collide
     label, kind, base = min(bases, key=lambda b: (differing_lines(b[2], ours), not b[1]), default=("", "", ""))
     if not kind:
-        return current, [Notice(f"{edited}: left alone; compare it with what this release writes ({now}) by hand")], []
+        return left  # nearest to this release's output: nothing to bring over
     theirs = wanted.decode("utf-8")
     result = merge(base, ours, theirs.replace("\r\n", "\n").replace("\n", "\r\n") if crlf else theirs)
     if result.conflicts:
@@ -181,7 +182,7 @@ def _merged(path: str, current: bytes, written, wanted: bytes, style) -> tuple[b
         ], []
     merged = result.text.encode("utf-8")
     if merged == current:
-        return current, [], []
+        return left  # it holds what the upgrade brings already
     try:
         layout_key(merged, path)
     except LayoutKeyError:
