@@ -90,5 +90,8 @@ def test_eager_anchors_fail_the_renamed_anchor_case(monkeypatch, tmp_path: Path)
 
 
 def test_created_files_compared_byte_for_byte_fail_the_reformat_case(monkeypatch, tmp_path: Path) -> None:
+    from . import earlier_release, test_upgrade_merge
+
     monkeypatch.setattr(equivalence, "layout_key", lambda text, grammar=None, comments=True: str(text))
-    _fails(cases.test_a_reformatted_earlier_release_file_is_that_release, tmp_path)
+    with earlier_release.recorded():
+        _fails(test_upgrade_merge.test_an_earlier_releases_output_is_replaced_with_this_releases, "compat", True, tmp_path, None)

@@ -349,6 +349,33 @@ def test_a_file_the_checkouts_release_wrote_and_someone_removed_stays_removed(
         assert steps["app-state-hook-tests"]["status"] == "applied" and (repo / HOOK_TESTS).is_file()
 
 
+def test_an_earlier_release_is_rendered_for_where_the_files_are_and_what_the_class_is_called(tmp_path: Path) -> None:
+    """The store's tests as an earlier release wrote them, in a checkout
+    whose store was moved and renamed with its class (the tests beside it,
+    their imports fixed): the earlier release's template, rendered with the
+    class's name and the files' places, is theirs, so they are upgraded
+    where they are."""
+    from .test_role_recognition import SESSION_TESTS, _files, _store_moved, _tree
+
+    now = "type Listener = (event: { source: unknown; data: unknown }) => void;"
+    was = "type Listener = (event: { data: unknown; source: unknown }) => void;"
+    texts = dict(releases.current().templates)
+    assert texts["use-app-bridge.test.ts"].count(now) == 1
+    texts["use-app-bridge.test.ts"] = texts["use-app-bridge.test.ts"].replace(now, was)
+    expected = _store_moved(_files(_clean(tmp_path, "compat")))
+    repo = tmp_path / "repo"
+    repo.mkdir()
+    _tree(repo, {**expected, SESSION_TESTS: expected[SESSION_TESTS].replace(now.encode(), was.encode())})
+    with releases.recorded(VERSION, texts):
+        result = invoke("apply", "--repo", repo, "--bridge", "compat", "--json")
+    assert result.exit_code == 0, result.output
+    report = json.loads(result.stdout)
+    changes = [(c["path"], c["kind"], c["from"]) for c in report["changes_of_form"]]
+    assert changes == [(SESSION_TESTS, "upgrade", VERSION)], changes
+    assert not report["notices"], report["notices"]  # recognised as written, not merged
+    assert _files(repo) == expected
+
+
 # --- below the floor ------------------------------------------------------------
 
 
