@@ -2,11 +2,13 @@
 write into the files the tool creates (SPEC 5a, "Earlier releases").
 
 A release is its templates, by name: ``templates/`` holds this release's,
-``releases/<version>/`` an earlier release's, under the same names (a
-release is recorded there when the next one changes what it writes). Each
-step renders a release's templates for the checkout at hand (its wiring,
-its store's class name, where its files are), and the plan compares a
-created file with those renderings, never with recorded bytes.
+``releases/<version>/`` an earlier release's, under the same names (when a
+release ships, the one before it is recorded there: a copy of its
+``templates/``). Each step renders a release's templates for the checkout
+at hand (its wiring, its store's class name, where its files are), and the
+plan compares a created file with those renderings, never with recorded
+bytes. A created file whose template a release lacks is one a later
+release created.
 
 Nothing older than the floor is kept or recognised: raising it is the
 line below and the deletion of the older folders under ``releases/`` and
@@ -17,6 +19,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from contextlib import contextmanager
+from functools import cache
 from pathlib import Path
 from types import MappingProxyType
 
@@ -34,26 +37,17 @@ def _read(folder: Path) -> Mapping[str, str]:
     return MappingProxyType({p.name: p.read_text(encoding="utf-8") for p in sorted(folder.glob("*.ts"))})
 
 
-_CURRENT: Release | None = None
-_EARLIER: dict[str, Release] | None = None
-
-
+@cache
 def _earlier() -> dict[str, Release]:
-    global _EARLIER
-    if _EARLIER is None:
-        folders = [p for p in (_HERE / "releases").glob("*") if p.is_dir()]
-        # one left below the floor is not recognised
-        kept = [p for p in folders if version_key(p.name) >= version_key(FLOOR)]
-        _EARLIER = {p.name: Release(p.name, _read(p)) for p in kept}
-    return _EARLIER
+    folders = [p for p in (_HERE / "releases").glob("*") if p.is_dir()]
+    # one left below the floor is not recognised
+    return {p.name: Release(p.name, _read(p)) for p in folders if version_key(p.name) >= version_key(FLOOR)}
 
 
+@cache
 def current() -> Release:
     """This release's templates."""
-    global _CURRENT
-    if _CURRENT is None:
-        _CURRENT = Release(__version__, _read(_HERE / "templates"))
-    return _CURRENT
+    return Release(__version__, _read(_HERE / "templates"))
 
 
 def releases() -> tuple[Release, ...]:
