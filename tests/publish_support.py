@@ -7,13 +7,16 @@ from __future__ import annotations
 
 import json
 import os
+import shutil
 import subprocess
 import tempfile
 from collections.abc import Callable
 from pathlib import Path
 
-from .gitrepo import BOT, git
-from .support import invoke
+import pytest
+
+from .gitrepo import BOT, git, with_remote
+from .support import invoke, shared
 
 BRANCH = "codemod/app-state"
 MODULE = "apps/mesh/src/mcp-apps/app-state.ts"
@@ -31,6 +34,23 @@ def build(tmp_path: Path, work: Path, *extra: str) -> Path:
                     "--artifact", artifact, *extra)
     assert result.exit_code == 0, result.output
     return artifact
+
+
+@pytest.fixture
+def built(tmp_path: Path, tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, Path, Path]:
+    """(remote, work, artifact): a remote holding the fixture's main, a
+    clone of it, and the build job's artifact from that clone, as
+    ``with_remote`` and ``build`` make them; made once a run, copied here."""
+
+    def make(folder: Path) -> None:
+        _remote, work = with_remote(folder)
+        build(folder, work)
+
+    shutil.copytree(shared(tmp_path_factory, "built", make), tmp_path, symlinks=True, dirs_exist_ok=True)
+    remote, work = tmp_path / "remote.git", tmp_path / "work"
+    git(work, "remote", "set-url", "origin", str(remote))
+    git(remote, "remote", "set-url", "origin", str(tmp_path / "seed"))
+    return remote, work, tmp_path / "artifact"
 
 
 def publisher(tmp_path: Path, remote: Path) -> Path:

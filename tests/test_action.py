@@ -167,7 +167,7 @@ def test_the_job_that_runs_the_repositorys_code_holds_no_write_token() -> None:
     """Two jobs: build (installs, formats, checks) with read permissions and
     no token given to the tool; publish (holds the write token) with no
     step that runs the repository's code."""
-    from .mini_yaml import load
+    from codemods.plan.workflows import load
 
     jobs = load(WORKFLOW.read_text())["jobs"]
     assert list(jobs) == ["build", "publish"] and jobs["publish"]["needs"] == "build"

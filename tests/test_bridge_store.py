@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import shutil
 import subprocess
+import tempfile
 from pathlib import Path
 
 from .node_tools import BIN, TOOLS, require
@@ -29,8 +30,7 @@ def test_bridge_store_rules_under_bun(tmp_path: Path) -> None:
     result = invoke("apply", "--repo", tree, "--bridge", "compat")
     assert result.exit_code == 0, result.output
 
-    work = TOOLS / f".bun-bridge-{tmp_path.name}"  # inside tools/ so that the packages resolve
-    work.mkdir()
+    work = Path(tempfile.mkdtemp(prefix=".bun-bridge-", dir=TOOLS))  # inside tools/ so that the packages resolve
     try:
         for name in MODULES:
             shutil.copy(tree / "apps/mesh/src/mcp-apps" / name, work / name)

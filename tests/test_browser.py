@@ -40,7 +40,7 @@ from pathlib import Path
 import pytest
 
 from .node_tools import BIN, CHROMIUM, NODE_MODULES, require
-from .support import FIXTURES, ROOT, invoke
+from .support import FIXTURES, ROOT, invoke, shared
 
 HARNESS = ROOT / "tests" / "browser"
 
@@ -204,25 +204,30 @@ def _install_double_declarations(tmp: Path, tree: Path, key: str) -> Path:
 
 @pytest.fixture(scope="session", params=list(VARIANTS))
 def browser_results(request, tmp_path_factory: pytest.TempPathFactory) -> dict[str, dict]:
+    """Every scenario's outcome for one variant: one browser run a test
+    run, whichever xdist worker asks first."""
     variant = request.param
     node = _node()
     _tools()
-    tmp = tmp_path_factory.mktemp(f"browser-{variant}")
     override = os.environ.get("MESH_CODEMOD_BROWSER_SRC")
     sdk = VARIANTS[variant][2]
     if sdk == "2":
         require(NODE_MODULES / "ext-apps-2", "ext-apps 2.0.4 (tools/package.json: ext-apps-2)")
-    if override and variant == "compat-1.7.1":
-        src = Path(override)
-    else:
-        src, sdk = _codemod_output(tmp, variant)
-    result = subprocess.run(
-        [str(node), str(HARNESS / "run.mjs"), str(src)],
-        capture_output=True, text=True, timeout=600,
-        env={**os.environ, "MESH_CODEMOD_BROWSER_SDK": sdk},
-    )
-    assert result.returncode == 0, result.stdout[-4000:] + result.stderr[-4000:]
-    return json.loads(result.stdout.strip().splitlines()[-1])
+
+    def run(tmp: Path) -> None:
+        if override and variant == "compat-1.7.1":
+            src, given = Path(override), sdk
+        else:
+            src, given = _codemod_output(tmp, variant)
+        result = subprocess.run(
+            [str(node), str(HARNESS / "run.mjs"), str(src)],
+            capture_output=True, text=True, timeout=600,
+            env={**os.environ, "MESH_CODEMOD_BROWSER_SDK": given},
+        )
+        assert result.returncode == 0, result.stdout[-4000:] + result.stderr[-4000:]
+        (tmp / "results.json").write_text(result.stdout.strip().splitlines()[-1])
+
+    return json.loads((shared(tmp_path_factory, f"browser-{variant}", run) / "results.json").read_text())
 
 
 def test_scenarios_are_all_run() -> None:
@@ -233,6 +238,7 @@ def test_scenarios_are_all_run() -> None:
     assert json.loads(listed.stdout) == SCENARIOS
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("scenario", SCENARIOS)
 def test_browser_scenario(scenario: str, browser_results: dict[str, dict]) -> None:
     result = browser_results.get(scenario)
@@ -261,6 +267,7 @@ RENDER_TIME_CHECK = (
 )
 
 
+@pytest.mark.slow
 def test_a_hook_that_breaks_rule_2_fails_the_browser_test(tmp_path: Path) -> None:
     node = _node()
     _tools()

@@ -1,6 +1,6 @@
-"""Line diffs (``engine.diff``): opcodes that rebuild the new text, and
-unified diffs that ``git apply`` takes, on texts drawn by Hypothesis from
-a few lines so that repeated lines (``}``, blank lines) are common."""
+"""The dry run's diffs (``FileChange.diff``): unified diffs that ``git
+apply`` takes, on texts drawn by Hypothesis from a few lines so that
+repeated lines (``}``, blank lines) are common."""
 
 from __future__ import annotations
 
@@ -10,33 +10,21 @@ from pathlib import Path
 from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
 
-from codemods.engine.diff import changed_ranges, opcodes, split_lines, unified_diff
+from codemods.plan.model import FileChange, split_lines
 
 LINES = st.sampled_from(["}\n", "\n", "  a();\n", "  b();\n", "const x = 1;\n", "if (y) {\n", "return;\n", "z\n"])
 TEXTS = st.lists(LINES, max_size=30)
 
 
-@given(a=TEXTS, b=TEXTS)
-@settings(max_examples=400)
-def test_opcodes_rebuild_the_new_lines(a: list[str], b: list[str]) -> None:
-    rebuilt: list[str] = []
-    at_a = at_b = 0
-    for tag, i1, i2, j1, j2 in opcodes(a, b):
-        assert (i1, j1) == (at_a, at_b), "opcodes must be contiguous"
-        if tag == "equal":
-            assert a[i1:i2] == b[j1:j2]
-        rebuilt += b[j1:j2]
-        at_a, at_b = i2, j2
-    assert (at_a, at_b) == (len(a), len(b))
-    assert rebuilt == b
-    assert not changed_ranges(a, a)
+def unified_diff(path: str, old: bytes | None, new: bytes) -> str:
+    return FileChange(path, old, new, []).diff()
 
 
 def _apply(diff: str, old: str) -> str:
     """A strict applier of one file's hunks: every context and removed line
     must be found where the header says, and the counts must match."""
-    lines = split_lines(old)
-    rows = split_lines(diff)[3:]  # after the diff --git, --- and +++ lines
+    lines = split_lines(old.encode())
+    rows = split_lines(diff.encode())[3:]  # after the diff --git, --- and +++ lines
     out: list[str] = []
     at = 0
     counts = None

@@ -14,7 +14,7 @@ from pathlib import Path
 
 import pytest
 
-from codemods.engine.diff import unified_diff
+from codemods.plan.model import FileChange
 from codemods.engine.editor import FileEditor
 from codemods.engine.statements import Item, statement
 from codemods.engine.edits import DuplicateEdit, Edit, EditSet, OverlapError
@@ -630,7 +630,7 @@ def test_diff_is_accepted_by_git_apply(tmp_path: Path) -> None:
     old = b"one\r\ntwo\r\nthree"
     new = b"one\r\ntwo and a half\r\nthree\r\nfour\r\n"
     (tmp_path / "f.ts").write_bytes(old)
-    patch = unified_diff("f.ts", old, new) + unified_diff("g.ts", None, b"new\n")
+    patch = FileChange("f.ts", old, new, []).diff() + FileChange("g.ts", None, b"new\n", []).diff()
     assert patch.startswith("diff --git a/f.ts b/f.ts\n--- a/f.ts\n+++ b/f.ts\n")
     assert "--- /dev/null\n+++ b/g.ts\n" in patch
     subprocess.run(["git", "init", "-q", str(tmp_path)], check=True)
@@ -640,7 +640,7 @@ def test_diff_is_accepted_by_git_apply(tmp_path: Path) -> None:
 
 
 def test_no_diff_when_nothing_changed() -> None:
-    assert unified_diff("f.ts", b"same\n", b"same\n") == ""
+    assert FileChange("f.ts", b"same\n", b"same\n", []).diff() == ""
 
 
 def test_finder_anchors_for_declarations_imports_and_doc_comments() -> None:

@@ -18,7 +18,6 @@ from pathlib import Path
 
 import pytest
 
-from codemods.engine.diff import split_lines
 from codemods.plan.formatting import BUILT_IN, FORMATTER, FormatterMissing, FormatterMode, choose, edited_ranges, find_biome, lines_changed_outside
 
 from .node_tools import BIN, require
@@ -224,10 +223,10 @@ def test_a_failing_formatter_leaves_the_built_in_layout_and_says_why(
 
 def test_edited_ranges_are_the_inserted_and_changed_lines() -> None:
     old = b"a\nb\nc\nd\n"
-    assert edited_ranges(old, split_lines(b"a\nB\nc\nd\n")) == [(1, 2)]
-    assert edited_ranges(old, split_lines(b"a\nb\nx\ny\nc\nd\n")) == [(2, 4)]
-    assert edited_ranges(old, split_lines(b"a\nd\n")) == [(1, 1)]
-    assert edited_ranges(None, split_lines(b"x\ny\n")) == [(0, 2)]
+    assert edited_ranges(old, b"a\nB\nc\nd\n".splitlines(keepends=True)) == [(1, 2)]
+    assert edited_ranges(old, b"a\nb\nx\ny\nc\nd\n".splitlines(keepends=True)) == [(2, 4)]
+    assert edited_ranges(old, b"a\nd\n".splitlines(keepends=True)) == [(1, 1)]
+    assert edited_ranges(None, b"x\ny\n".splitlines(keepends=True)) == [(0, 2)]
 
 
 def test_formatter_changes_are_judged_by_where_they_fall() -> None:

@@ -12,6 +12,7 @@ from __future__ import annotations
 import json
 import shutil
 import subprocess
+import tempfile
 from pathlib import Path
 
 import pytest
@@ -42,8 +43,7 @@ def _schema_entry(index_tsx: Path) -> str:
 def test_schema_entry_drops_an_invalid_param(mode: str, tmp_path: Path) -> None:
     require(BUN, "Bun")
     entry = _schema_entry(FIXTURES / "newest" / f"expected-{mode}" / "apps/mesh/src/web/index.tsx")
-    work = TOOLS / f".bun-schema-{mode}-{tmp_path.name}"  # inside tools/ so that zod resolves
-    work.mkdir()
+    work = Path(tempfile.mkdtemp(prefix=f".bun-schema-{mode}-", dir=TOOLS))  # inside tools/ so that zod resolves
     try:
         (work / "check.ts").write_text(
             'import { z } from "zod";\n'

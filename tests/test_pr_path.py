@@ -17,7 +17,8 @@ from pathlib import Path
 import pytest
 
 from codemods.plan import environment
-from codemods.deliver import branches, build, patches, repository
+from codemods.deliver import branches, build, patches
+from codemods.plan import repository
 
 from . import canary
 from .canary import TOKEN

@@ -16,7 +16,7 @@ import pytest
 
 from .gitrepo import BOT, git, with_remote
 from .publish_support import (
-    BRANCH, EVIL, MODULE, append, build, holds, manifest, publish, publisher, tampered, write_manifest,
+    BRANCH, EVIL, MODULE, append, build, built, holds, manifest, publish, publisher, tampered, write_manifest,
 )
 from .support import ROOT, invoke
 
@@ -33,9 +33,8 @@ def test_the_publishing_side_imports_nothing_that_runs_the_checkouts_code() -> N
     assert not {m for m in loaded if m.startswith("codemods.checks")}, loaded
 
 
-def test_publish_pushes_its_own_series_and_runs_nothing_of_the_checkout(tmp_path: Path) -> None:
-    remote, work = with_remote(tmp_path)
-    artifact = build(tmp_path, work)
+def test_publish_pushes_its_own_series_and_runs_nothing_of_the_checkout(tmp_path: Path, built) -> None:
+    remote, work, artifact = built
     data = manifest(artifact)
     assert data["format"] == 2 and data["branch"] == BRANCH
     assert data["verdict"]["fingerprint"].startswith("sha256:") and data["verdict"]["checks"] == []
@@ -83,9 +82,8 @@ def _requote(tree: Path) -> None:
     ],
     ids=["a-line-added", "another-file", "a-comment-added", "layout-only"],
 )
-def test_publish_pushes_its_own_series_whatever_the_bundle_holds(tmp_path: Path, change, kept: str) -> None:
-    remote, work = with_remote(tmp_path)
-    artifact = build(tmp_path, work)
+def test_publish_pushes_its_own_series_whatever_the_bundle_holds(tmp_path: Path, change, kept: str, built) -> None:
+    remote, work, artifact = built
     honest = manifest(artifact)["tip"]
     tampered(work, artifact, change)
     clone = publisher(tmp_path, remote)
@@ -117,9 +115,8 @@ def test_publish_refuses_a_base_the_target_lacks(tmp_path: Path) -> None:
     assert git(remote, "for-each-ref", f"refs/heads/{BRANCH}") == ""
 
 
-def test_a_verdict_counts_only_for_the_series_it_names(tmp_path: Path) -> None:
-    remote, work = with_remote(tmp_path)
-    artifact = build(tmp_path, work)
+def test_a_verdict_counts_only_for_the_series_it_names(tmp_path: Path, built) -> None:
+    remote, work, artifact = built
     data = manifest(artifact)
     clone = publisher(tmp_path, remote)
     # a verdict of passed checks, for another series
@@ -148,9 +145,8 @@ def test_a_verdict_counts_only_for_the_series_it_names(tmp_path: Path) -> None:
     ],
     ids=["free-text", "a-name-with-markdown", "an-unknown-status", "a-failed-check", "another-record"],
 )
-def test_a_verdict_is_a_closed_record(tmp_path: Path, verdict: dict, refused: str) -> None:
-    remote, work = with_remote(tmp_path)
-    artifact = build(tmp_path, work)
+def test_a_verdict_is_a_closed_record(tmp_path: Path, verdict: dict, refused: str, built) -> None:
+    remote, work, artifact = built
     data = manifest(artifact)
     data["verdict"] = {"fingerprint": data["verdict"]["fingerprint"], **verdict}
     if "body" in verdict:
@@ -164,11 +160,10 @@ def test_a_verdict_is_a_closed_record(tmp_path: Path, verdict: dict, refused: st
     assert git(remote, "for-each-ref", f"refs/heads/{BRANCH}") == ""
 
 
-def test_artifact_files_over_their_limit_are_refused_unread(tmp_path: Path) -> None:
+def test_artifact_files_over_their_limit_are_refused_unread(tmp_path: Path, built) -> None:
     from codemods.publish import artifact as publishing
 
-    remote, work = with_remote(tmp_path)
-    artifact = build(tmp_path, work)
+    remote, work, artifact = built
     clone = publisher(tmp_path, remote)
     data = manifest(artifact)
     data["padding"] = " " * publishing.MAX_MANIFEST
@@ -183,11 +178,10 @@ def test_artifact_files_over_their_limit_are_refused_unread(tmp_path: Path) -> N
     assert result.exit_code == 3 and "branch.bundle" in result.stderr and "over the limit" in result.stderr
 
 
-def test_skip_is_read_from_the_target_branch_not_only_the_base(tmp_path: Path) -> None:
+def test_skip_is_read_from_the_target_branch_not_only_the_base(tmp_path: Path, built) -> None:
     """The build job chose an older base; main has since skipped every
     step: publish proposes nothing."""
-    remote, work = with_remote(tmp_path)
-    artifact = build(tmp_path, work)
+    remote, work, artifact = built
     (work / ".mesh-codemod.toml").write_text('skip = ["*"]\n')
     git(work, "add", "-A")
     git(work, "commit", "-q", "-m", "opt out")
@@ -201,11 +195,10 @@ def test_skip_is_read_from_the_target_branch_not_only_the_base(tmp_path: Path) -
     assert git(remote, "for-each-ref", f"refs/heads/{BRANCH}") == ""
 
 
-def test_a_publish_run_loads_nothing_that_runs_the_checkouts_code(tmp_path: Path) -> None:
+def test_a_publish_run_loads_nothing_that_runs_the_checkouts_code(tmp_path: Path, built) -> None:
     """Not only the imports: a whole `mesh-codemod publish` (rebuild and
     push) never loads the modules that start the checkout's processes."""
-    remote, work = with_remote(tmp_path)
-    artifact = build(tmp_path, work)
+    remote, work, artifact = built
     clone = publisher(tmp_path, remote)
     code = (
         "import sys\nfrom codemods.cli.app import app\n"
@@ -250,9 +243,8 @@ def _push_built(clone: Path, report: Path, *extra: str):
                   "--push", "origin", "--author", BOT, "--report-out", report, *extra)
 
 
-def test_the_push_step_pushes_the_kept_series_without_building_again(tmp_path: Path, monkeypatch) -> None:
-    remote, work = with_remote(tmp_path)
-    artifact = build(tmp_path, work)
+def test_the_push_step_pushes_the_kept_series_without_building_again(tmp_path: Path, monkeypatch, built) -> None:
+    remote, work, artifact = built
     clone = publisher(tmp_path, remote)
     built = _counting_builds(monkeypatch)
     report = tmp_path / "report.json"
@@ -314,10 +306,9 @@ def _move_kept(clone: Path, report: Path, how: str) -> None:
     ],
 )
 def test_the_push_step_refuses_a_kept_series_that_is_not_the_reports(
-    tmp_path: Path, monkeypatch, how: str, refused: str
+    tmp_path: Path, monkeypatch, how: str, refused: str, built
 ) -> None:
-    remote, work = with_remote(tmp_path)
-    artifact = build(tmp_path, work)
+    remote, work, artifact = built
     clone = publisher(tmp_path, remote)
     report = tmp_path / "report.json"
     checked = invoke("publish", "--repo", clone, "--artifact", artifact, "--branch", BRANCH, "--target",

@@ -17,7 +17,7 @@ import pytest
 from .gitrepo import commit_all, git, with_remote
 from .sdk_support import hand_written  # noqa: F401 (fixture)
 from .publish_support import (
-    BRANCH, EVIL, MODULE, append, build, commit, holds, manifest, publish, publisher, rebundle, tampered,
+    BRANCH, EVIL, MODULE, append, build, built, commit, holds, manifest, publish, publisher, rebundle, tampered,
     tool_message, tree_with, write_manifest,
 )
 
@@ -114,15 +114,14 @@ def test_on_the_sdk_target_publish_refuses_starting_nothing_but_git(tmp_path: Pa
 
 
 @attack("1")
-def test_the_publishing_process_refuses_to_start_anything_but_git_and_gh(tmp_path: Path, monkeypatch) -> None:
+def test_the_publishing_process_refuses_to_start_anything_but_git_and_gh(tmp_path: Path, monkeypatch, built) -> None:
     """A branch of publish that would start `sh` or `npm` (here: the
     rebuild made to call one) is refused at run time, and nothing is pushed."""
     import subprocess
 
     from codemods.deliver import build as series
 
-    remote, work = with_remote(tmp_path)
-    artifact = build(tmp_path, work)
+    remote, work, artifact = built
     clone = publisher(tmp_path, remote)
     real = series.build_series
     for program in (["sh", "-c", f"touch {tmp_path}/RAN"], ["npm", "run", "generate:schemas"]):
@@ -151,9 +150,8 @@ def test_the_publishing_process_refuses_to_start_anything_but_git_and_gh(tmp_pat
     ],
     ids=["a-token-added", "a-comment-added", "a-pragma-comment"],
 )
-def test_a_change_of_meaning_in_the_build_layout_is_not_taken(tmp_path: Path, old: str, new: str) -> None:
-    remote, work = with_remote(tmp_path)
-    artifact = build(tmp_path, work)
+def test_a_change_of_meaning_in_the_build_layout_is_not_taken(tmp_path: Path, old: str, new: str, built) -> None:
+    remote, work, artifact = built
     honest = manifest(artifact)["tip"]
 
     def change(tree: Path) -> None:
@@ -172,9 +170,8 @@ def test_a_change_of_meaning_in_the_build_layout_is_not_taken(tmp_path: Path, ol
 
 
 @attack("3")
-def test_an_intermediate_commit_of_the_bundle_never_reaches_the_remote(tmp_path: Path) -> None:
-    remote, work = with_remote(tmp_path)
-    artifact = build(tmp_path, work)
+def test_an_intermediate_commit_of_the_bundle_never_reaches_the_remote(tmp_path: Path, built) -> None:
+    remote, work, artifact = built
     data = manifest(artifact)
     base, honest = data["base"], data["tip"]
     first = git(work, "rev-list", "--reverse", f"{base}..{honest}").split()[0]
@@ -237,9 +234,8 @@ def test_a_fake_fingerprint_placed_first_does_not_decline_the_change() -> None:
 
 
 @attack("4")
-def test_the_pr_body_and_title_are_publishs_own(tmp_path: Path) -> None:
-    remote, work = with_remote(tmp_path)
-    artifact = build(tmp_path, work)
+def test_the_pr_body_and_title_are_publishs_own(tmp_path: Path, built) -> None:
+    remote, work, artifact = built
     (artifact / "body.md").write_text(f"Approved: [release](https://{EVIL})\n")
     (artifact / "report.json").write_text(json.dumps({"title": EVIL, "body": EVIL, "fingerprint": "sha256:" + "0" * 64}))
     clone = publisher(tmp_path, remote)
@@ -254,9 +250,8 @@ def test_the_pr_body_and_title_are_publishs_own(tmp_path: Path) -> None:
 
 
 @attack("5")
-def test_commit_messages_are_publishs_own(tmp_path: Path) -> None:
-    remote, work = with_remote(tmp_path)
-    artifact = build(tmp_path, work)
+def test_commit_messages_are_publishs_own(tmp_path: Path, built) -> None:
+    remote, work, artifact = built
     honest = manifest(artifact)["tip"]
     tip = git(work, "rev-parse", BRANCH).strip()
     parent = git(work, "rev-parse", f"{tip}^").strip()
@@ -288,9 +283,8 @@ def test_commit_messages_are_publishs_own(tmp_path: Path) -> None:
     ],
     ids=["2x-form-on-1x-range", "version-outside-range", "unknown-event-name", "unknown-mode"],
 )
-def test_a_choice_outside_the_tools_wirings_or_the_range_is_not_taken(tmp_path: Path, choice: dict) -> None:
-    remote, work = with_remote(tmp_path)
-    artifact = build(tmp_path, work)
+def test_a_choice_outside_the_tools_wirings_or_the_range_is_not_taken(tmp_path: Path, choice: dict, built) -> None:
+    remote, work, artifact = built
     data = manifest(artifact)
     honest = data["tip"]
     data["choice"] = choice
@@ -304,9 +298,8 @@ def test_a_choice_outside_the_tools_wirings_or_the_range_is_not_taken(tmp_path: 
 
 
 @attack("6")
-def test_an_older_base_does_not_bypass_a_skip_on_main(tmp_path: Path) -> None:
-    remote, work = with_remote(tmp_path)
-    artifact = build(tmp_path, work)
+def test_an_older_base_does_not_bypass_a_skip_on_main(tmp_path: Path, built) -> None:
+    remote, work, artifact = built
     (work / ".mesh-codemod.toml").write_text('skip = ["*"]\n')
     commit_all(work, "the team opts out")
     git(work, "push", "-q", "origin", "HEAD:main")
@@ -316,9 +309,8 @@ def test_an_older_base_does_not_bypass_a_skip_on_main(tmp_path: Path) -> None:
 
 
 @attack("6")
-def test_sixty_megabytes_of_whitespace_are_refused_unread(tmp_path: Path) -> None:
-    remote, work = with_remote(tmp_path)
-    artifact = build(tmp_path, work)
+def test_sixty_megabytes_of_whitespace_are_refused_unread(tmp_path: Path, built) -> None:
+    remote, work, artifact = built
     tampered(work, artifact, append(MODULE, " " * (60 * 1024 * 1024)))
     clone = publisher(tmp_path, remote)
     result = publish(clone, artifact)

@@ -1,8 +1,11 @@
 """Breaking recognition must fail tests (issue 19): each test here breaks one
-rule of the layout-insensitive comparison or of the role matching, runs a
-case of tests/test_recognition.py under the break, and asserts that the
-case then fails. A rule that no test holds would pass here and fail this
-file."""
+rule of the role matching or of the layout-insensitive comparison through
+the engine's public names, runs a case of tests/test_recognition.py (or of
+tests/test_upgrade_merge.py) under
+the break, and asserts that the case then fails. A rule that no test holds
+would pass here and fail this file. (The layout relation's own rules,
+quotes, separators and parentheses, are held by tests/test_equivalence.py's
+cases, each of which fails without its rule.)"""
 
 from __future__ import annotations
 
@@ -10,9 +13,11 @@ from pathlib import Path
 
 import pytest
 
-from codemods.engine import canonical, editor, equivalence, statement_edits
+from codemods.engine import editor, equivalence, statement_edits
 
 from . import test_recognition as cases
+
+pytestmark = pytest.mark.mutation
 
 
 @pytest.fixture(autouse=True)
@@ -28,36 +33,13 @@ def _fails(case, *args) -> None:
         case(*args)
 
 
-def test_quotes_compared_byte_for_byte_fail_the_quote_case(monkeypatch, tmp_path: Path) -> None:
-    monkeypatch.setattr(canonical, "_string_key", lambda node, data: canonical.node_text(node, data))
-    _fails(cases.test_a_single_quoted_2x_registration_is_not_added_again, tmp_path)
-
-
-def test_separators_that_count_fail_the_semicolon_case(monkeypatch, tmp_path: Path) -> None:
-    monkeypatch.setattr(canonical, "_SEPARATORS", frozenset())
-    _fails(cases.test_a_semicolon_free_reformat_still_migrates_1x_to_2x, tmp_path)
-
-
-def test_arrow_parentheses_that_count_fail_the_arrow_case(monkeypatch, tmp_path: Path) -> None:
-    real = canonical.items_of
-
-    def keyed_as_written(node, keying):
-        if node.type == "arrow_function" and node.child_by_field_name("parameter") is not None:
-            text = canonical.node_text(node, keying.data)
-            return [canonical.Group("bare_arrow_function", [canonical.Leaf("text", text)], node)]
-        return real(node, keying)
-
-    monkeypatch.setattr(canonical, "items_of", keyed_as_written)
-    _fails(cases.test_arrow_parameters_with_or_without_parentheses_are_recognised, "compat-2x", tmp_path)
-
-
 def test_roles_looked_for_only_in_the_anchor_block_fail_the_moved_handler_case(monkeypatch, tmp_path: Path) -> None:
-    real = editor.FileEditor._present
+    real = editor.FileEditor.ensure_statements_after
 
-    def in_the_block_only(self, block, wanted, scope=None):
-        return real(self, block, wanted, None)
+    def in_the_block_only(self, anchor, statements, *, block=None, scope=None):
+        return real(self, anchor, statements, block=block)
 
-    monkeypatch.setattr(editor.FileEditor, "_present", in_the_block_only)
+    monkeypatch.setattr(editor.FileEditor, "ensure_statements_after", in_the_block_only)
     _fails(cases.test_a_handler_moved_into_a_helper_method_is_not_added_again, "compat-2x", tmp_path)
 
 

@@ -18,6 +18,7 @@ import os
 import re
 import shutil
 import subprocess
+import tempfile
 from pathlib import Path
 
 import pytest
@@ -91,8 +92,7 @@ def test_biome_notices_a_misformatted_file(tmp_path: Path, biome: Path) -> None:
 def test_generated_app_state_tests_pass_under_bun(mode: str, tmp_path: Path, bun: Path) -> None:
     source = FIXTURES / "newest" / f"expected-{mode}" / "apps/mesh/src/mcp-apps"
     # inside tools/ so that `import { z } from "zod"` resolves
-    work = TOOLS.parent / f".bun-{mode}-{tmp_path.name}"
-    work.mkdir()
+    work = Path(tempfile.mkdtemp(prefix=f".bun-{mode}-", dir=TOOLS.parent))
     try:
         for name in ("app-state.ts", "app-state.test.ts"):
             shutil.copy(source / name, work / name)

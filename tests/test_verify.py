@@ -188,7 +188,8 @@ def test_the_base_tree_is_exported_once_for_all_packages(checkout: Path, tmp_pat
 
     import git as gitpython
 
-    from codemods.deliver import build, repository, trees
+    from codemods.deliver import build
+    from codemods.plan import repository, trees
     from codemods.checks import verify
 
     ui = checkout / "packages/ui"
@@ -339,7 +340,8 @@ def test_real_mesh_verify(tmp_path: Path, monkeypatch) -> None:
     and a planted type error fails the type check. Runs on temporary copies
     of the commits' trees; the checkout gets git objects, nothing else."""
     from codemods.cli import checking, delivery
-    from codemods.deliver import build, repository, trees
+    from codemods.deliver import build
+    from codemods.plan import repository, trees
     from codemods.checks import verify
     from codemods.recipes.base import Bridge
 

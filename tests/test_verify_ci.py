@@ -120,6 +120,30 @@ def test_a_job_behind_a_path_filter_counts_when_the_change_meets_it(tmp_path: Pa
     assert not any(c.name == "charts" for c in met)
 
 
+def test_workflows_are_read_as_yaml_and_a_file_that_is_not_one_is_left_out(tmp_path: Path) -> None:
+    """`on:` is the trigger (YAML 1.1 reads the bare key as true); a file
+    that is not YAML, not a mapping or too large is named with why, and
+    the pull-request jobs are those of the others."""
+    from codemods.checks.workflows import Job, pull_request_jobs
+    from codemods.plan import workflows
+
+    folder = tmp_path / ".github" / "workflows"
+    folder.mkdir(parents=True)
+    (folder / "ci.yml").write_text(
+        "on:\n  pull_request:\n    paths: ['apps/**']\njobs:\n  test:\n    steps:\n"
+        "      - run: |\n          # the suite\n          bun install\n\n          bun test\n"
+    )
+    (folder / "broken.yml").write_text("on: [push\njobs: {}\n")
+    (folder / "list.yaml").write_text("- on: pull_request\n")
+    (folder / "huge.yml").write_text("#" * (workflows.MAX_BYTES + 1))
+    read = {w.name: w for w in workflows.workflows(tmp_path)}
+    assert read["ci.yml"].problem == "" and list(read["ci.yml"].data) == ["on", "jobs"]
+    assert read["broken.yml"].problem.startswith("not YAML: ")
+    assert read["list.yaml"].problem == "not a mapping"
+    assert read["huge.yml"].problem == f"larger than {workflows.MAX_BYTES} bytes"
+    assert pull_request_jobs(tmp_path) == [Job("ci.yml", "test", ("bun install\nbun test",), False, ("apps/**",))]
+
+
 def test_the_pr_body_lists_every_check_knip_and_not_run_included(checkout: Path, tmp_path: Path) -> None:
     body = tmp_path / "body.md"
     result = invoke("pr", "--repo", checkout, "--branch", "codemod/app-state", "--author", BOT, "--body-out", body)

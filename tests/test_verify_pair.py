@@ -15,8 +15,8 @@ from pathlib import Path
 import pytest
 
 from codemods.checks import verify
-from codemods.cli.checking import baseline_of as _baseline
-from codemods.deliver.repository import open_repo
+from codemods.plan.baseline import baseline_of as _baseline
+from codemods.plan.repository import open_repo
 
 from .gitrepo import commit_all, git
 from .node_tools import BIN, NODE_MODULES, require

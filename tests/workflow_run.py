@@ -31,7 +31,8 @@ import sys
 from pathlib import Path
 from typing import NamedTuple
 
-from .mini_yaml import load
+from codemods.plan.workflows import load
+
 from .support import ROOT
 
 WORKFLOW = ROOT / "examples" / "mesh-app-state.yml"

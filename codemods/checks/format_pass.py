@@ -2,7 +2,7 @@
 starts a process of the checkout (`sandbox`). `plan.runner.plan` calls it
 through the `Tools` the command line hands down (`checks.tools`), only when
 a Biome was chosen; the publishing side plans without tools. What its
-output may change, layout only, is judged in `plan.formatting` (`_judge`).
+output may change, layout only, is judged in `plan.formatting` (`judge`).
 """
 
 from __future__ import annotations
@@ -10,9 +10,14 @@ from __future__ import annotations
 import os
 from pathlib import Path
 
-from ..plan.formatting import _BEFORE, _CONFIG_FILES, _SUFFIXES, BUILT_IN, PRETTIER_CONFIG_FILES, Biome, Candidate, FormatterChoice, Layout, _judge, has_config, is_prettier
+from ..plan.formatting import (
+    BUILT_IN, PRETTIER_CONFIG_FILES, Biome, Candidate, FormatterChoice, Layout, formats, has_config, is_prettier, judge,
+)
 
 _TIMEOUT = 120
+# Read by Biome from the project root or a file's folders; copied with the files.
+_CONFIG_FILES = ("biome.json", "biome.jsonc", ".editorconfig", ".gitignore", ".ignore")
+_BEFORE = "mesh-codemod-before--"
 
 
 def format_pass(
@@ -24,7 +29,7 @@ def format_pass(
     prettier = is_prettier(choice.biome)
     if not prettier and not has_config(config_root):  # e.g. the base commit of a series predates it
         return [(f.new, Layout(BUILT_IN, "no biome.json in the tree")) for f in files]
-    eligible = [f for f in files if f.path.endswith(_SUFFIXES)]
+    eligible = [f for f in files if formats(f.path)]
     if not eligible:
         return [(f.new, Layout(BUILT_IN, "not a file the formatter handles")) for f in files]
     before = {f.path: f.old for f in eligible if f.old is not None}
@@ -40,7 +45,7 @@ def format_pass(
         elif file.old is not None and formatted_before.get(file.path) != file.old:
             results.append((file.new, Layout(BUILT_IN, f"{name} would change the file as it was before the edit")))
         else:
-            results.append(_judge(file, formatted_after[file.path], name))
+            results.append(judge(file, formatted_after[file.path], name))
     return results
 
 

@@ -1,6 +1,6 @@
-"""What the checks are made of: a check's outcome and report, the baseline it
-compares with, and running one of the checkout's tools (`sandbox`: an
-allow-listed environment, its own process group)."""
+"""What the checks are made of: a check's outcome and report, and running
+one of the checkout's tools (`sandbox`: an allow-listed environment, its own
+process group). The baseline a check compares with is `plan.baseline`'s."""
 
 from __future__ import annotations
 
@@ -10,10 +10,9 @@ import re
 import shutil
 import subprocess
 from collections.abc import Callable, Sequence
-from contextlib import AbstractContextManager
 from enum import Enum
 from pathlib import Path
-from ..engine.record import NamedTuple
+from typing import NamedTuple
 
 
 FIRST_LINES = 15
@@ -95,21 +94,6 @@ class Report(NamedTuple):
 
 def cell(text: str) -> str:
     return text.replace("|", "\\|").replace("\n", " ")
-
-
-class Baseline(NamedTuple):
-    """How to get the unpatched tree: a cache key and a context manager that
-    yields a folder holding it (with the checkout's node_modules linked)."""
-
-    key: str
-    describe: str
-    tree: Callable[[], AbstractContextManager[Path]]
-    # where the copy's node_modules links lead: errors found through them
-    # are named relative to it
-    checkout: Path | None = None
-    # the files the patched tree changed, as they are at the base:
-    # path -> bytes, or None where the base has no such file
-    changes: Callable[[], dict[str, bytes | None]] | None = None
 
 
 Progress = Callable[[str], None]

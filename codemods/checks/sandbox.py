@@ -27,7 +27,7 @@ import time
 from collections.abc import Callable, Sequence
 from pathlib import Path
 
-from ..engine.record import NamedTuple
+from typing import NamedTuple
 
 PASS_VARIABLE = "MESH_CODEMOD_CHECK_ENV"
 ALLOWED = frozenset({

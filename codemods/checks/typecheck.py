@@ -16,8 +16,9 @@ from collections import Counter
 from collections.abc import Callable, Sequence
 from contextlib import ExitStack
 from pathlib import Path
-from ..engine.record import NamedTuple
-from .model import Baseline, Check, Outcome, execute, first_lines, installed_bun, package_dir, shown_command, strip_ansi, tool
+from typing import NamedTuple
+from ..plan.baseline import Baseline
+from .model import Check, Outcome, execute, first_lines, installed_bun, package_dir, shown_command, strip_ansi, tool
 
 
 CACHE_FORMAT = 2  # bump when the cached errors' form changes

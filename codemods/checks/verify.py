@@ -18,7 +18,8 @@ from ..engine.source import SourceError, SourceFile
 from .bun_tests import run_tests
 from .knip import knip_check
 from .sdk_ci import build_check, generator_check
-from .model import Baseline, Check, Outcome, Progress, REQUIRED, Report, execute, first_lines, shown_command, strip_ansi, tool
+from ..plan.baseline import Baseline
+from .model import Check, Outcome, Progress, REQUIRED, Report, execute, first_lines, shown_command, strip_ansi, tool
 from .typecheck import BaselineRun, Context, TypeRun, package_checks, pair_for, tsc_runs, type_check
 
 

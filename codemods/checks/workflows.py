@@ -3,11 +3,11 @@
 reason, so that the report and the PR body list every check a pull request
 gets, not only the ones that ran.
 
-The workflows are read line by line (GitHub's block YAML as mesh writes
-it): the triggers under `on:`, each job under `jobs:`, its `run:` commands,
-its service containers. A job counts as covered when every command of it
-is one of the checks `verify` runs (`COMMANDS`) and it needs neither docker
-nor a browser that Playwright downloads.
+The workflows are read as data (`plan.workflows`): the triggers under
+`on:`, each job under `jobs:`, its steps' `run:` commands, its service
+containers. A job counts as covered when every command of it is one of the
+checks `verify` runs (`COMMANDS`) and it needs neither docker nor a browser
+that Playwright downloads. A file that cannot be read is left out.
 """
 
 from __future__ import annotations
@@ -16,10 +16,10 @@ import fnmatch
 import re
 from pathlib import Path
 
-from ..engine.record import NamedTuple
-from .model import Check, Outcome
+from typing import NamedTuple
 
-WORKFLOWS = ".github/workflows"
+from ..plan.workflows import workflows
+from .model import Check, Outcome
 
 # a `run:` command of mesh's CI -> the check of `verify` that runs it
 COMMANDS = (
@@ -53,21 +53,16 @@ class Job(NamedTuple):
 
 def pull_request_jobs(root: Path) -> list[Job]:
     """The jobs of the checkout's workflows that a pull request runs."""
-    folder = root / WORKFLOWS
-    if not folder.is_dir():
-        return []
     jobs = []
-    for path in sorted(folder.iterdir()):
-        if path.suffix not in (".yml", ".yaml") or not path.is_file():
-            continue
-        try:
-            text = path.read_text(encoding="utf-8")
-        except (OSError, UnicodeDecodeError):
-            continue
-        paths = _pull_request_paths(text)
+    for workflow in workflows(root):
+        paths = _pull_request_paths(workflow.data.get("on"))
         if paths is None:
             continue
-        jobs.extend(Job(path.name, name, tuple(_commands(body)), _has_services(body), paths) for name, body in _jobs(text))
+        found = workflow.data.get("jobs")
+        for name, job in (found.items() if isinstance(found, dict) else ()):
+            if isinstance(job, dict):
+                services = "services" in job or "container" in job
+                jobs.append(Job(workflow.name, str(name), tuple(_commands(job)), services, paths))
     return jobs
 
 
@@ -130,73 +125,28 @@ def _matches(path: str, pattern: str) -> bool:
     return fnmatch.fnmatch(path, pattern)
 
 
-def _blocks(lines: list[str], indent: int) -> list[tuple[str, list[str]]]:
-    """The keys at ``indent`` spaces and the lines under each."""
-    blocks: list[tuple[str, list[str]]] = []
-    key = re.compile(rf"^ {{{indent}}}([^\s#:][^:]*):(.*)$")
-    for line in lines:
-        match = key.match(line)
-        if match:
-            blocks.append((match[1].strip().strip("'\""), [match[2]]))
-        elif blocks and (not line.strip() or line.startswith(" " * (indent + 1)) or line.lstrip().startswith("#")):
-            blocks[-1][1].append(line)
-        elif blocks and len(line) - len(line.lstrip()) <= indent:
-            blocks.append(("", []))  # a sequence item or another level: ends the block
-    return [(k, v) for k, v in blocks if k]
-
-
-def _top(text: str) -> dict[str, list[str]]:
-    return dict(_blocks(text.splitlines(), 0))
-
-
-def _pull_request_paths(text: str) -> tuple[str, ...] | None:
+def _pull_request_paths(trigger: object) -> tuple[str, ...] | None:
     """None when no pull request runs the workflow; else its `paths:`
     filter (empty: every pull request)."""
-    top = _top(text)
-    trigger = top.get("on") or top.get("true")  # YAML 1.1 reads a bare `on` as true
-    if trigger is None:
+    if isinstance(trigger, str):
+        trigger = [trigger]
+    if isinstance(trigger, list):
+        return () if "pull_request" in trigger else None
+    if not isinstance(trigger, dict) or "pull_request" not in trigger:
         return None
-    inline = trigger[0].strip()
-    if inline:
-        names = re.findall(r"[\w-]+", inline)
-        return () if "pull_request" in names else None
-    events = dict(_blocks(trigger[1:], 2))
-    if "pull_request" not in events:
-        return None
-    fields = dict(_blocks(events["pull_request"][1:], 4))
-    paths = fields.get("paths", [])
-    return tuple(
-        line.strip()[1:].strip().strip("'\"") for line in paths[1:] if line.strip().startswith("-")
-    )
+    event = trigger["pull_request"]
+    paths = event.get("paths") if isinstance(event, dict) else None
+    return tuple(str(path) for path in paths) if isinstance(paths, list) else ()
 
 
-def _jobs(text: str) -> list[tuple[str, list[str]]]:
-    jobs = _top(text).get("jobs")
-    return _blocks(jobs[1:], 2) if jobs else []
-
-
-def _commands(body: list[str]) -> list[str]:
-    """Each `run:` command of a job, a block scalar's lines joined."""
+def _commands(job: dict) -> list[str]:
+    """Each `run:` command of a job's steps, its lines trimmed, without
+    blank and comment lines."""
+    steps = job.get("steps")
     commands = []
-    for index, line in enumerate(body):
-        match = re.match(r"^(\s*)(?:-\s+)?run:\s*(.*)$", line)
-        if not match:
-            continue
-        value = match[2].strip()
-        if not value:  # `defaults: run:`, a mapping
-            continue
-        if value in ("|", ">", "|-", ">-"):
-            indent = len(match[1])
-            block = []
-            for following in body[index + 1:]:
-                if following.strip() and len(following) - len(following.lstrip()) <= indent:
-                    break
-                block.append(following.strip())
-            commands.append("\n".join(line for line in block if line and not line.startswith("#")))
-        else:
-            commands.append(value.strip("'\""))
+    for step in steps if isinstance(steps, list) else ():
+        run = step.get("run") if isinstance(step, dict) else None
+        if isinstance(run, str):
+            lines = (line.strip() for line in run.splitlines())
+            commands.append("\n".join(line for line in lines if line and not line.startswith("#")))
     return commands
-
-
-def _has_services(body: list[str]) -> bool:
-    return any(re.match(r"^ {4}(?:services|container):", line) for line in body)

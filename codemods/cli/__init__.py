@@ -1,4 +1,3 @@
-"""The command line: typer options (`app`), the fast path for the everyday
-commands (`fastpath`), and one module per group of commands, each of which
-conducts the wings with a few calls and turns their values into messages
-and exit codes."""
+"""The command line: typer options (`app`) and one module per group of
+commands, each of which conducts the wings with a few calls and turns their
+values into messages and exit codes."""

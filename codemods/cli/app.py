@@ -1,8 +1,8 @@
 """The typer command line (SPEC section 9): options, help and usage errors.
 
 Each command only converts its options into a call of the module that
-conducts it (`local`, `series`, `checking`, `github`), which prints and
-returns the exit code.
+conducts it (`planning`, `delivery`, `checking`, `github`), which prints
+and returns the exit code; a command imports only its own.
 """
 
 from __future__ import annotations
@@ -12,7 +12,6 @@ from typing import Annotated, Optional
 
 import typer
 
-from . import checking, delivery, github, planning
 from ..plan.formatting import FormatterMode
 from ..recipes.base import Bridge
 
@@ -59,6 +58,8 @@ def apply_command(
 ) -> None:
     """Detect the target, compute every edit, then write it (or show it).
     Steps that .mesh-codemod.toml skips, and files someone removed, are left alone."""
+    from . import planning
+
     request = planning.ApplyRequest(
         repo, dry_run, check, as_json, bridge, only or [], lock_timeout, formatter, restore or []
     )
@@ -70,12 +71,16 @@ def status_command(
     repo: RepoOption = Path("."), as_json: JsonOption = False, formatter: FormatterOption = FormatterMode.AUTO
 ) -> None:
     """Each step: applied, pending, or refused with its reason."""
+    from . import planning
+
     raise typer.Exit(planning.status(repo, as_json, formatter))
 
 
 @app.command("list", short_help="The steps with their ids and one-line descriptions.")
 def list_command(as_json: JsonOption = False) -> None:
     """The steps with their ids and one-line descriptions."""
+    from . import planning
+
     raise typer.Exit(planning.list_steps(as_json))
 
 
@@ -105,6 +110,8 @@ def patch_command(
     formatter: FormatterOption = FormatterMode.AUTO,
 ) -> None:
     """Write the edits as a patch series (one commit per logical change) for `git am`."""
+    from . import delivery
+
     raise typer.Exit(delivery.patch(delivery.SeriesRequest(repo, base, bridge, author, as_json, formatter), out))
 
 
@@ -143,6 +150,8 @@ def pr_command(
     (the working tree, index and HEAD are not touched), and print the PR body."""
     if require_checks and not verify:
         raise typer.BadParameter("--require-checks needs the checks: drop --no-verify", param_hint="--require-checks")
+    from . import delivery
+
     inputs = delivery.SeriesRequest(repo, base, bridge, author, as_json, formatter)
     request = delivery.PrRequest(inputs, branch, push, body_out, force, verify, require_checks, fail_on_blocked, artifact)
     raise typer.Exit(delivery.pr(request))
@@ -187,6 +196,8 @@ def publish_command(
     refs/mesh-codemod/publish, which a later `publish --built REPORT --push`
     pushes without building again. Starts no program but git. Exit 3 when
     refused."""
+    from . import github
+
     request = github.PublishRequest(
         repo, artifact, branch, target, push, author, force, fail_on_blocked, report_out, as_json, built
     )
@@ -232,6 +243,8 @@ def open_pr_command(
     checkout. In a workflow: run it with --dry-run before pushing, push
     only when pr-action is open or update, then run it without --dry-run.
     """
+    from . import github
+
     request = github.OpenPrRequest(branch, base_branch, report, body_file, repo_slug, dry_run, as_json, pr_author)
     raise typer.Exit(github.open_pr(request))
 
@@ -255,6 +268,8 @@ def verify_command(
     ] = None,
 ) -> None:
     """Run the repo's own checks (format, lint, type check against the unpatched tree, tests; on the MCP Apps SDK also the build and the generator with `git diff --exit-code`) on the files the tool edits, each against the base; exit 4 when one fails."""
+    from . import checking
+
     raise typer.Exit(checking.verify_checkout(repo, as_json, require_checks, base, target))
 
 

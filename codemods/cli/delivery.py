@@ -7,11 +7,10 @@ from __future__ import annotations
 from pathlib import Path
 
 from ..deliver.forge import series_fingerprint
-from ..engine.record import NamedTuple
+from typing import NamedTuple
 from ..plan.formatting import FormatterMode
 from ..recipes.base import Bridge
-from .checking import baseline_of
-from .output import Exit, author, fail, git_failures, print_json, progress, refusal, say, say_opt_outs
+from .output import Exit, author, fail, git_failures, print_json, progress, refusal, report_refactor, say
 
 
 class SeriesRequest(NamedTuple):
@@ -43,7 +42,8 @@ class PrRequest(NamedTuple):
 def _series(request: SeriesRequest):
     # the checks wing is loaded only by the commands that run it: never by `publish`
     from ..checks.tools import TOOLS
-    from ..deliver import build, repository
+    from ..deliver import build
+    from ..plan import repository
 
     repo = repository.open_repo(request.repo)
     name, email = author(request.author or configured_author(repo, request.base))
@@ -163,7 +163,8 @@ def pr(request: PrRequest) -> int:
 
 
 def _pr(request: PrRequest) -> int:
-    from ..deliver import branches, prbody, repository
+    from ..deliver import branches, prbody
+    from ..plan import repository
 
     as_json = request.series.as_json
     try:
@@ -187,8 +188,17 @@ def _pr(request: PrRequest) -> int:
 
                 publish.write_blocked_artifact(err, Path(request.series.repo), request.branch, request.artifact,
                                                {"base": err.base, "branch": request.branch, "blocked": err.to_json()})
-            _report_refactor(err, request, as_json)
-            return int(Exit.OK)
+            report = {
+                "target": err.plan.target,
+                "bridge": err.plan.bridge.to_json(),
+                "base": err.base,
+                "branch": request.branch,
+                "commits": [],
+                "left_alone": err.plan.left_alone(),
+                "push": {"remote": request.push, "pushed": False},
+                "blocked": err.to_json(),
+            }
+            return report_refactor(report, as_json, fail_on_blocked=False)
         if not series.commits:
             message = f"nothing to do: {series.base[:12]} already has every edit; branch {request.branch} left alone"
             if request.artifact is not None:  # the publish job decides for itself, from the base
@@ -303,33 +313,6 @@ def _report_blocked(series, request: PrRequest, err, as_json: bool) -> None:
     say(str(err).split("\n", 1)[1] if "\n" in str(err) else str(err))
 
 
-def _report_refactor(err, request: PrRequest, as_json: bool) -> None:
-    """A step cannot find what it needs on a checkout that has the feature
-    (a refactor the tool cannot follow): nothing is built or pushed, and
-    the run stays green, naming what is missing and the configuration line
-    that opts out of the step (``err`` is a build.Blocked)."""
-    blocked = err.to_json()
-    if as_json:
-        print_json(
-            {
-                "target": err.plan.target,
-                "bridge": err.plan.bridge.to_json(),
-                "base": err.base,
-                "branch": request.branch,
-                "commits": [],
-                "left_alone": err.plan.left_alone(),
-                "push": {"remote": request.push, "pushed": False},
-                "blocked": blocked,
-            }
-        )
-        return
-    say(f"target: {err.plan.target} ({err.plan.repo})")
-    say(f"base: {err.base}")
-    say(f"blocked: {blocked['reason']}")
-    say_opt_outs(blocked)
-    say("(--fail-on-blocked exits 3 instead)")
-
-
 def _report_pr(
     series, request: PrRequest, update, report, body: str, as_json: bool, error: str = "", stacked: dict | None = None
 ) -> None:
@@ -374,8 +357,9 @@ def _report_pr(
 def verify_commit(series, require: bool = False):
     """Run the checks on the tip's tree (a temporary copy with the
     checkout's node_modules linked), against the base commit."""
-    from ..deliver import trees
     from ..checks import verify
+    from ..plan import trees
+    from ..plan.baseline import baseline_of
 
     checkout = Path(series.repo.working_tree_dir)
     files = [path for c in series.commits for path, _ in c.files]  # verify.run sorts them, once each

@@ -5,8 +5,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from ..engine.record import NamedTuple
-from .output import Exit, author, fail, git_failures, print_json, refusal, say, say_opt_outs
+from typing import NamedTuple
+from .output import Exit, author, fail, git_failures, print_json, refusal, report_refactor, say
 
 
 class OpenPrRequest(NamedTuple):
@@ -112,27 +112,10 @@ def publish(request: PublishRequest) -> int:
         return _publish(request)
 
 
-def _report_refactor(err, request: PublishRequest) -> int:
-    """A refactor the tool cannot follow (``err``, publish.RefactorBlocked):
-    nothing to push; green unless --fail-on-blocked, naming what is missing
-    and the configuration line that opts out of each step."""
-    import json
-
-    data = {**err.report(request.branch), "push": {"remote": request.push, "pushed": False}}
-    if request.report_out is not None:
-        request.report_out.write_text(json.dumps(data, indent=2) + "\n", encoding="utf-8")
-    if request.as_json:
-        print_json(data)
-    else:
-        say(f"blocked: {data['blocked']['reason']}")
-        say_opt_outs(data["blocked"])
-    return int(Exit.REFUSED) if request.fail_on_blocked else int(Exit.OK)
-
-
 def _publish(request: PublishRequest) -> int:
     import json
 
-    from ..deliver import repository
+    from ..plan import repository
     from ..publish import artifact as publish
     from ..publish import kept
 
@@ -163,10 +146,13 @@ def _publish(request: PublishRequest) -> int:
         data["push"] = {"remote": request.push, "pushed": False}
         if own is not None and request.push is not None and own.commits:
             _push(own, request, data)
-    except publish.RefactorBlocked as err:
+    except publish.RefactorBlocked as err:  # nothing to push; the report also goes to --report-out
         if repo is not None:
             kept.drop(repo)
-        return _report_refactor(err, request)
+        data = {**err.report(request.branch), "push": {"remote": request.push, "pushed": False}}
+        if request.report_out is not None:
+            request.report_out.write_text(json.dumps(data, indent=2) + "\n", encoding="utf-8")
+        return report_refactor(data, request.as_json, request.fail_on_blocked)
     except ValueError as err:
         return fail(str(err), Exit.USAGE, as_json)
     except publish.ChecksFailed as err:

@@ -24,11 +24,24 @@ def say(message: str) -> None:
     print(message, file=sys.stderr)
 
 
-def say_opt_outs(blocked: dict) -> None:
-    """Each step a refactor blocked, with the configuration line that opts
-    out of it (``blocked``: build.Blocked's JSON)."""
-    for step in blocked["steps"]:
-        say(f"  to opt out of {step['step']}, add to .mesh-codemod.toml: {step['skip']}")
+def report_refactor(report: dict, as_json: bool, fail_on_blocked: bool) -> int:
+    """A step cannot find what it needs on a checkout that has the feature
+    (a refactor the tool cannot follow): nothing is built or pushed. The run
+    stays green unless --fail-on-blocked, naming what is missing and the
+    configuration line that opts out of each step (``report["blocked"]``:
+    build.Blocked's JSON); ``report`` is the JSON report."""
+    if as_json:
+        print_json(report)
+    else:
+        for key in ("target", "base"):
+            if report.get(key):
+                say(f"{key}: {report[key]}")
+        say(f"blocked: {report['blocked']['reason']}")
+        for step in report["blocked"]["steps"]:
+            say(f"  to opt out of {step['step']}, add to .mesh-codemod.toml: {step['skip']}")
+        if not fail_on_blocked:
+            say("(--fail-on-blocked exits 3 instead)")
+    return int(Exit.REFUSED) if fail_on_blocked else int(Exit.OK)
 
 
 def colored(diff: str) -> str:
@@ -67,7 +80,7 @@ def author(value: str | None) -> tuple[str | None, str | None]:
 def git_failures():
     import git
 
-    from ..deliver import repository
+    from ..plan import repository
     from ..plan.model import TargetError
 
     # any git failure is a refusal with git's words, never a traceback

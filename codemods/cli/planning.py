@@ -1,14 +1,12 @@
 """`apply`, `status` and `list`: the commands that plan over a checkout
-and write, show or report its edits. They import neither typer nor git, so
-that the commands a CI job runs most (`apply --check`, `apply --dry-run`)
-start quickly (`fastpath`)."""
+and write, show or report its edits."""
 
 from __future__ import annotations
 
 import sys
 from pathlib import Path
 
-from ..engine.record import NamedTuple
+from typing import NamedTuple
 from ..engine.outcome import Refused, Status
 from ..plan.formatting import FormatterMode
 from ..recipes.base import Bridge

@@ -9,11 +9,12 @@ from pathlib import Path
 
 import git
 
-from ..engine.record import NamedTuple
+from typing import NamedTuple
 from ..plan import environment
 from ..plan.model import TargetError
-from .repository import GitProblem, Identity, ZERO, check_branch_name, git_error, refuse_shallow
-from .build import Series, TRAILER, build_series, holds_recorded_content
+from ..plan.repository import GitProblem, Identity, ZERO, check_branch_name, git_error, refuse_shallow
+from ..plan.baseline import TRAILER
+from .build import Series, build_series, holds_recorded_content
 
 
 class ForeignCommits(GitProblem):

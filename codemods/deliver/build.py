@@ -18,18 +18,14 @@ from pathlib import Path
 
 import git
 
-from ..engine.record import NamedTuple
+from typing import NamedTuple
 from ..recipes.base import Bridge, CommitGroup, ModeChoice
 from ..plan.formatting import FormatterMode, Layout, choose as choose_formatter
 from ..plan.model import NO_TOOLS, FileChange, Plan, TargetError, Tools, detect_target
+from ..plan.baseline import TRAILER
 from ..plan.decisions import REFACTOR, skip_line
 from ..plan.runner import plan
-from .repository import GitProblem, Identity, commit_date, exported_tree, resolve
-
-
-# Every commit the tool makes carries this trailer; with the author's
-# identity it tells the tool's own commits from a reviewer's.
-TRAILER = "Generated-by: mesh-codemod"
+from ..plan.repository import GitProblem, Identity, commit_date, exported_tree, resolve
 
 
 # What the commit changed, as "<parent's tree>..<its tree>": a commit that
@@ -110,6 +106,113 @@ def build_series(
     base = resolve(repo, base_rev)
     checkout = Path(repo.working_tree_dir)
     date = commit_date(base)
+    with exported_tree(repo, base.hexsha, _reads(repo, base.hexsha)) as tree, _temporary_index() as index:
+        try:
+            groups, choice, plans = _plan_groups(
+                repo, tree, base.hexsha, bridge, formatter, tools, config_rev, only_target
+            )
+        except TargetError as err:
+            raise GitProblem(str(err).replace(str(tree), f"{checkout} at {base.hexsha[:12]}")) from None
+        _refuse_if_refused(plans[-1], base.hexsha)
+        if adopt is not None:
+            plans = _adopted(plans, adopt)
+        groups, plans = _grouped(groups, plans)
+        commits = _commit_groups(repo, base, groups, plans, author, date, index)
+    return Series(repo, base.hexsha, commits, plans[-1], choice, author, date, formatter, tools)
+
+
+def _plan_groups(
+    repo: git.Repo, tree: Path, base: str, bridge: Bridge | ModeChoice | Callable[[Path], ModeChoice],
+    formatter: FormatterMode, tools: Tools, config_rev: str | None, only_target: str | None,
+) -> tuple[tuple[CommitGroup, ...], ModeChoice, list[Plan]]:
+    """The target's commit groups, the bridge mode, and one plan per group
+    on the exported ``tree``, each with the steps of the groups so far (the
+    groups cover every step once, so the last plan is the full one)."""
+    from ..plan import config as configuration
+
+    checkout = Path(repo.working_tree_dir)
+    target = detect_target(tree)
+    if only_target is not None and target.name != only_target:
+        raise GitProblem(
+            f"the base {base[:12]} is {target.description}: the publishing job publishes only the "
+            f"{only_target} target (SPEC 8); make that PR locally with `mesh-codemod pr`"
+        )
+    # The checkout decides `auto` (the host: its installed SDK), as
+    # node_modules is never committed and so not in the exported tree.
+    # The pins come from the configuration committed in the base.
+    settings = configuration.load(tree, [s.id for s in target.steps], target.name)
+    if config_rev is not None:
+        current = _config_at(repo, config_rev, [s.id for s in target.steps], target.name)
+        settings = configuration.merged(settings, current)
+    if isinstance(bridge, ModeChoice):  # decided already
+        choice = bridge
+    elif callable(bridge):  # the publishing side's: from the base's files, then the current pins
+        choice = configuration.pinned(bridge(tree), settings, Bridge.AUTO)
+    else:
+        choice = configuration.pinned(target.choose_mode(checkout, bridge), settings, bridge)
+    layout = choose_formatter(checkout, formatter, target.name)
+    plans: list[Plan] = []
+    selected: list[str] = []
+    for group in target.commits:
+        selected.extend(group.steps)
+        plans.append(plan(tree, choice, selected, layout, tools=tools, settings=settings))
+    return target.commits, choice, plans
+
+
+def _refuse_if_refused(full: Plan, base: str) -> None:
+    """Nothing is built when a step is refused: Blocked when every refusal
+    is a refactor the tool cannot follow, else a GitProblem."""
+    if full.refused:
+        reasons = "; ".join(f"{r.path}: {r.reason}" for r in full.refused)
+        if all(r.kind == REFACTOR for r in full.refused):
+            raise Blocked(f"refused on {base[:12]}: {reasons}", full, base)
+        raise GitProblem(f"refused on {base[:12]}: {reasons}")
+
+
+def _adopted(plans: list[Plan], adopt: Callable[[str, bytes], tuple[bytes, Layout | None]]) -> list[Plan]:
+    """The plans with each file's final bytes in the layout ``adopt`` gives
+    them, in every plan that holds that final content."""
+    full = plans[-1]
+    adopted: dict[str, bytes] = {}  # final bytes -> the adopted layout's, by path
+    final = []
+    for change in full.changes:
+        data, how = adopt(change.path, change.new)
+        if data != change.new:
+            adopted[change.path] = data
+        final.append(change._replace(new=data, layout=how or change.layout))
+    finals = {c.path: c.new for c in full.changes}
+    return [
+        p._replace(changes=[c._replace(new=adopted[c.path]) if adopted.get(c.path) is not None
+                            and c.new == finals[c.path] else c for c in p.changes])
+        for p in plans[:-1]
+    ] + [full._replace(changes=final)]
+
+
+def _grouped(
+    groups: tuple[CommitGroup, ...], plans: list[Plan]
+) -> tuple[tuple[CommitGroup, ...], list[Plan]]:
+    """The commit groups and their plans; one commit of its own when the
+    base has the feature in an earlier form, or part of it."""
+    full = plans[-1]
+    if full.form_changes:
+        # The base has the feature in an earlier form: one commit of its own.
+        from ..plan.changeover import commit_group
+
+        return (commit_group(full),), [full]
+    if full.changes:
+        from ..plan.changeover import COMPLETION, completion_group, kind
+
+        if kind(full) == COMPLETION:  # part of the feature is there: one commit completes it
+            return (completion_group(full),), [full]
+    return groups, plans
+
+
+def _commit_groups(
+    repo: git.Repo, base: git.Commit, groups: Sequence[CommitGroup], plans: list[Plan],
+    author: Identity, date: str, index: Path,
+) -> list[SeriesCommit]:
+    """One commit per group that changes the tree, on top of ``base``,
+    through the temporary ``index`` (the user's own is never touched)."""
     env = {
         "GIT_AUTHOR_NAME": author.name,
         "GIT_AUTHOR_EMAIL": author.email,
@@ -117,106 +220,39 @@ def build_series(
         "GIT_COMMITTER_NAME": author.name,
         "GIT_COMMITTER_EMAIL": author.email,
         "GIT_COMMITTER_DATE": date,
+        "GIT_INDEX_FILE": str(index),
     }
+    modes = _modes(repo, base.hexsha, [c.path for c in plans[-1].changes])
+    parent, parent_tree = base.hexsha, base.tree.hexsha
+    repo.git.execute(["git", "read-tree", base.hexsha], env=env)
     commits: list[SeriesCommit] = []
-    with exported_tree(repo, base.hexsha, _reads(repo, base.hexsha)) as tree, _temporary_index() as index:
-        try:
-            target = detect_target(tree)
-            if only_target is not None and target.name != only_target:
-                raise GitProblem(
-                    f"the base {base.hexsha[:12]} is {target.description}: the publishing job publishes only the "
-                    f"{only_target} target (SPEC 8); make that PR locally with `mesh-codemod pr`"
-                )
-            # The checkout decides `auto` (the host: its installed SDK), as
-            # node_modules is never committed and so not in the exported tree.
-            # The pins come from the configuration committed in the base.
-            from ..plan import config as configuration
-
-            settings = configuration.load(tree, [s.id for s in target.steps], target.name)
-            if config_rev is not None:
-                current = _config_at(repo, config_rev, [s.id for s in target.steps], target.name)
-                settings = configuration.merged(settings, current)
-            if isinstance(bridge, ModeChoice):  # decided already
-                choice = bridge
-            elif callable(bridge):  # the publishing side's: from the base's files, then the current pins
-                choice = configuration.pinned(bridge(tree), settings, Bridge.AUTO)
-            else:
-                choice = configuration.pinned(target.choose_mode(checkout, bridge), settings, bridge)
-            layout = choose_formatter(checkout, formatter, target.name)
-            # One plan per commit, each with the steps of the groups so far;
-            # the groups cover every step once, so the last plan is the full one.
-            plans: list[Plan] = []
-            selected: list[str] = []
-            for group in target.commits:
-                selected.extend(group.steps)
-                plans.append(plan(tree, choice, selected, layout, tools=tools, settings=settings))
-        except TargetError as err:
-            raise GitProblem(str(err).replace(str(tree), f"{checkout} at {base.hexsha[:12]}")) from None
-        full = plans[-1]
-        if full.refused:
-            reasons = "; ".join(f"{r.path}: {r.reason}" for r in full.refused)
-            if all(r.kind == REFACTOR for r in full.refused):
-                raise Blocked(f"refused on {base.hexsha[:12]}: {reasons}", full, base.hexsha)
-            raise GitProblem(f"refused on {base.hexsha[:12]}: {reasons}")
-        adopted: dict[str, bytes] = {}  # final bytes -> the adopted layout's, by path
-        if adopt is not None:
-            final = []
-            for change in full.changes:
-                data, how = adopt(change.path, change.new)
-                if data != change.new:
-                    adopted[change.path] = data
-                final.append(change._replace(new=data, layout=how or change.layout))
-            finals = {c.path: c.new for c in full.changes}
-            full = full._replace(changes=final)
-            plans = [
-                p._replace(changes=[c._replace(new=adopted[c.path]) if adopted.get(c.path) is not None
-                                    and c.new == finals[c.path] else c for c in p.changes])
-                for p in plans[:-1]
-            ] + [full]
-        groups = target.commits
-        if full.form_changes:
-            # The base has the feature in an earlier form: one commit of its own.
-            from ..plan.changeover import commit_group
-
-            groups, plans = (commit_group(full),), [full]
-        elif full.changes:
-            from ..plan.changeover import COMPLETION, completion_group, kind
-
-            if kind(full) == COMPLETION:  # part of the feature is there: one commit completes it
-                groups, plans = (completion_group(full),), [full]
-        modes = _modes(repo, base.hexsha, [c.path for c in full.changes])
-        parent, parent_tree = base.hexsha, base.tree.hexsha
-        index_env = {**env, "GIT_INDEX_FILE": str(index)}
-        repo.git.execute(["git", "read-tree", base.hexsha], env=index_env)
-        staged: dict[str, bytes] = {}
-        for group, step_plan in zip(groups, plans):
-            changed = [c for c in step_plan.changes if group_touches(c, group)]
-            # only what this group's plan changes since the previous one
-            entries = []
-            for change in step_plan.changes:
-                if staged.get(change.path) != change.new:
-                    staged[change.path] = change.new
-                    blob = _store_blob(repo, change.new)
-                    entries.append(f"{modes.get(change.path, '100644')} {blob}\t{change.path}\n")
-            if entries:
-                entries_file = index.with_name("entries")
-                entries_file.write_bytes("".join(entries).encode("utf-8"))
-                with entries_file.open("rb") as stdin:
-                    repo.git.execute(["git", "update-index", "--add", "--index-info"], env=index_env, istream=stdin)
-            new_tree = repo.git.execute(["git", "write-tree"], env=index_env).strip()
-            if new_tree == parent_tree:
-                continue  # already in the base: no empty commit
-            message = commit_message(group, parent_tree, new_tree)
-            message_file = index.with_name("message")
-            message_file.write_bytes(message.encode("utf-8"))
-            sha = repo.git.execute(
-                ["git", "commit-tree", "--no-gpg-sign", new_tree, "-p", parent, "-F", str(message_file)],
-                env=index_env,
-            ).strip()
-            files = [(c.path, c.kind) for c in changed]
-            commits.append(SeriesCommit(sha, group, files, message))
-            parent, parent_tree = sha, new_tree
-    return Series(repo, base.hexsha, commits, full, choice, author, date, formatter, tools)
+    staged: dict[str, bytes] = {}
+    for group, step_plan in zip(groups, plans):
+        changed = [c for c in step_plan.changes if group_touches(c, group)]
+        # only what this group's plan changes since the previous one
+        entries = []
+        for change in step_plan.changes:
+            if staged.get(change.path) != change.new:
+                staged[change.path] = change.new
+                blob = _store_blob(repo, change.new)
+                entries.append(f"{modes.get(change.path, '100644')} {blob}\t{change.path}\n")
+        if entries:
+            entries_file = index.with_name("entries")
+            entries_file.write_bytes("".join(entries).encode("utf-8"))
+            with entries_file.open("rb") as stdin:
+                repo.git.execute(["git", "update-index", "--add", "--index-info"], env=env, istream=stdin)
+        new_tree = repo.git.execute(["git", "write-tree"], env=env).strip()
+        if new_tree == parent_tree:
+            continue  # already in the base: no empty commit
+        message = commit_message(group, parent_tree, new_tree)
+        message_file = index.with_name("message")
+        message_file.write_bytes(message.encode("utf-8"))
+        sha = repo.git.execute(
+            ["git", "commit-tree", "--no-gpg-sign", new_tree, "-p", parent, "-F", str(message_file)], env=env,
+        ).strip()
+        commits.append(SeriesCommit(sha, group, [(c.path, c.kind) for c in changed], message))
+        parent, parent_tree = sha, new_tree
+    return commits
 
 
 def _config_at(repo: git.Repo, rev: str, steps: list[str], target: str):

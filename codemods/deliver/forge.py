@@ -36,7 +36,7 @@ import subprocess
 import tempfile
 from collections.abc import Callable, Sequence
 
-from ..engine.record import NamedTuple
+from typing import NamedTuple
 
 FINGERPRINT_MARK = "mesh-codemod-fingerprint:"
 _FINGERPRINT = re.compile(r"<!-- mesh-codemod-fingerprint: (sha256:[0-9a-f]{64}) -->")

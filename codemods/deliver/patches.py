@@ -8,8 +8,9 @@ import tempfile
 from pathlib import Path
 
 
-from .repository import GitProblem, isolated_env, isolated_git_dir
-from .build import Series, TRAILER
+from ..plan.repository import GitProblem, isolated_env, isolated_git_dir
+from ..plan.baseline import TRAILER
+from .build import Series
 
 
 _SERIES_FILE = re.compile(r"^\d{4}-.*\.patch$")

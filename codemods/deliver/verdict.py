@@ -12,7 +12,7 @@ from __future__ import annotations
 import re
 from enum import Enum
 
-from ..engine.record import NamedTuple
+from typing import NamedTuple
 
 # the names the checks wing gives its checks: a word, at most 32 characters
 _NAME = re.compile(r"[A-Za-z][A-Za-z0-9/_.-]{0,63}")

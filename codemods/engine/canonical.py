@@ -11,7 +11,7 @@ from collections.abc import Iterator
 
 from tree_sitter import Language, Node, Tree
 
-from .record import NamedTuple
+from typing import NamedTuple
 from .edits import Edit
 from .parens import may_be_layout
 from .parsing import TSX, TYPESCRIPT, parse, reparse

@@ -5,11 +5,11 @@ names the steps chose, and snippets laid out for the file's style."""
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
+from textwrap import dedent
 from tree_sitter import Node
 from .edits import EditSet
 from . import layout
 from .find import Finder, squash
-from .layout import dedent
 from .outcome import AnchorMissing
 from .equivalence import Group
 from .parsing import TSX
@@ -123,10 +123,6 @@ class EditorBase(Finder):
         """A one-line fragment (a list item, a member) in the file's quotes."""
         text = " ".join(dedent(snippet).strip().split("\n"))
         return layout.requote_all(text, self.style.quote)
-
-    def local_name(self, name: str) -> str:
-        """The name a local the steps call ``name`` has in this file."""
-        return self.bindings.get(name, name)
 
     def member_name(self, name: str) -> str:
         """The name a member the steps call ``name`` has in this file."""

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
-from .record import NamedTuple
+from typing import NamedTuple
 
 
 class Edit(NamedTuple):

@@ -42,7 +42,7 @@ from pathlib import PurePath
 
 from tree_sitter import Language, Node
 
-from .record import NamedTuple
+from typing import NamedTuple
 from .parsing import TSX, TYPESCRIPT, language_for, parse
 from .canonical import _ANY, _SEQUENCE, Group, Item, Leaf, canonical_tree, flatten, items_of, keying, one
 

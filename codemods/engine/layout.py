@@ -16,9 +16,8 @@ is kept as written (re-indented), never guessed at.
 from __future__ import annotations
 
 import itertools
-import posixpath
 import re
-from functools import lru_cache
+from textwrap import dedent
 
 from .style import Style
 
@@ -28,8 +27,7 @@ from .style import Style
 
 
 # The nodes are plain slotted classes: documents are built and printed by
-# the thousand, never compared or unpacked, and a NamedTuple class costs a
-# tenth of a millisecond to create on every start of the tool.
+# the thousand, never compared or unpacked.
 
 
 class Group:
@@ -372,20 +370,6 @@ def requote(text: str, quote: str) -> str:
     if text[0] == quote:
         return text
     return quote + unescaped.replace(quote, "\\" + quote) + quote
-
-
-@lru_cache(maxsize=4096)
-def dedent(text: str) -> str:
-    """``textwrap.dedent``: the indentation common to the lines that hold
-    code (spaces and tabs) taken off every line; lines of only spaces and
-    tabs emptied. (textwrap's import compiles its wrapping expressions, a
-    millisecond that every run of the tool would pay for this alone.) The
-    recipes' snippets are dedented many times a run (each is compared with
-    several statements): once each."""
-    lines = text.split("\n")
-    margins = [line[: len(line) - len(line.lstrip(" \t"))] for line in lines if line.strip(" \t")]
-    cut = len(posixpath.commonprefix(margins)) if margins else 0
-    return "\n".join(line[cut:] if line.strip(" \t") else "" for line in lines)
 
 
 # Snippets and templates are written with two spaces per indent level.

@@ -15,7 +15,7 @@ from functools import cache
 
 from tree_sitter import Language, Node, Parser, Tree
 
-from .record import NamedTuple
+from typing import NamedTuple
 
 _SPACES = re.compile(r"\s+")
 # Blocks whose children are inline text or content, not further blocks.

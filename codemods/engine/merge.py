@@ -13,8 +13,7 @@ import subprocess
 import tempfile
 from difflib import SequenceMatcher
 from pathlib import Path
-
-from .record import NamedTuple
+from typing import NamedTuple
 
 
 class Merged(NamedTuple):

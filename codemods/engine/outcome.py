@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from enum import Enum
 
-from .record import NamedTuple
+from typing import NamedTuple
 from .source import SourceError, SourceFile
 from .style import FormatterConfig
 

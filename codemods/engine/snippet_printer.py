@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from tree_sitter import Node
 
-from .record import NamedTuple
+from typing import NamedTuple
 from . import layout as L
 from .parsing import TSX, TYPESCRIPT, parse
 from .style import Style

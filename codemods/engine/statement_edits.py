@@ -5,9 +5,9 @@ and earlier forms replaced while their code is still what was written."""
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
+from textwrap import dedent
 from tree_sitter import Node
 from .find import FUNCTION_TYPES
-from .layout import dedent
 from .outcome import Conflict
 from .equivalence import Group, canonical_tree, compile_pattern, groups_by_kind
 from .parsing import TSX, parse

@@ -7,8 +7,8 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable, Sequence
 from functools import lru_cache
-from .record import NamedTuple
-from .layout import dedent
+from textwrap import dedent
+from typing import NamedTuple
 from .equivalence import Group, canonical_tree, compile_pattern
 from .parsing import TSX, TYPESCRIPT, parse
 
@@ -65,11 +65,11 @@ def code_of(snippet: str) -> str:
     return "\n".join(line for line in body.split("\n") if not line.lstrip().startswith("//"))
 
 
+# The roles given so far, each with its snippet's code and names, whose
 # match against that code :func:`check_roles` has yet to prove. Every role
 # is the recipes' own static data (the SDK handler's variants too: they are
 # built from fixed name lists), so proving them is a self-check that the
-# tests run over every recipe (tests/test_layout.py), not each dry run:
-# parsing each snippet to match it cost ~5 ms of every run.
+# tests run over every recipe (tests/test_layout.py), not each run.
 _UNCHECKED_ROLES: dict[tuple[str, str, frozenset[str]], None] = {}
 
 

@@ -13,7 +13,7 @@ from collections import Counter
 from collections.abc import Iterable
 from pathlib import Path
 
-from .record import NamedTuple
+from typing import NamedTuple
 
 # An indented line that is not inside a doc comment (`` * ...``).
 _INDENT = re.compile(rb"^([ \t]+)[^\s*]", re.MULTILINE)

@@ -23,7 +23,7 @@ import re
 from collections.abc import Iterable
 from pathlib import Path
 
-from ..engine.record import NamedTuple
+from typing import NamedTuple
 from ..recipes.base import Bridge, ModeChoice
 
 FILE_NAME = ".mesh-codemod.toml"

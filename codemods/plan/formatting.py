@@ -20,13 +20,13 @@ the edit.
 
 from __future__ import annotations
 
+import difflib
 import os
 import sys
 from enum import Enum
 from pathlib import Path
 
-from ..engine.record import NamedTuple
-from ..engine.diff import changed_ranges, split_lines
+from typing import NamedTuple
 
 
 class FormatterMode(str, Enum):
@@ -57,8 +57,6 @@ BUILT_IN = "built-in"
 
 # What Biome formats; other files keep the built-in layout.
 _SUFFIXES = (".ts", ".tsx", ".mts", ".cts", ".js", ".jsx", ".mjs", ".cjs", ".json", ".jsonc")
-# Read by Biome from the project root or a file's folders; copied with the files.
-_CONFIG_FILES = ("biome.json", "biome.jsonc", ".editorconfig", ".gitignore", ".ignore")
 _LAUNCHER = Path("node_modules", ".bin", "biome")
 PRETTIER = "prettier"
 _PRETTIER = Path("node_modules", ".bin", PRETTIER)
@@ -70,7 +68,6 @@ PRETTIER_CONFIG_FILES = (
     "prettier.config.js", "prettier.config.cjs", "prettier.config.mjs",
     ".prettierignore", ".editorconfig", "package.json",
 )
-_BEFORE = "mesh-codemod-before--"
 
 
 class Biome(NamedTuple):
@@ -132,6 +129,11 @@ def _choose_prettier(checkout: Path, mode: FormatterMode) -> FormatterChoice:
     version = _version(launcher.resolve().parent.parent / "package.json")
     name = f"{PRETTIER} {version}" if version else PRETTIER
     return FormatterChoice(Biome(launcher, name), f"the checkout's {_PRETTIER.as_posix()}, under its configuration")
+
+
+def formats(path: str) -> bool:
+    """Whether the formatter lays out this file (else it keeps the built-in layout)."""
+    return path.endswith(_SUFFIXES)
 
 
 def is_prettier(tool: "Biome") -> bool:
@@ -206,7 +208,9 @@ def same_code(path: str, ours: bytes, theirs: bytes) -> bool:
     return same_modulo_layout(ours, theirs, path)
 
 
-def _judge(file: Candidate, formatted: bytes, name: str) -> tuple[bytes, Layout]:
+def judge(file: Candidate, formatted: bytes, name: str) -> tuple[bytes, Layout]:
+    """The bytes to write for ``file`` and their layout, given what the
+    formatter ``name`` made of it."""
     if formatted == file.new:
         return file.new, Layout(FORMATTER, f"{name} agrees with the built-in layout")
     # the formatter may change layout only, in every mode and for a new file
@@ -214,9 +218,9 @@ def _judge(file: Candidate, formatted: bytes, name: str) -> tuple[bytes, Layout]
     # output, and the built-in layout is used instead
     if not same_code(file.path, file.new, formatted):
         return file.new, Layout(BUILT_IN, f"{name} changed more than the layout of the tool's output")
-    new_lines = split_lines(file.new)
+    new_lines = file.new.splitlines(keepends=True)
     edited = edited_ranges(file.old, new_lines)
-    outside, adjoining = lines_changed_outside(new_lines, split_lines(formatted), edited)
+    outside, adjoining = lines_changed_outside(new_lines, formatted.splitlines(keepends=True), edited)
     if outside:
         shown = ", ".join(str(n + 1) for n in outside[:5]) + (", ..." if len(outside) > 5 else "")
         return file.new, Layout(BUILT_IN, f"{name} would also change line(s) {shown}, away from the edit")
@@ -230,7 +234,7 @@ def edited_ranges(old: bytes | None, new_lines: list[bytes]) -> list[tuple[int, 
     deletion leaves an empty range at the point where lines went."""
     if old is None:
         return [(0, len(new_lines))]
-    return [(j1, j2) for _, _, j1, j2 in changed_ranges(split_lines(old), new_lines)]
+    return [(j1, j2) for _, _, j1, j2 in _changed_ranges(old.splitlines(keepends=True), new_lines)]
 
 
 def lines_changed_outside(
@@ -250,9 +254,15 @@ def lines_changed_outside(
 
     outside: list[int] = []
     adjoining = 0
-    for i1, i2, _, _ in changed_ranges(new_lines, formatted_lines):
+    for i1, i2, _, _ in _changed_ranges(new_lines, formatted_lines):
         if not any(meets(i1, i2, start, end) for start, end in edited):
             outside.extend(range(i1, i2) if i2 > i1 else [i1])
             continue
         adjoining += sum(1 for i in range(i1, i2) if not any(start <= i < end for start, end in edited))
     return outside, adjoining
+
+
+def _changed_ranges(a: list[bytes], b: list[bytes]) -> list[tuple[int, int, int, int]]:
+    """The differing line ranges ``(i1, i2, j1, j2)`` of ``a`` and ``b``."""
+    matcher = difflib.SequenceMatcher(None, a, b, autojunk=False)
+    return [(i1, i2, j1, j2) for tag, i1, i2, j1, j2 in matcher.get_opcodes() if tag != "equal"]

@@ -11,7 +11,7 @@ import posixpath
 from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
 from types import MappingProxyType
-from ..engine.files import SKIP_DIRS, files_containing as find_definitions  # noqa: F401 (SKIP_DIRS: deliver.trees)
+from ..engine.files import files_containing as find_definitions
 from ..engine.files import files_containing_each
 from ..engine.outcome import Conflict, Refused, TargetMissing
 from ..recipes.base import Step

@@ -4,11 +4,11 @@ made for."""
 
 from __future__ import annotations
 
+import difflib
 import os
 from collections.abc import Callable
 from pathlib import Path
-from ..engine.record import NamedTuple
-from ..engine.diff import unified_diff
+from typing import NamedTuple
 from ..engine.statements import FormChange
 from ..engine.outcome import Refused, Status, StepResult
 from .. import recipes
@@ -52,7 +52,22 @@ class FileChange(NamedTuple):
         return "created" if self.old is None else "modified"
 
     def diff(self) -> str:
-        return unified_diff(self.path, self.old, self.new)
+        """The change as ``git diff`` shows it (``git apply`` takes it)."""
+        if self.old == self.new:
+            return ""
+        header = f"diff --git a/{self.path} b/{self.path}\n" + ("new file mode 100644\n" if self.old is None else "")
+        old = "/dev/null" if self.old is None else f"a/{self.path}"
+        lines = difflib.unified_diff(split_lines(self.old or b""), split_lines(self.new), old, f"b/{self.path}")
+        return header + "".join(line if line.endswith("\n") else f"{line}\n\\ No newline at end of file\n" for line in lines)
+
+
+def split_lines(data: bytes) -> list[str]:
+    """The lines of ``data``, each with its ``\\n`` (the last may lack one):
+    lines end at ``\\n`` only, as git counts them (``str.splitlines`` also
+    breaks at a lone ``\\r`` or U+2028, and the patch would not apply)."""
+    lines = data.decode("utf-8", "surrogateescape").split("\n")  # any bytes round-trip
+    last = lines.pop()
+    return [line + "\n" for line in lines] + ([last] if last else [])
 
 
 class Plan(NamedTuple):

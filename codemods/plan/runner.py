@@ -7,11 +7,13 @@ import os
 from collections.abc import Sequence
 from pathlib import Path
 from types import MappingProxyType
+from typing import NamedTuple
+
 from ..engine.outcome import Refused, Status, StepResult
 from ..engine.style import read_config
 from .formatting import BUILT_IN, Candidate, FormatterChoice, FormatterMode, Layout, choose
-from ..recipes.base import ModeChoice
-from ..recipes.base import Bridge, Context, Notice, Planned
+from ..recipes import Target
+from ..recipes.base import Bridge, Context, ModeChoice, Notice, Planned, Step
 from . import config as configuration
 from .decisions import keep_decisions, keep_pairs, refactors
 from .locate import locate_all
@@ -54,13 +56,30 @@ def plan(
         choice = bridge
     else:
         choice = configuration.pinned(target.choose_mode(repo, bridge), config, bridge)
-    selected = [s for s in steps if not only or s.id in only]
     # Every step's file is located, not only the selected ones': an import
     # names a created module where it is, whichever steps run.
     locations, failures = locate_all(repo, steps)
-    located = {s.path: locations[s.id][0] for s in steps if s.id in locations and locations[s.id][0] != s.path}
     earlier: dict[str, Planned] = {}
-    ctx = Context(
+    ctx = _context(repo, target, choice, locations, earlier, tools)
+    selected = [s for s in steps if not only or s.id in only]
+    run = _run_steps(ctx, steps, selected, config, locations, failures, earlier)
+    keep_pairs(ctx, steps, run.results, run.contents, run.touched)
+    refactors(run.results, run.refusals)
+    keep_decisions(repo, target, ctx, config, restore, run.results, run.contents, run.touched)
+    changes = _laid_out(repo.resolve(), run.changes(), formatter, tools)
+    return Plan(repo, target.name, choice, run.results, changes, _notices(run.results), formatter, config)
+
+
+def _context(
+    repo: Path, target: Target, choice: ModeChoice, locations: dict[str, tuple[str, list[str]]],
+    earlier: dict[str, Planned], tools: Tools,
+) -> Context:
+    """What every step's transform is given: the mode, the checkout's
+    formatter settings, where the other steps' files are, what the steps
+    before it planned (``earlier``, filled in as they run)."""
+    steps = target.steps
+    located = {s.path: locations[s.id][0] for s in steps if s.id in locations and locations[s.id][0] != s.path}
+    return Context(
         repo=repo,
         bridge=choice.mode,
         formatter=read_config(repo),
@@ -72,21 +91,40 @@ def plan(
         located=MappingProxyType(located),
         aliases=target.aliases,
     )
-    root = repo.resolve()
 
+
+class _Run(NamedTuple):
+    """The steps' results and the files they planned, keyed by the real
+    path, so that a file reached through a link is edited once."""
+
+    results: list[StepResult]
+    contents: dict[str, tuple[bytes | None, bytes]]  # path -> (old, new)
+    touched: dict[str, list[str]]  # path -> the steps that changed it
+    refusals: dict[str, Refused]
+
+    def changes(self) -> list[FileChange]:
+        return [
+            FileChange(path, self.contents[path][0], self.contents[path][1], step_ids)
+            for path, step_ids in self.touched.items()
+            if self.contents[path][0] != self.contents[path][1]
+        ]
+
+
+def _run_steps(
+    ctx: Context, steps: Sequence[Step], selected: Sequence[Step], config: configuration.Config,
+    locations: dict[str, tuple[str, list[str]]], failures: dict[str, Refused], earlier: dict[str, Planned],
+) -> _Run:
+    """Each step in order on its file as the steps before it left it."""
+    root = ctx.repo.resolve()
     owned = frozenset(locations[s.id][0] for s in selected if s.id in locations)
-    results: list[StepResult] = []
-    # keyed by the real path, so a file reached through a link is edited once
-    contents: dict[str, tuple[bytes | None, bytes]] = {}
-    touched: dict[str, list[str]] = {}
-    refusals: dict[str, Refused] = {}
+    run = _Run([], {}, {}, {})
     for step in steps:
         if config.skipped(step.id):
             reason = f"skipped by {configuration.FILE_NAME} (skip)"
-            results.append(StepResult(step.id, step.path, Status.SKIPPED, reason, "config"))
+            run.results.append(StepResult(step.id, step.path, Status.SKIPPED, reason, "config"))
             continue
         if step not in selected:
-            results.append(StepResult(step.id, step.path, Status.SKIPPED))
+            run.results.append(StepResult(step.id, step.path, Status.SKIPPED))
             continue
         path, notes = step.path, []
         try:
@@ -94,53 +132,54 @@ def plan(
                 raise failures[step.id]
             path, notes = locations[step.id]
             if step.absent and not os.path.lexists(root / path):
-                results.append(StepResult(step.id, path, Status.SKIPPED, step.absent, "not-applicable", notes))
+                run.results.append(StepResult(step.id, path, Status.SKIPPED, step.absent, "not-applicable", notes))
                 continue
             real = resolve_inside(root, path).relative_to(root).as_posix()
             if real != path:
                 notes.append(f"found {path} to be a link to {real}; editing {real}")
-            old, current = contents.get(real) or (read_target(root / real, real, step),) * 2
+            old, current = run.contents.get(real) or (read_target(root / real, real, step),) * 2
             new, added, form_changes = run_step(step, ctx, real, current, owned)
         except Refused as refusal:
-            refusals[step.id] = refusal
-            results.append(
+            run.refusals[step.id] = refusal
+            run.results.append(
                 StepResult(step.id, refusal.path or path, Status.REFUSED, refusal.reason, refusal.kind, notes)
             )
             earlier[step.id] = Planned(path, refusal=refusal)
             continue
-        contents[real] = (old, new)
+        run.contents[real] = (old, new)
         earlier[step.id] = Planned(real, new)
         status = Status.ALREADY if new == current else Status.APPLIED
-        results.append(
+        run.results.append(
             StepResult(
                 step.id, real, status, notes=[*notes, *added],
                 form_changes=tuple(form_changes) if status is Status.APPLIED else (), why=ctx.why,
             )
         )
         if status is Status.APPLIED:
-            touched.setdefault(real, []).append(step.id)
+            run.touched.setdefault(real, []).append(step.id)
+    return run
 
-    keep_pairs(ctx, steps, results, contents, touched)
-    refactors(results, refusals)
-    keep_decisions(repo, target, ctx, config, restore, results, contents, touched)
-    changes = [
-        FileChange(path, contents[path][0], contents[path][1], step_ids)
-        for path, step_ids in touched.items()
-        if contents[path][0] != contents[path][1]
-    ]
-    if changes:
-        if formatter.biome is None:
-            laid_out = [(c.new, Layout(BUILT_IN, f"no formatter: {formatter.reason}")) for c in changes]
-        elif tools.format_pass is None:
-            laid_out = [(c.new, Layout(BUILT_IN, "no formatter: nothing of the checkout runs here")) for c in changes]
-        else:
-            laid_out = tools.format_pass(root, [Candidate(c.path, c.old, c.new) for c in changes], formatter)
-        changes = [c._replace(new=new, layout=layout) for c, (new, layout) in zip(changes, laid_out)]
-    notices = dict.fromkeys(
+
+def _laid_out(root: Path, changes: list[FileChange], formatter: FormatterChoice, tools: Tools) -> list[FileChange]:
+    """The changed files, passed through the checkout's formatter where
+    there is one and the tools may start it; each with its layout."""
+    if not changes:
+        return changes
+    if formatter.biome is None:
+        laid_out = [(c.new, Layout(BUILT_IN, f"no formatter: {formatter.reason}")) for c in changes]
+    elif tools.format_pass is None:
+        laid_out = [(c.new, Layout(BUILT_IN, "no formatter: nothing of the checkout runs here")) for c in changes]
+    else:
+        laid_out = tools.format_pass(root, [Candidate(c.path, c.old, c.new) for c in changes], formatter)
+    return [c._replace(new=new, layout=layout) for c, (new, layout) in zip(changes, laid_out)]
+
+
+def _notices(results: list[StepResult]) -> tuple[str, ...]:
+    """What the report must tell besides the steps, once each."""
+    return tuple(dict.fromkeys(
         str(note)
         for r in results
         if r.status in (Status.APPLIED, Status.ALREADY)
         for note in r.notes
         if isinstance(note, Notice)
-    )
-    return Plan(repo, target.name, choice, results, changes, tuple(notices), formatter, config)
+    ))

@@ -35,10 +35,11 @@ from pathlib import Path
 
 import git
 
-from ..deliver import branches, build, repository
+from ..deliver import branches, build
+from ..plan import repository
 from ..deliver import verdict as verdicts
 from ..deliver.forge import series_fingerprint
-from ..engine.record import NamedTuple
+from typing import NamedTuple
 from ..plan.formatting import _SUFFIXES, FormatterMode, Layout, same_code
 from . import choice as choices
 

@@ -35,7 +35,7 @@ def record(choice: ModeChoice, checkout: Path) -> dict:
     api = choice.sdk_api
     if choice.mode is Bridge.SDK and api is not None and not getattr(api, "problem", ""):
         out["api"] = {"kind": api.kind, "name": api.name, "field": api.field}
-    installed = bridge_mode._installed(checkout)
+    installed = bridge_mode.installed_sdk(checkout)
     out["installed"] = installed[0] if installed is not None and _VERSION.fullmatch(installed[0]) else ""
     return out
 
@@ -69,7 +69,7 @@ def why_not(data: object, tree: Path) -> str:
     if not bridge_mode.satisfies(installed, wanted_range):
         shown = re.sub(r"[^0-9A-Za-z.^~<>=|* -]", "?", wanted_range)[:40]
         return f"{bridge_mode.SDK_NAME} {installed} does not satisfy {shown} ({where})"
-    major = bridge_mode._major(installed)
+    major = bridge_mode.major_version(installed)
     expected = bridge_mode.FORM_2X if major is not None and major >= 2 else bridge_mode.FORM_1X
     if form != expected:
         return f"the {form} form does not go with {bridge_mode.SDK_NAME} {installed}"

@@ -24,7 +24,7 @@ import git
 from ..deliver import build
 from ..deliver.branches import made_by_tool
 from ..deliver.forge import series_fingerprint
-from ..deliver.repository import Identity, commit_date
+from ..plan.repository import Identity, commit_date
 from ..plan.formatting import FormatterMode
 from ..plan.model import FileChange, Plan
 from ..recipes.base import Bridge, CommitGroup, ModeChoice

@@ -15,7 +15,7 @@ from functools import cache
 from pathlib import Path
 from types import MappingProxyType
 
-from ..engine.record import NamedTuple
+from typing import NamedTuple
 from .base import Bridge, CommitGroup, ModeChoice, Step
 
 

@@ -7,7 +7,7 @@ from enum import Enum
 from pathlib import Path
 from types import MappingProxyType
 
-from ..engine.record import NamedTuple
+from typing import NamedTuple
 from ..engine.editor import FileEditor
 from ..engine.outcome import Refused
 from ..engine.style import FormatterConfig

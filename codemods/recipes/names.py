@@ -7,7 +7,7 @@ one line here (and a release, since the generated code changes).
 
 from __future__ import annotations
 
-from ..engine.record import NamedTuple
+from typing import NamedTuple
 
 
 class Names(NamedTuple):

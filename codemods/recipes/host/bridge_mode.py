@@ -36,7 +36,7 @@ def choose_bridge(repo: Path, requested: Bridge) -> ModeChoice:
     with one that does not satisfy the range the checkout's package.json
     asks for (a stale install), a checkout that is wired already keeps its
     mode, and its form unless the range says otherwise."""
-    installed = _installed(repo)
+    installed = installed_sdk(repo)
     wanted = wanted_range(repo)
     stale = ""
     if installed is not None and wanted is not None and not satisfies(installed[0], wanted[1]):
@@ -212,7 +212,7 @@ def sdk_form(repo: Path, installed: tuple[str, str, Path] | None = None) -> tupl
         version, declarations, _package = installed
         if LEGACY_SETTER in declarations:
             return FORM_2X, f"{version} declares the 1.x registration legacy ({LEGACY_SETTER})"
-        major = _major(version)
+        major = major_version(version)
         if major is not None and major >= 2:
             return FORM_2X, f"the installed SDK is {version}"
         return FORM_1X, f"the installed SDK is {version}"
@@ -224,21 +224,21 @@ def sdk_form(repo: Path, installed: tuple[str, str, Path] | None = None) -> tupl
             if not isinstance(wanted, str):
                 continue
             where = (folder / "package.json").as_posix()
-            major = _major(wanted)
+            major = major_version(wanted)
             if major is not None and major >= 2:
                 return FORM_2X, f"{where} asks for {SDK_NAME} {wanted}"
             return FORM_1X, f"{where} asks for {SDK_NAME} {wanted}"
     return FORM_1X, f"no {SDK_NAME} installed or asked for; the 1.x form"
 
 
-def _major(version: str) -> int | None:
+def major_version(version: str) -> int | None:
     """The major version a version or range starts with (`^2.0.4`, `2.x`,
     `>=2`, `npm:pkg@2.0.4`)."""
     match = re.search(r"(?:^|[\s^~=>v@])(\d+)(?:\.|$|\s|x)", version.strip())
     return int(match.group(1)) if match else None
 
 
-def _installed(repo: Path) -> tuple[str, str, Path] | None:
+def installed_sdk(repo: Path) -> tuple[str, str, Path] | None:
     """The installed SDK's version, the text of its bridge declarations and
     its folder."""
     for location in SDK_LOCATIONS:

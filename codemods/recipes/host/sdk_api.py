@@ -18,7 +18,7 @@ from pathlib import Path
 
 from tree_sitter import Node
 
-from ...engine.record import NamedTuple
+from typing import NamedTuple
 from ...engine.parsing import TYPESCRIPT, parse
 from ..names import NAMES
 

@@ -33,7 +33,7 @@ from tree_sitter import Node
 from ...engine.editor import FileEditor
 from ...engine.outcome import AnchorMissing
 from ..base import Context
-from ...engine.record import NamedTuple
+from typing import NamedTuple
 from .common import (
     APP_STATE,
     CAPABILITY,

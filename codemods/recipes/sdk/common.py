@@ -9,7 +9,7 @@ from collections.abc import Iterable, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from ...engine.record import NamedTuple
+from typing import NamedTuple
 from ..names import NAMES
 
 if TYPE_CHECKING:

@@ -26,7 +26,7 @@ from __future__ import annotations
 
 import re
 from tree_sitter import Node
-from ...engine.record import NamedTuple
+from typing import NamedTuple
 from ...engine.editor import FileEditor
 from ...engine.edits import EditSet
 from ...engine.markdown import Document, Fence

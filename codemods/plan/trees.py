@@ -10,7 +10,7 @@ from pathlib import Path
 
 import git
 
-from ..plan.locate import SKIP_DIRS
+from ..engine.files import SKIP_DIRS
 from ..recipes.manifest import LOCK_FILES
 from .repository import exported_tree
 

@@ -14,8 +14,8 @@ from pathlib import Path
 
 import git
 
-from ..engine.record import NamedTuple
-from ..plan import environment
+from typing import NamedTuple
+from . import environment
 
 
 FALLBACK_IDENTITY = ("mesh-codemod", "mesh-codemod@users.noreply.github.com")
