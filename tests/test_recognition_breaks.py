@@ -1,8 +1,8 @@
 """Breaking recognition must fail tests (issue 19): each test here breaks one
 rule of the role matching or of the layout-insensitive comparison through
 the engine's public names, runs a case of tests/test_recognition.py (or of
-tests/test_upgrade_merge.py) under
-the break, and asserts that the case then fails. A rule that no test holds
+tests/test_upgrade_merge.py) under the break, and asserts that the case
+then fails. A rule that no test holds
 would pass here and fail this file. (The layout relation's own rules,
 quotes, separators and parentheses, are held by tests/test_equivalence.py's
 cases, each of which fails without its rule.)"""
