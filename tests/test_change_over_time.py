@@ -15,6 +15,7 @@ from pathlib import Path
 
 import pytest
 
+from . import earlier_release
 from .gitrepo import BOT, commit_all, git, with_remote
 from .support import FIXTURES, invoke, snapshot
 
@@ -102,71 +103,6 @@ def test_every_wiring_migrates_to_every_other(was: str, now: str, tmp_path: Path
     assert again.exit_code == 0 and "nothing to do" in again.stderr
 
 
-@pytest.mark.parametrize("release", ["release-0.1.0-compat", "release-0.1.0-sdk"])
-@pytest.mark.parametrize("now", sorted(WIRINGS))
-def test_release_0_1_0_output_upgrades_to_what_this_release_writes(release: str, now: str, tmp_path: Path) -> None:
-    """06262f7's output (release 0.1.0, recorded as the fixture's input)
-    becomes exactly the clean-tree output of this release."""
-    repo = tmp_path / "repo"
-    shutil.copytree(FIXTURES / release / "input", repo)
-    if release.endswith("-sdk") and now == "sdk":
-        clean = _wired_keeping_the_accessor(tmp_path / "clean")
-    else:
-        clean = _wired(tmp_path / "clean", now)
-    result = _run(repo, now, "--json")
-    assert result.exit_code == 0, result.output
-    report = json.loads(result.stdout)
-    assert snapshot(repo) == snapshot(clean)
-    kinds = {c["kind"] for c in report["changes_of_form"]}
-    assert "upgrade" in kinds
-    assert any(c["from"].startswith("0.1.0") for c in report["changes_of_form"])
-    # 0.5.0 and 0.6.0 rewrite every file of the feature and create the hook, its tests and the store's tests
-    assert sorted(f["path"].rsplit("/", 1)[-1] for f in report["files"]) == [
-        "app-state.test.ts", "app-state.ts", "generic.tsx", "index.tsx", "project-app-view.tsx",
-        "use-app-bridge.test.ts", "use-app-bridge.ts", "use-app-state-param.test.ts", "use-app-state-param.ts",
-    ]
-    assert _run(repo, now, "--check").exit_code == 0
-
-
-# 5e4dc06's output (release 0.3.0), recorded as each fixture's input, by wiring
-RELEASE_0_3_0 = {
-    "compat-1x": "release-0.3.0-compat",
-    "compat-2x": "release-0.3.0-compat-2x",
-    "sdk": "release-0.3.0-sdk",
-}
-
-
-@pytest.mark.parametrize("was", sorted(RELEASE_0_3_0))
-@pytest.mark.parametrize("now", sorted(WIRINGS))
-def test_release_0_3_0_output_upgrades_to_what_this_release_writes(was: str, now: str, tmp_path: Path) -> None:
-    """0.3.0's output in each wiring becomes exactly the clean-tree output of
-    this release in each wiring: its handler took a null state for a state
-    and ignored a report without one, and it pushed nothing when the param
-    went away (SPEC 2, 3)."""
-    repo = tmp_path / "repo"
-    shutil.copytree(FIXTURES / RELEASE_0_3_0[was] / "input", repo)
-    if was == now == "sdk":
-        clean = _wired_keeping_the_accessor(tmp_path / "clean")
-    else:
-        clean = _wired(tmp_path / "clean", now)
-    assert _run(repo, now, "--check").exit_code == 1
-    result = _run(repo, now, "--json")
-    assert result.exit_code == 0, result.output
-    report = json.loads(result.stdout)
-    assert snapshot(repo) == snapshot(clean)
-    froms = {(c["path"], c["from"].split(",", 1)[0]) for c in report["changes_of_form"]}
-    assert (BRIDGE, "0.3.0") in froms, report["changes_of_form"]
-    # 0.5.0 and 0.6.0 rewrite every file of the feature and create the hook, its tests and the store's tests
-    assert sorted(f["path"].rsplit("/", 1)[-1] for f in report["files"]) == [
-        "app-state.test.ts", "app-state.ts", "generic.tsx", "index.tsx", "project-app-view.tsx",
-        "use-app-bridge.test.ts", "use-app-bridge.ts", "use-app-state-param.test.ts", "use-app-state-param.ts",
-    ]
-    bridge = (repo / BRIDGE).read_text()
-    assert "this.pushAppState(this.config.appState ?? null);" in bridge  # rule 3, in followUrlAppState
-    assert "this.reportAppState(params.state ?? undefined);" in bridge
-    assert _run(repo, now, "--check").exit_code == 0
-
-
 def test_an_edited_handler_is_refused_with_its_file_and_lines(tmp_path: Path) -> None:
     repo = _wired(tmp_path / "repo", "compat-1x")
     path = repo / BRIDGE
@@ -198,13 +134,13 @@ def test_an_edited_created_file_keeps_its_edit_and_migrates_by_a_merge(tmp_path:
     module = repo / MODULE
     module.write_text(module.read_text().replace("= 2048;", "= 4096;"))
     edited = module.read_bytes()
-    # this release's output, edited: there is nothing to bring over
+    # this release's output, edited: nothing to bring over, left alone and named
     for args in (("apply", "--repo", repo, "--bridge", "compat", "--check"), ("status", "--repo", repo)):
         result = invoke(*args)
         assert result.exit_code == 0, result.output
-        assert "was edited since" not in result.stderr, result.stderr
+        assert f"{MODULE} was edited since mesh-codemod wrote it: left alone" in result.stderr, result.stderr
     report = json.loads(invoke("apply", "--repo", repo, "--bridge", "compat", "--json").stdout)
-    assert report["left_alone"] == [] and module.read_bytes() == edited
+    assert [item["path"] for item in report["left_alone"]] == [MODULE] and module.read_bytes() == edited
     # a migration merges: the compat schema goes, the team's cap stays
     clean = _wired(tmp_path / "clean", "sdk")
     result = _run(repo, "sdk")
@@ -212,18 +148,6 @@ def test_an_edited_created_file_keeps_its_edit_and_migrates_by_a_merge(tmp_path:
     assert module.read_text() == (clean / MODULE).read_text().replace("= 2048;", "= 4096;")
     assert "StateChangedNotificationSchema" not in module.read_text()
     assert MARKS["sdk"] in (repo / BRIDGE).read_text()
-
-
-def test_an_earlier_release_file_a_user_edited_is_merged_not_replaced(tmp_path: Path) -> None:
-    repo = tmp_path / "repo"
-    shutil.copytree(FIXTURES / "release-0.1.0-compat" / "input", repo)
-    tests = repo / f"{SRC}/app-state.test.ts"
-    tests.write_text(tests.read_text() + "\n// ours\n")
-    clean = _wired(tmp_path / "clean", "compat-1x")
-    result = _run(repo, "compat-1x")
-    assert result.exit_code == 0, result.output
-    assert tests.read_text() == (clean / f"{SRC}/app-state.test.ts").read_text() + "\n// ours\n"
-    assert "app-state.test.ts: upgraded from 0.1.0 to" in result.stderr and "three-way merge" in result.stderr
 
 
 # --- pr on a bare remote -------------------------------------------------------
@@ -282,12 +206,15 @@ def test_pr_after_the_sdk_upgrade_is_one_migration_commit(tmp_path: Path) -> Non
     assert "StateChangedNotificationSchema" not in git(remote, "show", f"{tip}:{MODULE}")
 
 
-def test_pr_on_release_0_1_0_output_is_one_upgrade_commit(tmp_path: Path) -> None:
-    remote, work = _merged_base(tmp_path, FIXTURES / "release-0.1.0-compat" / "input")
-    report = _pr_twice(remote, work)
+def test_pr_on_an_earlier_releases_output_is_one_upgrade_commit(tmp_path: Path) -> None:
+    with earlier_release.recorded():
+        compat = earlier_release.as_written(_wired(tmp_path / "compat", "compat-1x"))
+        remote, work = _merged_base(tmp_path, compat)
+        report = _pr_twice(remote, work)
     [commit] = report["commits"]
     assert commit["subject"] == "refactor(mcp-apps): upgrade the appState feature to mesh-codemod " + __import__("codemods").__version__
-    assert len(commit["files"]) == 9  # every file of the feature rewritten, the hook and both tests created
+    # both created files upgraded, the hook's tests (newer than that release) created
+    assert sorted(f["path"] for f in commit["files"]) == sorted([MODULE, f"{SRC}/app-state.test.ts", earlier_release.HOOK_TESTS])
     clean = _wired(tmp_path / "clean", "compat-1x")
     for path in (f["path"] for f in commit["files"]):
         assert git(remote, "show", f"{commit['sha']}:{path}") == (clean / path).read_text(), path

@@ -92,16 +92,12 @@ def test_failure_while_staging_leaves_no_temporary_files(host_tree, monkeypatch)
 def test_unchanged_files_keep_their_timestamp_and_mode(tmp_path: Path) -> None:
     repo = tmp_path / "partial"
     shutil.copytree(FIXTURES / "partial" / "input", repo)
-    # the partial tree's app-state.ts is 0.1.0's (upgraded); this release's is already applied
-    module = "apps/mesh/src/mcp-apps/app-state.ts"
-    shutil.copy(FIXTURES / "partial" / "expected-compat" / module, repo / module)
     (repo / RENDERER).chmod(0o600)
     before = stats(repo)
     assert invoke("apply", "--repo", repo, "--bridge", "compat").exit_code == 0
     after = stats(repo)
     # already applied in the partial tree: neither rewritten nor touched
-    # (its index.tsx has 0.1.0's `appState:` key, upgraded to the constant)
-    for path in (RENDERER, "apps/mesh/src/mcp-apps/app-state.ts", "package.json"):
+    for path in (RENDERER, "apps/mesh/src/mcp-apps/app-state.ts", "apps/mesh/src/web/index.tsx", "package.json"):
         assert after[path] == before[path], path
     # rewritten files keep their mode
     assert after[BRIDGE][1] == before[BRIDGE][1]

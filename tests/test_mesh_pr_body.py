@@ -98,7 +98,7 @@ def test_without_a_template_the_body_has_meshs_sections(tmp_path: Path) -> None:
 def test_a_migration_and_an_upgrade_use_their_types(tmp_path: Path) -> None:
     from codemods import __version__
 
-    from .support import FIXTURES
+    from . import earlier_release
 
     repo = _repo(tmp_path)
     assert invoke("apply", "--repo", repo, "--bridge", "compat").exit_code == 0
@@ -107,12 +107,11 @@ def test_a_migration_and_an_upgrade_use_their_types(tmp_path: Path) -> None:
     assert migration["title"] == "refactor(mcp-apps): migrate the state-changed wiring to sdk mode"
     assert _headings(migration["body"]) == SECTIONS
 
-    old = tmp_path / "old"
-    shutil.copytree(FIXTURES / "release-0.1.0-compat" / "input", old)
-    shutil.copytree(ROOT / "tests" / "mesh_github", old / ".github")
-    git(old, "init", "-q", "-b", "main")
-    commit_all(old, "mesh with 0.1.0's appState merged")
-    upgrade = _pr(old, "--bridge", "compat")
-    assert upgrade["title"] == f"fix(mcp-apps): upgrade appState to mesh-codemod {__version__} (from 0.1.0)"
+    with earlier_release.recorded():
+        old = _repo(tmp_path / "old")
+        assert invoke("apply", "--repo", old, "--bridge", "compat").exit_code == 0
+        commit_all(earlier_release.as_written(old), "mesh with an earlier release's appState merged")
+        upgrade = _pr(old, "--bridge", "compat")
+    assert upgrade["title"] == f"fix(mcp-apps): upgrade appState to mesh-codemod {__version__} (from {earlier_release.VERSION})"
     migration_notes = upgrade["body"][upgrade["body"].index("## Migration Notes"):upgrade["body"].index("## Review Checklist")]
     assert "Links made with the earlier code keep working" in migration_notes

@@ -235,7 +235,7 @@ def test_a_refused_dry_run_prints_no_diff(tmp_path: Path) -> None:
 # --- status says why a step is pending --------------------------------------------
 
 
-@pytest.mark.parametrize("case", ["newest", "partial", "release-0.1.0-compat"])
+@pytest.mark.parametrize("case", ["newest", "partial"])
 def test_status_gives_a_reason_for_every_pending_step(case: str, tmp_path: Path) -> None:
     repo = tmp_path / "repo"
     shutil.copytree(FIXTURES / case / "input", repo)
@@ -325,78 +325,9 @@ def test_the_kept_export_type_checks(tmp_path: Path) -> None:
     assert any("state-changed-log" in e for e in _errors(tsc, work, config) - baseline)
 
 
-# --- case 7: a module and its tests change release together ------------------------
+# --- case 7: a created file reformatted ----------------------------------------------
 
 TESTS = f"{SRC}/app-state.test.ts"
-
-
-def _edit_where_the_upgrade_does(module: Path) -> None:
-    """An edit of 0.1.0's compat module on the line the upgrade changes (its
-    schema's state member): the three-way merge conflicts, so the module is
-    left alone (an edit elsewhere is merged: tests/test_upgrade_merge.py)."""
-    text = module.read_text()
-    line = "  params: z.object({ state: z.unknown() }),\n"
-    assert text.count(line) == 1
-    module.write_text(text.replace(line, "  params: z.object({ state: z.unknown() }), // reviewed by the team\n"))
-
-
-def test_an_edited_module_keeps_its_tests_at_its_release(tmp_path: Path) -> None:
-    """0.1.0's module, edited by the team where the upgrade changes it: the
-    three-way merge conflicts, and the module would lack what this
-    release's hook and tests import, so the run refuses, naming the file,
-    and writes nothing; the tests stay at the module's release."""
-    repo = tmp_path / "repo"
-    shutil.copytree(FIXTURES / "release-0.1.0-compat" / "input", repo)
-    module = repo / MODULE
-    _edit_where_the_upgrade_does(module)
-    tests_before = (repo / TESTS).read_bytes()
-    result = _run(repo, "compat-1x", "--json")
-    assert result.exit_code == 3, result.output
-    report = json.loads(result.stdout)
-    [step] = [s for s in report["steps"] if s["path"] == MODULE]
-    assert step["status"] == "refused" and "readAppState" in step["reason"], step
-    assert (repo / TESTS).read_bytes() == tests_before, "the tests moved to another release than their module"
-    assert "reviewed by the team" in module.read_text()
-
-
-def test_the_pair_left_at_its_release_passes_its_own_tests(tmp_path: Path) -> None:
-    from .node_tools import BIN, NODE_MODULES, require
-
-    bun = require(BIN / "bun", "Bun")
-    repo = tmp_path / "repo"
-    shutil.copytree(FIXTURES / "release-0.1.0-compat" / "input", repo)
-    module = repo / MODULE
-    _edit_where_the_upgrade_does(module)
-    assert _run(repo, "compat-1x").exit_code == 3  # refused: nothing written
-    work = Path(tempfile.mkdtemp(prefix=".bun-pair-", dir=NODE_MODULES.parent))  # inside tools/: zod resolves
-    try:
-        for name in ("app-state.ts", "app-state.test.ts"):
-            shutil.copy(repo / SRC / name, work / name)
-        import subprocess
-
-        run = subprocess.run([str(bun), "test", "./app-state.test.ts"], cwd=work, capture_output=True, text=True, timeout=300)
-    finally:
-        shutil.rmtree(work, ignore_errors=True)
-    output = run.stdout + run.stderr
-    assert run.returncode == 0 and " 0 fail" in output, output
-
-
-def test_a_reformatted_earlier_release_file_is_that_release(tmp_path: Path) -> None:
-    """Quotes, semicolons and tabs changed by a formatter: still 0.1.0's
-    output, so both created files are upgraded (not "edited")."""
-    repo = tmp_path / "repo"
-    shutil.copytree(FIXTURES / "release-0.1.0-compat" / "input", repo)
-    for path in (MODULE, TESTS):
-        edit(repo, path, lambda d, p: perturb.reindent(perturb.drop_semicolons(perturb.single_quote(d, p), p), p, b"\t"))
-    clean = wired(tmp_path / "clean", "compat-1x")
-    result = _run(repo, "compat-1x", "--json")
-    assert result.exit_code == 0, result.output
-    report = json.loads(result.stdout)
-    upgraded = {c["path"] for c in report["changes_of_form"] if c["kind"] == "upgrade" and c["where"] == "the file"}
-    assert {MODULE, TESTS} <= upgraded, report["changes_of_form"]
-    assert not report["left_alone"], report["left_alone"]
-    for path in (MODULE, TESTS):
-        assert (repo / path).read_bytes() == (clean / path).read_bytes()
 
 
 def test_a_reformatted_current_file_is_already_there(tmp_path: Path) -> None:
@@ -404,47 +335,6 @@ def test_a_reformatted_current_file_is_already_there(tmp_path: Path) -> None:
     for path in (MODULE, TESTS):
         edit(repo, path, lambda d, p: perturb.reindent(perturb.single_quote(d, p), p, b"    "))
     assert_recognised(repo, "compat-2x")
-
-
-def test_the_recorded_release_digests_are_those_of_the_recorded_files() -> None:
-    from codemods.engine.equivalence import layout_digest
-    from codemods.recipes.host.releases import CREATED, RECORDED
-
-    from .support import ROOT
-
-    assert {(step, label) for step, labels in CREATED.items() for label in labels} == set(RECORDED)
-    for (step, label), path in RECORDED.items():
-        assert layout_digest((ROOT / path).read_bytes(), path) == CREATED[step][label], (step, label)
-
-
-def test_tests_edited_against_the_upgrade_refuse_the_pair(tmp_path: Path) -> None:
-    """0.1.0's tests, edited by the team on a line the upgrade changes: the
-    merge conflicts, so they stay; their module cannot stay with them (this
-    release's hook imports what only the upgrade adds) nor move without
-    them: the run refuses the module, naming the tests, and writes nothing.
-    An edit the merge can carry (a comment at the end) upgrades both."""
-    repo = tmp_path / "repo"
-    shutil.copytree(FIXTURES / "release-0.1.0-compat" / "input", repo)
-    tests = repo / TESTS
-    text = tests.read_text()
-    assert text.count("  decodeAppState,\n") == 1
-    tests.write_text(text.replace("  decodeAppState,\n", "  decodeAppState, // reviewed by the team\n"))
-    before = snapshot(repo)
-    result = _run(repo, "compat-1x", "--json")
-    assert result.exit_code == 3, result.output
-    report = json.loads(result.stdout)
-    [step] = [s for s in report["steps"] if s["path"] == MODULE]
-    assert step["status"] == "refused" and step["kind"] == "conflict", step
-    assert TESTS in step["reason"] and "readAppState" in step["reason"], step
-    assert snapshot(repo) == before, "a refused run wrote"
-
-    clean = tmp_path / "clean"
-    shutil.copytree(FIXTURES / "release-0.1.0-compat" / "input", clean)
-    (clean / TESTS).write_text((clean / TESTS).read_text() + "\n// reviewed by the team\n")
-    assert _run(clean, "compat-1x").exit_code == 0
-    upgraded = (clean / TESTS).read_text()
-    assert "readAppState" in upgraded and "\n// reviewed by the team\n" in upgraded
-    assert "readAppState" in (clean / MODULE).read_text()
 
 
 # --- parentheses around a single arrow parameter ------------------------------------

@@ -1,7 +1,8 @@
 """Breaking recognition must fail tests (issue 19): each test here breaks one
 rule of the role matching or of the layout-insensitive comparison through
-the engine's public names, runs a case of tests/test_recognition.py under
-the break, and asserts that the case then fails. A rule that no test holds
+the engine's public names, runs a case of tests/test_recognition.py (or of
+tests/test_upgrade_merge.py) under the break, and asserts that the case
+then fails. A rule that no test holds
 would pass here and fail this file. (The layout relation's own rules,
 quotes, separators and parentheses, are held by tests/test_equivalence.py's
 cases, each of which fails without its rule.)"""
@@ -71,5 +72,8 @@ def test_eager_anchors_fail_the_renamed_anchor_case(monkeypatch, tmp_path: Path)
 
 
 def test_created_files_compared_byte_for_byte_fail_the_reformat_case(monkeypatch, tmp_path: Path) -> None:
+    from . import earlier_release, test_upgrade_merge
+
     monkeypatch.setattr(equivalence, "layout_key", lambda text, grammar=None, comments=True: str(text))
-    _fails(cases.test_a_reformatted_earlier_release_file_is_that_release, tmp_path)
+    with earlier_release.recorded():
+        _fails(test_upgrade_merge.test_an_earlier_releases_output_is_replaced_with_this_releases, "compat", True, tmp_path, None)

@@ -1,11 +1,14 @@
 """Recognition survives any formatter (issue 19): the tool's clean output,
-laid out again by Biome under a random configuration, is still the tool's.
+laid out again by Biome under another configuration, is still the tool's.
 
-Each case draws, from a seeded generator, a Biome configuration: quotes,
-semicolons "asNeeded" or "always", trailing commas, a line width from 60
-to 120, tabs or spaces of a random width, parentheses around a single
-arrow parameter or not. Biome lays out the 7 files of two clean outputs
-with it (compat 1.x, and compat 2.x or sdk mode, in turns). Then:
+The configurations cover every pair of values of the options that change
+layout (quotes, JSX quotes, semicolons "asNeeded" or "always", trailing
+commas, a line width of 60, 90 or 120, tabs or spaces, an indent width,
+parentheses around a single arrow parameter or not): each pair of values
+of two options is in at least one configuration, chosen greedily from a
+seeded generator's draws; then more drawn configurations, up to
+RECOGNITION_CASES. Biome lays out the 7 files of two clean outputs with
+each (compat 1.x, and compat 2.x or sdk mode, in turns). Then:
 
 - `apply --check` exits 0 on both, and `apply` inserts nothing;
 - the 1.x -> 2.x migration of the first succeeds and gives, modulo layout,
@@ -32,7 +35,9 @@ from .node_tools import BIN, require
 from .support import snapshot
 from .test_recognition import BRIDGE, MODULE, WIRINGS, _run, wired
 
-CASES = int(os.environ.get("RECOGNITION_CASES", "200"))
+pytestmark = pytest.mark.property
+
+CASES = int(os.environ.get("RECOGNITION_CASES", "16"))
 SEED = int(os.environ.get("RECOGNITION_SEED", "19"))
 SRC = "apps/mesh/src"
 FILES = [
@@ -46,24 +51,50 @@ FILES = [
 ]
 
 
-def biome_config(rng: random.Random) -> dict:
-    tabs = rng.random() < 0.3
+# The options whose values every pair of configurations covers.
+OPTIONS = {
+    "indentStyle": ["tab", "space"],
+    "indentWidth": [2, 4],
+    "lineWidth": [60, 90, 120],
+    "quoteStyle": ["double", "single"],
+    "jsxQuoteStyle": ["double", "single"],
+    "semicolons": ["always", "asNeeded"],
+    "trailingCommas": ["all", "es5", "none"],
+    "arrowParentheses": ["always", "asNeeded"],
+}
+
+
+def _pairs(choice: dict) -> set[tuple]:
+    items = sorted(choice.items())
+    return {(a, b) for i, a in enumerate(items) for b in items[i + 1:]}
+
+
+def configurations(rng: random.Random, count: int) -> list[dict]:
+    """Choices of OPTIONS that hold every pair of values of two options
+    (each time the draw, of 50, that holds the most pairs not held yet),
+    then drawn ones up to ``count``."""
+    def draw() -> dict:
+        return {option: rng.choice(values) for option, values in OPTIONS.items()}
+
+    missing = set().union(*(_pairs({a: x, b: y}) for a in OPTIONS for b in OPTIONS if a < b
+                            for x in OPTIONS[a] for y in OPTIONS[b]))
+    chosen = []
+    while missing:
+        best = max((draw() for _ in range(50)), key=lambda choice: len(_pairs(choice) & missing))
+        missing -= _pairs(best)
+        chosen.append(best)
+    return chosen + [draw() for _ in range(count - len(chosen))]
+
+
+def biome_config(choice: dict) -> dict:
     return {
-        "formatter": {
-            "enabled": True,
-            "indentStyle": "tab" if tabs else "space",
-            "indentWidth": rng.choice([2, 4]),
-            "lineWidth": rng.randint(60, 120),
-        },
+        "formatter": {key: choice[key] for key in ("indentStyle", "indentWidth", "lineWidth")} | {"enabled": True},
         "linter": {"enabled": False},
         "assist": {"enabled": False},
         "javascript": {
             "formatter": {
-                "quoteStyle": rng.choice(["double", "single"]),
-                "jsxQuoteStyle": rng.choice(["double", "single"]),
-                "semicolons": rng.choice(["always", "asNeeded"]),
-                "trailingCommas": rng.choice(["all", "es5", "none"]),
-                "arrowParentheses": rng.choice(["always", "asNeeded"]),
+                key: choice[key]
+                for key in ("quoteStyle", "jsxQuoteStyle", "semicolons", "trailingCommas", "arrowParentheses")
             }
         },
     }
@@ -91,10 +122,10 @@ def _lay_out(biome: Path, config: dict, trees: list[Path], work: Path) -> None:
 
 def test_every_layout_of_the_clean_output_is_recognised(clean, tmp_path: Path, capsys) -> None:
     biome = require(BIN / "biome", "Biome")
-    rng = random.Random(SEED)
+    choices = configurations(random.Random(SEED), CASES)
     changed_layouts = 0
-    for case in range(CASES):
-        config = biome_config(rng)
+    for case, choice in enumerate(choices):
+        config = biome_config(choice)
         other = "compat-2x" if case % 2 else "sdk"
         work = tmp_path / f"case-{case}"
         work.mkdir()
@@ -120,6 +151,7 @@ def test_every_layout_of_the_clean_output_is_recognised(clean, tmp_path: Path, c
             want = layout_key((clean["compat-2x"] / path).read_bytes(), path, comments=False)
             assert got == want, f"{label}: {path} is not what a clean 2.x run writes"
         shutil.rmtree(work)
-    assert changed_layouts > CASES // 2, "the configurations hardly changed the layout: the test tests nothing"
+    assert changed_layouts > len(choices) // 2, "the configurations hardly changed the layout: the test tests nothing"
     with capsys.disabled():
-        print(f"\nrecognition layouts: {CASES} cases (seed {SEED}), {changed_layouts} with a changed layout: all passed")
+        print(f"\nrecognition layouts: {len(choices)} cases (seed {SEED}; every pair of option values), "
+              f"{changed_layouts} with a changed layout: all passed")

@@ -66,40 +66,6 @@ def test_a_removed_test_file_is_a_decision_not_created_again(tmp_path: Path) -> 
     assert "removed it" in check.output
 
 
-@pytest.mark.parametrize("removed", ["use-app-bridge.test.ts", "use-app-state-param.test.ts"])
-def test_a_file_the_checkouts_release_wrote_and_someone_removed_stays_removed_across_an_upgrade(
-    tmp_path: Path, removed: str
-) -> None:
-    """0.5.0 wrote the store's tests; a team that removed them decided so,
-    and the upgrade to this release (the hook) does not bring them back.
-    The hook's tests are newer than 0.5.0: the upgrade creates them, and,
-    once this release wrote them, their removal is a decision too."""
-    import shutil
-
-    from .support import FIXTURES
-
-    repo = tmp_path / "repo"
-    shutil.copytree(FIXTURES / "release-0.5.0-compat" / "input", repo)
-    store_tests = repo / "apps/mesh/src/mcp-apps/use-app-bridge.test.ts"
-    hook_tests = repo / "apps/mesh/src/web/hooks/use-app-state-param.test.ts"
-    if removed == "use-app-bridge.test.ts":
-        store_tests.unlink()
-        result = invoke("apply", "--repo", repo, "--bridge", "compat", "--json")
-        assert result.exit_code == 0, result.output
-        step = _steps(_json(result))["bridge-store-tests"]
-        assert step["status"] == "skipped" and step["kind"] == "decision", step
-        assert not store_tests.exists()
-        assert hook_tests.is_file(), "the upgrade creates what this release introduced"
-    else:
-        assert invoke("apply", "--repo", repo, "--bridge", "compat").exit_code == 0
-        hook_tests.unlink()
-        result = invoke("apply", "--repo", repo, "--bridge", "compat", "--json")
-        assert result.exit_code == 0, result.output
-        step = _steps(_json(result))["app-state-hook-tests"]
-        assert step["status"] == "skipped" and step["kind"] == "decision", step
-        assert not hook_tests.exists()
-
-
 def test_restore_brings_a_removed_file_back(tmp_path: Path) -> None:
     repo = _applied(tmp_path)
     original = (repo / TESTS_FILE).read_bytes()
@@ -295,88 +261,6 @@ def test_positive_evidence_still_migrates(tmp_path: Path) -> None:
     assert [c["kind"] for c in report["changes_of_form"]] == ["migrate", "migrate"]
 
 
-# ------------------------------------ an earlier release's branch (0.2.0)
-
-RELEASE_0_2_0 = "b7ac437"  # this repository's commit that was release 0.2.0
-
-
-@pytest.fixture(scope="module")
-def release_0_2_0(tmp_path_factory) -> Path:
-    """Release 0.2.0's code, from this repository's own history."""
-    import subprocess
-
-    from .support import ROOT
-
-    found = subprocess.run(["git", "-C", str(ROOT), "cat-file", "-e", f"{RELEASE_0_2_0}^{{commit}}"], check=False)
-    if found.returncode != 0:
-        pytest.skip(f"{RELEASE_0_2_0} is not in this clone's history (a shallow clone?)")
-    folder = tmp_path_factory.mktemp("release-0.2.0")
-    archive = subprocess.run(
-        ["git", "-C", str(ROOT), "archive", RELEASE_0_2_0, "codemods"], capture_output=True, check=True
-    )
-    subprocess.run(["tar", "-x", "-C", str(folder)], input=archive.stdout, check=True)
-    return folder
-
-
-def _old_pr(code: Path, work: Path, *extra: str) -> None:
-    import os
-    import subprocess
-    import sys
-
-    result = subprocess.run(
-        [sys.executable, "-m", "codemods", "pr", "--repo", str(work), "--branch", "codemod/app-state",
-         "--push", "origin", "--author", BOT, "--no-verify", *extra],
-        cwd=code, env={**os.environ, "PYTHONPATH": str(code)}, capture_output=True, text=True,
-    )
-    assert result.returncode == 0, result.stderr
-
-
-def test_a_branch_release_0_2_0_made_is_replaced(tmp_path: Path, release_0_2_0: Path) -> None:
-    from .gitrepo import with_remote
-
-    remote, work = with_remote(tmp_path)
-    _old_pr(release_0_2_0, work)
-    old = git(remote, "rev-list", "main..codemod/app-state").split()
-    assert len(old) == 4
-    assert all("Generated-content" not in git(remote, "log", "-1", "--format=%B", sha) for sha in old)
-
-    args = ("pr", "--repo", work, "--branch", "codemod/app-state", "--push", "origin", "--author", BOT,
-            "--no-verify", "--json")
-    result = invoke(*args)
-    assert result.exit_code == 0, result.output
-    report = _json(result)
-    assert "blocked" not in report and report["push"]["pushed"] is True
-    tip = git(remote, "rev-parse", "codemod/app-state").strip()
-    assert tip == report["tip"] and tip not in old
-    # what this release makes on the base, exactly
-    fresh = fixture_repo(tmp_path / "fresh")
-    assert invoke("apply", "--repo", fresh, "--bridge", "compat").exit_code == 0
-    for path in (MODULE_FILE, TESTS_FILE, BRIDGE_FILE):
-        assert git(remote, "show", f"{tip}:{path}") == (fresh / path).read_text()
-
-
-def test_a_reviewers_amend_of_a_0_2_0_branch_is_still_refused(tmp_path: Path, release_0_2_0: Path) -> None:
-    from .gitrepo import with_remote
-
-    remote, work = with_remote(tmp_path)
-    _old_pr(release_0_2_0, work)
-    reviewer = tmp_path / "reviewer"
-    git(tmp_path, "clone", "-q", "-b", "codemod/app-state", str(remote), str(reviewer))
-    target = reviewer / "apps/mesh/src/web/index.tsx"
-    target.write_text(target.read_text() + "// reviewed: keep this\n")
-    bot = {"GIT_COMMITTER_NAME": "Codemod Bot", "GIT_COMMITTER_EMAIL": "bot@example.com"}
-    git(reviewer, "commit", "-q", "-a", "--amend", "--no-edit", "--no-gpg-sign", env=bot)
-    git(reviewer, "push", "-q", "--force", "origin", "codemod/app-state")
-    amended = git(reviewer, "rev-parse", "HEAD").strip()
-
-    args = ("pr", "--repo", work, "--branch", "codemod/app-state", "--push", "origin", "--author", BOT, "--no-verify")
-    blocked = invoke(*args, "--json")
-    assert blocked.exit_code == 0
-    assert amended in [c["sha"] for c in _json(blocked)["blocked"]["commits"]]
-    assert invoke(*args, "--fail-on-blocked").exit_code == 3
-    assert git(remote, "rev-parse", "codemod/app-state").strip() == amended
-
-
 # ------------------------------------------------ a PR says what it does
 
 PR_ARGS = ("--branch", "codemod/app-state", "--author", BOT, "--no-verify", "--json")
@@ -408,52 +292,24 @@ def test_a_migration_says_from_to_and_why(tmp_path: Path) -> None:
 
 
 def test_an_upgrade_names_the_release_and_its_changelog_entries(tmp_path: Path) -> None:
-    import shutil
-
     from codemods import __version__
 
-    from .support import FIXTURES
+    from . import earlier_release
 
-    repo = tmp_path / "repo"
-    shutil.copytree(FIXTURES / "release-0.1.0-compat" / "input", repo)
-    git(repo, "init", "-q", "-b", "main")
-    commit_all(repo, "mesh with 0.1.0's appState merged")
-    report = _pr_report(repo, "--bridge", "compat")
+    with earlier_release.recorded():
+        repo = earlier_release.as_written(_applied(tmp_path))
+        commit_all(repo, "mesh with an earlier release's appState merged")
+        report = _pr_report(repo, "--bridge", "compat")
+    was = earlier_release.VERSION
     assert report["kind"] == "upgrade"
-    assert report["title"] == f"fix(mcp-apps): upgrade appState to mesh-codemod {__version__} (from 0.1.0)"
+    assert report["title"] == f"fix(mcp-apps): upgrade appState to mesh-codemod {__version__} (from {was})"
     body = report["body"]
-    assert "The checkout holds what mesh-codemod 0.1.0" in body
-    assert "What changed since 0.1.0 (mesh-codemod's CHANGELOG.md):" in body
-    for version in (__version__, "0.3.0", "0.2.0"):
-        assert f"- **{version}**" in body
-    assert "- **0.1.0**" not in body
-    assert "  - Upgrades: what 0.1.0 and 0.2.0 wrote is recognised" in body  # an entry of 0.3.0
-
-
-def test_an_upgrade_from_bytes_two_releases_wrote_names_the_newest_that_wrote_them_all(tmp_path: Path) -> None:
-    # 0.3.0 wrote the 1.x compat module and the tests as 0.2.0 did (their
-    # labels name both releases); its handler is its own. The checkout holds
-    # 0.3.0's output, so the PR says "from 0.3.0" and lists only what is newer.
-    import shutil
-
-    from codemods import __version__
-
-    from .support import FIXTURES
-
-    repo = tmp_path / "repo"
-    shutil.copytree(FIXTURES / "release-0.3.0-compat" / "input", repo)
-    git(repo, "init", "-q", "-b", "main")
-    commit_all(repo, "mesh with 0.3.0's appState merged")
-    report = _pr_report(repo, "--bridge", "compat")
-    assert report["kind"] == "upgrade"
-    assert report["title"] == f"fix(mcp-apps): upgrade appState to mesh-codemod {__version__} (from 0.3.0)"
-    body = report["body"]
-    assert "The checkout holds what mesh-codemod 0.3.0 wrote" in body
-    assert f"- **{__version__}**" in body
-    assert "- **0.3.0**" not in body and "- **0.2.0**" not in body
+    assert f"The checkout holds what mesh-codemod {was}" in body
+    assert f"What changed since {was} (mesh-codemod's CHANGELOG.md):" in body
+    assert f"- **{__version__}**" in body and "- **0.5.0**" not in body
     [commit] = report["commits"]
     message = git(repo, "log", "-1", "--format=%B", commit["sha"])
-    assert "These files hold what mesh-codemod 0.3.0 wrote;" in message
+    assert f"These files hold what mesh-codemod {was} wrote;" in message
 
 
 def test_a_completion_is_one_commit_that_says_so_and_lists_edited_files(tmp_path: Path) -> None:

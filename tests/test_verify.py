@@ -318,7 +318,7 @@ def test_pr_with_a_failing_check_exits_4_and_updates_nothing(checkout: Path, tmp
     # the tool's output fails the stand-in type check
     broken = recipes.target_named("host")._replace(
         steps=(host.STEPS[0]._replace(new_file=host.STEPS[0].new_file._replace(
-            render=lambda ctx: original(ctx) + "export const broken: number = 'x'; // PLANTED_TYPE_ERROR\n"
+            render=lambda *args: original(*args) + "export const broken: number = 'x'; // PLANTED_TYPE_ERROR\n"
         )),) + host.STEPS[1:],
     )
     monkeypatch.setitem(recipes.REGISTRY, "host", lambda: broken)

@@ -146,7 +146,7 @@ def foreign_commits(
 def _not_an_earlier_release(series: Series, base: str, run_tip: git.Commit) -> str:
     """Why the run of commits from ``base`` to ``run_tip`` (the tool's
     identity and trailer) is not an earlier release's series; empty when
-    it is. An earlier release (0.2.0 wrote no content trailer) is
+    it is. A run without a content trailer (an earlier release's) is
     recognised by its content: its commits touch only the files this
     release writes, and this release's upgrade of its tip is exactly what
     this release makes on ``base`` (an earlier release's output upgrades

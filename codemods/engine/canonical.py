@@ -6,15 +6,15 @@ from __future__ import annotations
 
 import json
 import re
-from bisect import bisect_left
+from bisect import bisect_right
 from collections.abc import Iterator
-
-from tree_sitter import Language, Node, Tree
-
+from decimal import Decimal, InvalidOperation
 from typing import NamedTuple
-from .edits import Edit
-from .parens import may_be_layout
-from .parsing import TSX, TYPESCRIPT, parse, reparse
+
+from tree_sitter import Language, Node
+
+from .parens import PARENTHESIZED, may_be_layout, removable_parens
+from .parsing import TSX, TYPESCRIPT
 
 
 # Punctuation that only separates or terminates: the named nodes around it
@@ -32,10 +32,6 @@ _MEMBER_LISTS = frozenset({"object_type", "interface_body", "enum_body"})
 
 
 _CLOSERS = frozenset({")", "]", "}", ">"})
-
-
-# Parentheses that may be layout, when removing them re-parses to the same tree.
-_PARENTHESIZED = frozenset({"parenthesized_expression", "parenthesized_type"})
 
 
 # Types whose members a formatter may lead with an operator (`| A | B`).
@@ -69,7 +65,28 @@ _BREAK_AFTER = frozenset(
 _BREAK_BEFORE = frozenset({"=>", "++", "--", "as", "satisfies", "!"})
 
 
+# Nodes of one modifier token.
+_MODIFIERS = frozenset({"accessibility_modifier", "override_modifier"})
+
+
+# Tokens before which a line break counts in some constructs only:
+# TypeScript reads `Set\n<string>`, `T\n[]`, `A\nextends B ? C : D` and
+# `x\nis T` otherwise.
+_BREAK_BEFORE_IN = {
+    "<": frozenset({"type_arguments", "type_parameters"}),
+    "[": frozenset({"lookup_type", "array_type"}),
+    "extends": frozenset({"conditional_type"}),
+    "is": frozenset({"type_predicate"}),
+}
+
+
 _LINE_BREAK = re.compile(rb"[\n\r]|\xe2\x80[\xa8\xa9]")
+
+
+# What layout may put between two tokens. The grammar also skips other
+# characters there (a zero-width space, U+2060, a no-break space):
+# JavaScript refuses some, a reader does not see them: meaning.
+_ODD_GAP = re.compile(rb"[^ \t\r\n]")
 
 
 _BREAK = "\u23ce"
@@ -139,7 +156,8 @@ def canonical_tree(node: Node, data: bytes, *, comments: bool = False) -> Group 
     the node before its first or after its last token (before its
     semicolon, say) is kept beside the node's tree, in a wrapper: it is
     part of the node's text."""
-    item = one(items_of(node, keying(node, data, comments)), node)
+    keyed = keying(node, data, comments)
+    item = one(items_of(node, keyed) + keyed.gaps(keyed.end), node)
     return item if isinstance(item, Group) else (Group("", [item], node) if item is not None else None)
 
 
@@ -168,41 +186,67 @@ def flatten(item: Item) -> Iterator[str]:
 
 
 def _token(leaf: Leaf) -> str:
-    """A leaf as one unambiguous token of a key: as it is when it has no
-    space, quote or bracket of the key's own, else as a JSON string."""
+    """A leaf as one unambiguous token of a key: its text as it is when it
+    has no space, quote or bracket of the key's own, else as a JSON
+    string; after its kind, unless the kind is the text (a keyword, a
+    punctuator) or a string (always a JSON string): a regex, a comment
+    and a string of the same text differ."""
     text = leaf.text
-    if _BARE_TOKEN.match(text) or leaf.kind == "string" and text.startswith('"'):
+    if leaf.kind == "string":
         return text
-    return json.dumps(text, ensure_ascii=False)
+    token = text if _BARE_TOKEN.match(text) else json.dumps(text, ensure_ascii=False)
+    return token if leaf.kind == text else f"{leaf.kind}:{token}"
 
 
 class _Keying:
     """What keying one file's nodes needs: its bytes, whether comments
-    count, the parentheses that are layout and the tokens beside a line
-    break that counts (by start byte)."""
+    count, its facts (:class:`_Facts`), and the odd gaps of the node being
+    keyed not keyed yet (from ``at``, before ``end``)."""
 
-    __slots__ = ("data", "comments", "bare", "breaks")
+    __slots__ = ("data", "comments", "bare", "breaks", "odd", "at", "end")
 
-    def __init__(self, data: bytes, comments: bool, bare: frozenset[int], breaks: frozenset[int]) -> None:
+    def __init__(self, data: bytes, comments: bool, facts: "_Facts", node: Node) -> None:
         self.data = data
         self.comments = comments
-        self.bare = bare
-        self.breaks = breaks
+        self.bare, self.breaks, self.odd = facts
+        # a node's own: after its first token, up to its end (a file's: all)
+        whole = node.parent is None
+        self.at = 0 if whole else bisect_right(self.odd, (node.start_byte, "\U0010ffff"))
+        self.end = len(data) + 1 if whole else node.end_byte
+
+    def gaps(self, before: int) -> list[Item]:
+        """The odd gaps up to ``before`` (a token's start) not keyed yet."""
+        found = []
+        while self.at < len(self.odd) and self.odd[self.at][0] <= before and self.odd[self.at][0] < self.end:
+            found.append(Leaf("gap", self.odd[self.at][1]))
+            self.at += 1
+        return found
+
+
+class _Facts(NamedTuple):
+    """What a file's nodes are keyed with: the parentheses that are layout
+    and the tokens beside a line break that counts (by start byte), and the
+    odd gaps: the characters other than spaces, tabs and line breaks
+    between two tokens, by the start of the token after them (the file's
+    length after the last)."""
+
+    bare: frozenset[int]
+    breaks: frozenset[int]
+    odd: tuple[tuple[int, str], ...]
 
 
 def keying(node: Node, data: bytes, comments: bool) -> _Keying:
     root = node
     while root.parent is not None:
         root = root.parent
-    bare, breaks = _facts(root, data)
-    return _Keying(data, comments, bare, breaks)
+    return _Keying(data, comments, _facts(root, data), node)
 
 
 # The facts of the files keyed lately (a run keys the same file's nodes many times).
-_FACTS: dict[tuple[bytes, bool], tuple[frozenset[int], frozenset[int]]] = {}
+_FACTS: dict[tuple[bytes, bool], _Facts] = {}
 
 
-def _facts(root: Node, data: bytes) -> tuple[frozenset[int], frozenset[int]]:
+def _facts(root: Node, data: bytes) -> _Facts:
     tsx = root.kind_id == _TSX_PROGRAM
     found = _FACTS.get((data, tsx))
     if found is None:
@@ -212,14 +256,13 @@ def _facts(root: Node, data: bytes) -> tuple[frozenset[int], frozenset[int]]:
     return found
 
 
-def _find_facts(root: Node, data: bytes, language: Language) -> tuple[frozenset[int], frozenset[int]]:
-    """(parentheses that are layout, tokens whose line break counts) of a
-    file, by start byte."""
+def _find_facts(root: Node, data: bytes, language: Language) -> _Facts:
     tokens: list[Node] = []
     parents: list[Node | None] = []  # each token's parent, known on the way down (`.parent` walks from the root)
     parens: list[Node] = []
     comment_starts: set[int] = set()
     comment_ends: set[int] = set()
+    spans: list[tuple[int, int]] = []  # the tokens' and comments', in order
     stack: list[tuple[Node, Node | None]] = [(root, None)]
     while stack:
         node, above = stack.pop()
@@ -227,12 +270,14 @@ def _find_facts(root: Node, data: bytes, language: Language) -> tuple[frozenset[
         if kind == "comment":
             comment_starts.add(node.start_byte)
             comment_ends.add(node.end_byte)
+            spans.append((node.start_byte, node.end_byte))
             continue
         if node.child_count == 0:
             tokens.append(node)
             parents.append(above)
+            spans.append((node.start_byte, node.end_byte))
             continue
-        if kind in _PARENTHESIZED:
+        if kind in PARENTHESIZED:
             parens.append(node)
         stack.extend([(child, node) for child in reversed(node.children)])
     breaks = set()
@@ -241,87 +286,39 @@ def _find_facts(root: Node, data: bytes, language: Language) -> tuple[frozenset[
         if parent is None or token.is_named:
             continue
         kind = token.type
-        # Only a break inside the construct counts: `return;` is `return\n}`.
+        # Only a break inside the construct counts: `return;` is `return\n}`
+        # (a modifier's construct is what it modifies: `private\nx` in a constructor's parameters).
         if kind in _BREAK_AFTER or kind == "await" and i + 1 < len(tokens) and tokens[i + 1].type == "using":
             after = tokens[i + 1] if i + 1 < len(tokens) else None
-            if after is not None and after.start_byte < parent.end_byte:
+            construct = parent.parent if parent.type in _MODIFIERS and parent.parent is not None else parent
+            if after is not None and after.start_byte < construct.end_byte:
                 if _LINE_BREAK.search(data, token.end_byte, after.start_byte):
                     breaks.add(token.start_byte)
-        elif kind in _BREAK_BEFORE and i > 0 and tokens[i - 1].end_byte > parent.start_byte:
-            if _LINE_BREAK.search(data, tokens[i - 1].end_byte, token.start_byte):
-                breaks.add(token.start_byte)
+        elif kind in _BREAK_BEFORE or parent.type in _BREAK_BEFORE_IN.get(kind, ()):
+            # in the construct: `Set\n<string>` inside a type, `(\n<T>(x: T) => x)` before an arrow
+            construct = parent.parent if kind == "<" and parent.parent is not None else parent
+            if i > 0 and tokens[i - 1].end_byte > construct.start_byte:
+                if _LINE_BREAK.search(data, tokens[i - 1].end_byte, token.start_byte):
+                    breaks.add(token.start_byte)
     candidates = [p for p in parens if may_be_layout(p, data, comment_starts, comment_ends)]
-    return _removable_parens(root, data, language, candidates), frozenset(breaks)
+    return _Facts(removable_parens(root, data, language, candidates), frozenset(breaks), _odd_gaps(data, spans))
 
 
-def _removable_parens(root: Node, data: bytes, language: Language, candidates: list[Node]) -> frozenset[int]:
-    """The candidates whose removal, together, re-parses to the same tree
-    (less those parentheses): all at once, else halves, down to one."""
-    if not candidates:
-        return frozenset()
-    tree = parse(data, language)  # the re-parses reuse what they do not touch
-    accepted: list[Node] = []
-    pending = [candidates]
-    while pending:
-        group = pending.pop()
-        if _same_without(tree, root, data, accepted + group):
-            accepted += group
-        elif len(group) > 1:
-            half = len(group) // 2
-            pending += [group[half:], group[:half]]
-    return frozenset(p.start_byte for p in accepted)
+def _odd_gaps(data: bytes, spans: list[tuple[int, int]]) -> tuple[tuple[int, str], ...]:
+    """The odd gaps between the tokens and comments ``spans``: (the start
+    of what follows, the characters)."""
+    if not _ODD_GAP.search(data.translate(None, _PRINTABLE)):
+        return ()  # only spaces, tabs, line breaks and printable ASCII: no gap holds anything else
+    odd = []
+    at = 0
+    for start, end in [*spans, (len(data), len(data))]:
+        if start > at and _ODD_GAP.search(data, at, start):
+            odd.append((start, data[at:start].decode("utf-8", "surrogateescape")))
+        at = max(at, end)
+    return tuple(odd)
 
 
-def _same_without(tree: Tree, root: Node, data: bytes, parens: list[Node]) -> bool:
-    cuts = []
-    for paren in parens:
-        inner = paren.named_children[0]
-        cuts += [Edit(paren.start_byte, inner.start_byte, b" "), Edit(inner.end_byte, paren.end_byte, b" ")]
-    cuts.sort()
-    pieces, at = [], 0
-    for cut in cuts:
-        pieces += [data[at : cut.start], cut.text]
-        at = cut.end
-    pieces.append(data[at:])
-    changed = b"".join(pieces)
-    tree = reparse(tree, data, changed, cuts)
-    if tree.root_node.has_error:
-        return False
-    # The grammar's own print of a tree (its node types and fields, in C):
-    # the tokens are the same by construction (only parentheses went, each
-    # for a space), so the same print is the same tree.
-    # Statements without a cut are the same text, parsed from the same
-    # place: their kinds suffice; those with one are printed in full.
-    starts = sorted(p.start_byte for p in parens)
-    before, after = root.children, tree.root_node.children
-    if len(before) != len(after):
-        return False
-    for old, new in zip(before, after):
-        at = bisect_left(starts, old.start_byte)
-        if at < len(starts) and starts[at] < old.end_byte:
-            if str(new) != _print_without(old, starts):
-                return False
-        elif old.type != new.type or old.child_count != new.child_count:
-            return False
-    return True
-
-
-def _print_without(node: Node, starts: list[int]) -> str:
-    """The grammar's print of ``node`` with the parentheses that start at
-    ``starts`` (sorted) left out; only the nodes that hold one are printed
-    here, the rest by the grammar."""
-    at = bisect_left(starts, node.start_byte)
-    if at == len(starts) or starts[at] >= node.end_byte:
-        return str(node)
-    if node.type in _PARENTHESIZED and starts[at] == node.start_byte:
-        return _print_without(node.named_children[0], starts)
-    parts = []
-    for i, child in enumerate(node.children):
-        if child.is_named or child.is_missing:
-            text = _print_without(child, starts)
-            field = node.field_name_for_child(i)
-            parts.append(f"{field}: {text}" if field else text)
-    return "(" + " ".join([node.type, *parts]) + ")"
+_PRINTABLE = bytes(range(0x21, 0x7F))
 
 
 def items_of(node: Node, keying: _Keying) -> list[Item]:
@@ -329,13 +326,25 @@ def items_of(node: Node, keying: _Keying) -> list[Item]:
     or a comment left out, and a comment beside the node's own item when it
     sits before the node's first or after its last token (so that where
     the grammar attaches it does not count, only where it is)."""
+    if keying.at < len(keying.odd) and (node.child_count == 0 or node.type in _TOKENS):
+        gaps = keying.gaps(node.start_byte)
+        if gaps:
+            return gaps + _items(node, keying)
+    return _items(node, keying)
+
+
+# Nodes keyed from their bytes as one token or text, not token by token.
+_TOKENS = frozenset({"string", "template_string", "regex"})
+
+
+def _items(node: Node, keying: _Keying) -> list[Item]:
     kind = node.type
     data = keying.data
     if kind == "comment":
         return [Leaf(kind, _comment_key(node_text(node, data)))] if keying.comments else []
     if kind == "empty_statement":
         return []
-    if kind in _PARENTHESIZED and node.start_byte in keying.bare:
+    if kind in PARENTHESIZED and node.start_byte in keying.bare:
         return items_of(node.named_children[0], keying)
     if kind == "string":
         return [Leaf(kind, _string_key(node, data))]
@@ -349,7 +358,8 @@ def items_of(node: Node, keying: _Keying) -> list[Item]:
             return []
         leaf = Leaf(kind, text)
         if node.start_byte in keying.breaks and not node.is_named:
-            return [Leaf("break", _BREAK), leaf] if kind in _BREAK_BEFORE else [leaf, Leaf("break", _BREAK)]
+            before = kind in _BREAK_BEFORE or kind in _BREAK_BEFORE_IN
+            return [Leaf("break", _BREAK), leaf] if before else [leaf, Leaf("break", _BREAK)]
         return [leaf]
     if kind in _JSX_PARENTS:
         return _group(kind, _jsx_children(node, keying), node, keying)
@@ -503,16 +513,20 @@ def _is_jsx_space(node: Node, data: bytes) -> bool:
 
 
 def _string_value(node: Node, data: bytes) -> str:
-    """A string literal's content with only quote escapes undone (the one
-    escape a change of quote character adds or removes; a JSX attribute
-    has no escapes)."""
-    jsx = node.parent is not None and node.parent.type == "jsx_attribute"
-    if jsx:
-        return data[node.start_byte + 1 : node.end_byte - 1].decode("utf-8", "surrogateescape")
-    parts = []
+    """A string literal's content as written, with only quote escapes
+    undone (the one escape a change of quote character adds or removes; a
+    JSX attribute has no escapes). As written: what the grammar skips in a
+    string (a line break before the closing quote) is content."""
+    end = node.end_byte - 1
+    if node.parent is not None and node.parent.type == "jsx_attribute":
+        return data[node.start_byte + 1 : end].decode("utf-8", "surrogateescape")
+    parts, at = [], node.start_byte + 1
     for child in node.named_children:
-        text = node_text(child, data)
-        parts.append(_ESCAPES.get(text, text) if child.type == "escape_sequence" else text)
+        if child.type == "escape_sequence":
+            text = node_text(child, data)
+            parts += [data[at : child.start_byte].decode("utf-8", "surrogateescape"), _ESCAPES.get(text, text)]
+            at = child.end_byte
+    parts.append(data[at:end].decode("utf-8", "surrogateescape"))
     return "".join(parts)
 
 
@@ -529,43 +543,24 @@ def _comment_key(text: str) -> str:
 
 
 def _number_key(text: str) -> str:
-    """A number by its value (``1.50``, ``1.5`` and ``15e-1`` alike; hex,
-    octal and binary by their value too), so that only equal numbers are
-    equal; a spelling it cannot read keeps its text, marked so that it
-    never reads as a name."""
+    """A number by its exact value (``1.50``, ``1.5`` and ``15e-1`` alike;
+    hex, octal and binary by their value too; never rounded: two numbers
+    JavaScript reads as different values differ), so that only equal
+    numbers are equal; a spelling it cannot read keeps its text, marked so
+    that it never reads as a name."""
     number = text.lower().replace("_", "")
     big = number.endswith("n")
     number = number.removesuffix("n")
+    if len(number) > 1 and number[0] == "0" and number[1].isdigit():
+        return "#" + text  # legacy octal, or a decimal with a leading zero
     try:
-        if number.startswith(("0x", "0o", "0b")):
-            value = str(int(number, 0))
-        elif len(number) > 1 and number[0] == "0" and number[1].isdigit():
-            return "#" + text  # legacy octal, or a decimal with a leading zero
-        elif number.isascii() and number.isdigit() and len(number) <= _EXACT_DIGITS:
-            value = integer_key(number)
-        else:
-            from decimal import Decimal, InvalidOperation  # only here: its import costs a run milliseconds
-
-            try:
-                value = str(Decimal(number).normalize())
-            except InvalidOperation:
-                return "#" + text
-    except ValueError:
+        value = Decimal(int(number, 0)) if number.startswith(("0x", "0o", "0b")) else Decimal(number)
+    except (ValueError, InvalidOperation):
         return "#" + text
-    return value + ("n" if big else "")
-
-
-# Digits that decimal's default context (28) normalizes without rounding.
-_EXACT_DIGITS = 28
-
-
-def integer_key(digits: str) -> str:
-    """``str(Decimal(digits).normalize())`` for decimal digits (no leading
-    zero, at most 28 of them), without importing decimal: trailing zeros
-    become an exponent (``200`` is ``2E+2``, ``1200`` is ``1.2E+3``)."""
-    kept = digits.rstrip("0") or "0"
-    zeros = len(digits) - len(kept) if kept != "0" else 0
-    if not zeros:
-        return kept
-    fraction = "." + kept[1:] if len(kept) > 1 else ""
-    return f"{kept[0]}{fraction}E+{zeros + len(kept) - 1}"
+    # Trailing zeros into the exponent, exactly (`normalize` would round to its context's precision).
+    sign, digits, exponent = value.as_tuple()
+    kept = len(digits)
+    while kept > 1 and digits[kept - 1] == 0:
+        kept -= 1
+    exponent = 0 if digits[:kept] == (0,) else exponent + len(digits) - kept
+    return str(Decimal((sign, digits[:kept], exponent))) + ("n" if big else "")

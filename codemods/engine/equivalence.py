@@ -3,28 +3,42 @@
 Two pieces of TypeScript are the same modulo layout when they differ only
 in what SPEC 8 calls layout, and in nothing else:
 
-- whitespace, and line breaks where no line break changes meaning (a break
-  after ``return``, ``throw``, ``async``, ``abstract``, ``interface``,
-  ``type``, ``using`` and the other restricted places, or before ``=>``,
-  ``++``, ``as``, counts);
-- the quote character of a string with the same value, and the quotes of an
-  object key that is an identifier;
+- spaces, tabs and line breaks between tokens, where no line break changes
+  meaning (a break after ``return``, ``throw``, ``async``, ``abstract``,
+  ``interface``, ``type``, ``using``, a modifier and the other restricted
+  places, or before ``=>``, ``++``, ``as``, ``!``, and in a type before
+  ``<``, ``[``, ``extends`` or ``is``, counts); any other character there
+  (a zero-width space, a no-break space) counts, where it is;
+- the quote character of a string with the same value (its content as
+  written: a line break the grammar skips inside it counts), and the
+  quotes of an object key that is an identifier;
 - trailing commas (an array's last comma after a hole is a hole, not
   layout), and the semicolons the language inserts anyway (the syntax tree
   is the same without them);
-- the spelling of a number with the same value (``1.50`` is ``1.5``,
-  ``0xff`` is ``255``; ``.0e5`` is ``0``, never the name ``e5``);
+- the spelling of a number with the same value, compared exactly, never
+  rounded (``1.50`` is ``1.5``, ``0xff`` is ``255``; ``.0e5`` is ``0``,
+  never the name ``e5``; two BigInts of 29 digits differ by their value);
 - parentheses whose removal re-parses to the same tree, found by removing
   them and parsing again, never around an optional chain (``(a?.b).c`` is
-  not ``a?.b.c``), a directive (``("use strict")``), a comment, or an
+  not ``a?.b.c``), a directive (``("use strict")``), a comment, an
   operand whose removal JavaScript refuses (``a ?? (b || c)``,
-  ``(-1) ** 2``); and those around an arrow function's single parameter;
+  ``(-1) ** 2``), nor where tree-sitter's grammar reads JavaScript
+  otherwise: a relational or equality operand (``a <= (b < c)``), the
+  expression after ``export default``, a type assertion or its operand
+  (``as``, ``<T>``, ``!``, ``satisfies``), a string, an arrow function
+  where JavaScript refuses it bare (``(async () => {})()``), a function
+  type in a union, an arrow's return type, the operand of ``readonly``
+  and ``implements``; and those around an arrow function's single
+  parameter;
 - JSX text compared by the value JSX gives it (re-wrapped lines and a
   ``{" "}`` are layout; a U+3000, a doubled space, an entity are not).
 
-Everything else is meaning: every other token, array holes, and comments,
+Everything else is meaning: every other token and its kind (a regex, a
+comment and a string of the same text differ), array holes, and comments,
 their text (up to the indentation of a block comment's lines) and their
-place in the token stream.
+place in the token stream. Where tree-sitter's grammar could part from
+JavaScript's, the relation takes meaning; tests/test_equivalence_properties.py
+checks a sample of what it calls equal against @babel/parser.
 
 The key is a canonical text of the tree, so it can be stored (a digest of
 it stands for an earlier release's output) and compared cheaply. Markers,
@@ -75,7 +89,9 @@ def layout_key(text: str | bytes, grammar: Language | str | PurePath = TYPESCRIP
 def node_key(node: Node, data: bytes, *, comments: bool = True) -> str:
     """The canonical text of one node of a parsed file (``data`` is the
     file's bytes without BOM): a statement, a class member, an expression."""
-    return " ".join(token for item in items_of(node, keying(node, data, comments)) for token in flatten(item))
+    keyed = keying(node, data, comments)
+    items = items_of(node, keyed) + keyed.gaps(keyed.end)  # and those after its last token
+    return " ".join(token for item in items for token in flatten(item))
 
 
 def same_modulo_layout(a: str | bytes, b: str | bytes, grammar: Language | str | PurePath = TYPESCRIPT) -> bool:

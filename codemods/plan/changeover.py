@@ -50,8 +50,8 @@ def migration(plan: Plan) -> tuple[str, str, str] | None:
 def upgraded_from(plan: Plan) -> list[str]:
     """The earlier releases whose output the plan upgrades, oldest first.
 
-    A label names every release that wrote those bytes ("0.2.0 and 0.3.0,
-    compat mode"). When one release wrote everything upgraded, the checkout
+    A label may name several releases that wrote the same bytes ("0.7.0
+    and 0.8.0, compat mode"). When one release wrote everything upgraded, the checkout
     holds that release's output: the newest such release is the one named.
     Otherwise each file's newest release is named."""
     was = [c.was for _, c in plan.form_changes if c.kind == "upgrade"]
@@ -67,7 +67,7 @@ def upgraded_from(plan: Plan) -> list[str]:
 
 def _releases(label: str, known: set[str] = frozenset()) -> set[str]:
     """The releases a form's label names, before its first comma; a range
-    ("0.1.0 to 0.4.0") also names each of the ``known`` releases within it."""
+    ("0.7.0 to 0.9.0") also names each of the ``known`` releases within it."""
     head = label.split(",", 1)[0]
     found = set(re.findall(r"\d+\.\d+\.\d+", head))
     for low, high in re.findall(r"(\d+\.\d+\.\d+) to (\d+\.\d+\.\d+)", head):

@@ -93,19 +93,22 @@ def keep_decisions(
     if not creating:
         return
     done = {r.step: r for r in results}
-    # A file a release newer than the checkout's introduced (an upgrade is
-    # pending from a release before it): never written there, so never
-    # removed; one the checkout's release wrote and someone removed stays a
-    # decision.
+    # A file a release newer than the checkout's created (an upgrade is
+    # pending from the checkout's release, which the store holds without
+    # it): never written there, so never removed; one the checkout's
+    # release wrote and someone removed stays a decision.
     upgraded_from = [
-        _version(found)
+        found
         for r in results for c in r.form_changes if c.kind == "upgrade"
         for found in re.findall(r"\d+\.\d+\.\d+", c.was)
     ]
+    checkouts = max(upgraded_from, key=_version, default=None)
 
     def newer(step: Step) -> bool:
-        introduced = step.new_file.introduced if step.new_file is not None else ""
-        return bool(upgraded_from and introduced and _version(introduced) > max(upgraded_from))
+        if checkouts is None or step.new_file is None:
+            return False
+        wrote = [r for r in step.new_file.releases() if r.version == checkouts]
+        return not any(step.new_file.template in r.templates for r in wrote)
 
     for index, result in creating:
         if newer(by_id[result.step]):

@@ -1,12 +1,14 @@
 """One step over one file: its transform, or the file it creates (replaced
-when it is an earlier release's or another wiring's output, left alone when
-someone edited it)."""
+when it is an earlier release's or another wiring's output, merged or left
+alone when someone edited it)."""
 
 from __future__ import annotations
 
 import posixpath
 import re
 from pathlib import Path
+
+from .. import __version__
 from ..engine.editor import FileEditor
 from ..engine.statements import FormChange
 from ..engine.edits import DuplicateEdit, OverlapError
@@ -45,95 +47,94 @@ def run_step(
     except OverlapError as err:
         raise Conflict(path, f"two edits would overlap ({err})") from None
     # the current form of a statement is this release's
-    from .. import __version__
-
     changes = [c._replace(now=__version__) if c.now == "the current form" else c for c in editor.form_changes]
     return new, editor.added, changes
+
+
+def outputs(step: Step, ctx: Context, path: str) -> list[tuple[str, str, str]]:
+    """What the releases since the floor write into the file ``step``
+    creates, on this checkout: each release of the step's store that wrote
+    it, in each of its wirings, rendered with the checkout's values and its
+    imports of the other step files spelled for where they are (a file
+    moved with its imports fixed is the same file, SPEC 5a). Each is
+    (label, kind, text): this release's in the run's wiring first (kind
+    ""), then its other wirings (``migrate``), then each earlier release's,
+    newest first (``upgrade``; in another wiring, ``migrate``)."""
+    new_file = step.new_file
+    wirings = new_file.wirings(ctx) if new_file.wirings is not None else [""]
+    found = []
+    for release in new_file.releases():
+        if new_file.template not in release.templates:
+            continue  # a later release created the file
+        this = release.version == __version__
+        for wiring in wirings:
+            text = _moved(step, ctx, path, new_file.render(ctx, release.templates, wiring))
+            if wiring != wirings[0]:
+                kind = "migrate"
+            else:
+                kind = "" if this else "upgrade"
+            # this release's other wirings are named by the wiring alone
+            label = wiring if this and kind else f"{release.version}, {wiring}" if wiring else release.version
+            found.append((label, kind, text))
+    return found
+
+
+def _moved(step: Step, ctx: Context, path: str, text: str) -> str:
+    if path == step.path and not ctx.located:
+        return text
+    from ..engine.specifiers import relocate
+
+    return relocate(text, step.path, path, ctx.located, ctx.aliases)
 
 
 def _new_file(
     step: Step, ctx: Context, path: str, current: bytes | None, owned: frozenset[str] = frozenset()
 ) -> tuple[bytes, list[str], list[FormChange]]:
-    """A file the step creates: written when missing; replaced when it is,
-    modulo layout, what an earlier release or another mode wrote; else kept
-    as it is. ``owned``: the files the run's own steps write (their imports
-    of this file are the steps' business)."""
+    """A file the step creates (SPEC 5a, "Earlier releases"): written when
+    missing. A copy equal, modulo layout, to what a release since the floor
+    writes (:func:`outputs`) is this release's (kept) or is replaced with
+    it: a migration when it was written for another wiring (keeping an
+    export another file imports), else an upgrade. Any other copy was
+    edited since: merged by ``git merge-file`` with the output it differs
+    least from as the base; left alone, named, where that output is this
+    release's own, or the edits conflict. ``owned``: the files the run's
+    own steps write (their imports of this file are the steps' business)."""
     # Templates are written in mesh's style; a new file takes the
     # repository's (no file yet to look at).
+    from ..engine.equivalence import LayoutKeyError, layout_key
     from ..engine.snippet_printer import render_file
 
-    new_file = _relocated(step, ctx, path)
+    new_file = step.new_file
     style = style_for(b"", ctx.formatter)
-    text = new_file.render(ctx)
+    written = outputs(step, ctx, path)
+    now, _, text = written[0]
     wanted = render_file(text, style).encode()
     if current is None or current == wanted:
         return current or wanted, [], []
-    from ..engine.equivalence import LayoutKeyError, layout_key
-
     try:
         key = layout_key(current, path)
     except LayoutKeyError:
         key = None  # does not parse: edited
-    now = new_file.label(ctx) if new_file.label is not None else "the current form"
     if key is not None:
-        if key == layout_key(text, path):
-            return current, [], []  # this release's output, in the checkout's layout
-        # Another wiring of this release first: an earlier release may have
-        # written the same code, but the change is the migration.
-        variants = new_file.variants(ctx) if new_file.variants is not None else {}
-        for label, variant in variants.items():
-            if layout_key(variant, path) == key:
-                new, notes = _keeping_imported_exports(new_file, ctx, path, variant, text, owned, style)
-                return new or wanted, notes, [FormChange("migrate", "the file", label, now)]
-        if _keeps_exports(new_file, ctx, path, key, current, text, variants):
+        for label, kind, other in written:
+            if layout_key(other, path) != key:
+                continue
+            if not kind:
+                return current, [], []  # this release's output, in the checkout's layout
+            new, notes = None, []
+            if kind == "migrate":
+                new, notes = _keeping_imported_exports(step, ctx, path, other, text, owned, style)
+            return new or wanted, notes, [FormChange(kind, "the file", label, now)]
+        others = [other for _label, kind, other in written if kind == "migrate"]
+        if _keeps_exports(step, ctx, path, key, current, text, others):
             return current, [], []  # this release's output, still keeping an export a file imports
-        import hashlib
-
-        digest = hashlib.sha256(key.encode("utf-8")).hexdigest()
-        earlier = {value: label for label, value in new_file.earlier.items()}
-        if digest in earlier:
-            return wanted, [], [FormChange("upgrade", "the file", earlier[digest], now)]
-    merged = _merged(new_file, ctx, path, current, text, wanted, style, now)
-    # a merge that changed the file carries this release's exports over
-    written = merged[0] if merged is not None else current
-    missing = missing_exports(new_file, ctx, written)
+    result = _merged(path, current, written, wanted, style)
+    missing = missing_exports(new_file, ctx, result[0])
     if missing:
         # Left alone, it would lack what this release's other files import.
-        why = f"{merged[1][0]}; " if merged is not None and merged[0] == current and merged[1] else ""
+        why = f"{result[1][0]}; " if result[0] == current and result[1] else ""
         raise Conflict(path, f"{why}exists but does not define {', '.join(missing)}, which this release's files import")
-    if merged is not None:
-        return merged
-    return current, [
-        Notice(
-            f"{path} was edited since mesh-codemod wrote it (no release wrote this code): "
-            f"left alone; compare it with what this release writes ({now}) by hand"
-        )
-    ], []
-
-
-def _relocated(step: Step, ctx: Context, path: str):
-    """The step's created file as written at ``path``, where it is (or goes)
-    in this checkout: every text of it (this release's, the other wirings',
-    the earlier releases') with its imports of the other step files named
-    for where they are, so a file moved with its imports fixed is the same
-    file (SPEC 5a)."""
-    new_file = step.new_file
-    if path == step.path and not ctx.located:
-        return new_file
-    from ..engine.specifiers import relocate
-
-    def moved(text: str) -> str:
-        return relocate(text, step.path, path, ctx.located, ctx.aliases)
-
-    def each(texts):
-        return {label: moved(text) for label, text in texts.items()}
-
-    return new_file._replace(
-        render=lambda c: moved(new_file.render(c)),
-        variants=None if new_file.variants is None else (lambda c: each(new_file.variants(c))),
-        keeping=None if new_file.keeping is None else (lambda c, kept: moved(new_file.keeping(c, kept))),
-        history=None if new_file.history is None else (lambda: each(new_file.history())),
-    )
+    return result
 
 
 def missing_exports(new_file, ctx: Context, data: bytes) -> list[str]:
@@ -143,57 +144,51 @@ def missing_exports(new_file, ctx: Context, data: bytes) -> list[str]:
     return [name for name in new_file.exports(ctx) if name not in decoded]
 
 
-def _merged(new_file, ctx, path, current: bytes, text: str, wanted: bytes, style, now: str):
+def _merged(path: str, current: bytes, written, wanted: bytes, style) -> tuple[bytes, list[str], list[FormChange]]:
     """A created file someone edited since, upgraded by a three-way merge
-    (SPEC 5a): the base is the output, of an earlier release or another
-    wiring of this one, that the file differs least from; ours the file;
-    theirs this release's output. None when no earlier text is known; the
-    file left alone, with a notice naming the conflict, when the edits
-    collide with the upgrade."""
+    (SPEC 5a): ``git merge-file`` with the output (``written``) it differs
+    least from as the base, the file as ours, this release's output as
+    theirs. Left alone, with a notice, where that output is this release's
+    own (nothing to bring over: the file reads as edited since), where the
+    edits conflict with the upgrade, or where the merge does not parse."""
     from ..engine.equivalence import LayoutKeyError, layout_key
-    from ..engine.merge3 import differing_lines, merge3
+    from ..engine.merge import differing_lines, merge
     from ..engine.snippet_printer import render_file
 
-    variants = new_file.variants(ctx) if new_file.variants is not None else {}
-    history = new_file.history() if new_file.history is not None else {}
-    if not history and not variants:
-        return None
+    now = written[0][0]
+    edited = f"{path} was edited since mesh-codemod wrote it"
     try:
         ours = current.decode("utf-8")
     except UnicodeDecodeError:
-        return None
-    crlf = "\r\n" in ours
+        ours = None
+    crlf = ours is not None and "\r\n" in ours
 
     def laid_out(source: str) -> str:
         out = render_file(source, style)
         return out.replace("\r\n", "\n").replace("\n", "\r\n") if crlf else out
 
-    bases = {now: laid_out(text), **{label: laid_out(v) for label, v in variants.items()}, **{label: laid_out(v) for label, v in history.items()}}
-    label = min(bases, key=lambda name: differing_lines(bases[name], ours))
+    left = current, [Notice(f"{edited}: left alone; compare it with what this release writes ({now}) by hand")], []
+    bases = [(label, kind, laid_out(text)) for label, kind, text in written] if ours is not None else []
+    # as near to an earlier output as to this release's: the merge says whether the edits collide
+    label, kind, base = min(bases, key=lambda b: (differing_lines(b[2], ours), not b[1]), default=("", "", ""))
+    if not kind:
+        return left  # nearest to this release's output: nothing to bring over
     theirs = wanted.decode("utf-8")
-    theirs = theirs.replace("\r\n", "\n").replace("\n", "\r\n") if crlf else theirs
-    result = merge3(bases[label], ours, theirs)
+    result = merge(base, ours, theirs.replace("\r\n", "\n").replace("\n", "\r\n") if crlf else theirs)
     if result.conflicts:
         where = ", ".join(f"line {a}" if a >= b else f"lines {a}-{b}" for a, b in result.conflicts)
         return current, [
-            Notice(
-                f"{path} was edited since mesh-codemod wrote it ({label}): the upgrade to {now} conflicts with "
-                f"the edits at {where}: left alone; merge them by hand"
-            )
+            Notice(f"{edited} ({label}): the upgrade to {now} conflicts with the edits at {where}: left alone; merge them by hand")
         ], []
     merged = result.text.encode("utf-8")
     if merged == current:
-        return current, [], []
+        return left  # it holds what the upgrade brings already
     try:
         layout_key(merged, path)
     except LayoutKeyError:
         return current, [
-            Notice(
-                f"{path} was edited since mesh-codemod wrote it ({label}): merging the upgrade to {now} into "
-                "the edits does not parse: left alone; merge them by hand"
-            )
+            Notice(f"{edited} ({label}): merging the upgrade to {now} into the edits does not parse: left alone; merge them by hand")
         ], []
-    kind = "migrate" if label in variants else "upgrade"
     return merged, [
         Notice(f"{path}: {kind}d from {label} to {now} by a three-way merge, keeping the edits made since")
     ], [FormChange(kind, "the file", label, now)]
@@ -202,21 +197,21 @@ def _merged(new_file, ctx, path, current: bytes, text: str, wanted: bytes, style
 _EXPORT = re.compile(r"^export\s+(?:const|function|class|type|interface)\s+([A-Za-z_$][\w$]*)", re.M)
 
 
-def _keeps_exports(new_file, ctx, path: str, key: str, current: bytes, text: str, variants) -> bool:
+def _keeps_exports(step: Step, ctx, path: str, key: str, current: bytes, text: str, others: list[str]) -> bool:
     """Whether ``current`` is this release's output keeping exports of
-    another wiring's (what a migration writes where a file imports them),
-    modulo layout: not an edit to merge."""
+    another wiring's (``others``: what a migration writes where a file
+    imports them), modulo layout: not an edit to merge."""
     from ..engine.equivalence import layout_key
 
-    if new_file.keeping is None:
+    if step.new_file.keeping is None:
         return False
     decoded = current.decode("utf-8", "replace")
-    gone = {name for variant in variants.values() for name in _EXPORT.findall(variant)} - set(_EXPORT.findall(text))
+    gone = {name for other in others for name in _EXPORT.findall(other)} - set(_EXPORT.findall(text))
     kept = sorted(gone & set(_EXPORT.findall(decoded)))
-    return bool(kept) and layout_key(new_file.keeping(ctx, kept), path) == key
+    return bool(kept) and layout_key(_moved(step, ctx, path, step.new_file.keeping(ctx, kept)), path) == key
 
 
-def _keeping_imported_exports(new_file, ctx, path, was: str, now: str, owned, style) -> tuple[bytes | None, list[str]]:
+def _keeping_imported_exports(step: Step, ctx, path, was: str, now: str, owned, style) -> tuple[bytes | None, list[str]]:
     """The migrated file, keeping every export the earlier form had that
     another file of the checkout imports (None: nothing to keep), with a
     notice per kept export saying who imports it."""
@@ -225,7 +220,7 @@ def _keeping_imported_exports(new_file, ctx, path, was: str, now: str, owned, st
         return None, []
     importers = {name: _importers(ctx.repo, name, path, owned) for name in gone}
     kept = [name for name in gone if importers[name]]
-    if not kept or new_file.keeping is None:
+    if not kept or step.new_file.keeping is None:
         return None, []
     from ..engine.snippet_printer import render_file
 
@@ -237,7 +232,7 @@ def _keeping_imported_exports(new_file, ctx, path, was: str, now: str, owned, st
         )
         for name in kept
     ]
-    return render_file(new_file.keeping(ctx, kept), style).encode(), notes
+    return render_file(_moved(step, ctx, path, step.new_file.keeping(ctx, kept)), style).encode(), notes
 
 
 def _importers(repo: Path, name: str, path: str, owned: frozenset[str]) -> list[str]:

@@ -103,34 +103,35 @@ class Context(NamedTuple):
         return self.located.get(usual, usual)
 
 
+class Release(NamedTuple):
+    """What one release of the tool writes into the files it creates: its
+    templates, by name (``app-state.ts``)."""
+
+    version: str
+    templates: Mapping[str, str]
+
+
 class NewFile(NamedTuple):
-    """A file the step creates; ``exports`` are the names an existing copy
-    must already define for the step to count as applied.
+    """A file the step creates, from a release's template named
+    ``template`` (and any others ``render`` includes): ``render(ctx,
+    templates, wiring)`` is the file as a release with those templates
+    writes it on this checkout, in one of its ``wirings`` (the run's first;
+    None: the file is the same in every wiring, ""). ``exports`` are the
+    names an existing copy must already define for the step to count as
+    applied.
 
-    Its history: ``earlier`` maps a label ("0.1.0, compat mode") to the
-    digest (:func:`codemods.engine.equivalence.layout_digest`) of what an
-    earlier release wrote; ``variants`` renders the current release's other
-    modes and forms, by label. An existing file that is one of them, modulo
-    layout, is replaced with the current rendering; any other content was
-    edited by someone and is left alone, with a notice. ``keeping`` renders
-    the current file with exports of another variant kept (names another
-    file of the checkout imports), for a migration. A copy edited since is
-    merged (three-way, with the ``history`` or variant text it differs
-    least from as the base); only a conflict leaves it alone."""
+    ``releases`` is the store of the releases since the floor, this one
+    first: an existing copy is compared with what each of them writes
+    (SPEC 5a, plan/steps.py). ``keeping`` renders this release's file with
+    exports of another wiring kept (names another file of the checkout
+    imports), for a migration."""
 
-    render: Callable[[Context], str]
+    template: str
+    render: Callable[[Context, Mapping[str, str], str], str]
     exports: Callable[[Context], list[str]]
-    earlier: Mapping[str, str] = MappingProxyType({})
-    variants: Callable[[Context], Mapping[str, str]] | None = None
-    # The current rendering's label, for the report ("compat mode, 2.x form").
-    label: Callable[[Context], str] | None = None
+    releases: Callable[[], Sequence[Release]]
+    wirings: Callable[[Context], Sequence[str]] | None = None
     keeping: Callable[[Context, Sequence[str]], str] | None = None
-    # The release that first created the file: on a checkout an earlier
-    # release wrote, its absence is no one's decision.
-    introduced: str = ""
-    # Earlier releases' full text of the file, by label, newest first: the
-    # base of the three-way merge that upgrades a copy the team edited.
-    history: Callable[[], Mapping[str, str]] | None = None
 
 
 class Role(NamedTuple):

@@ -3,11 +3,10 @@
 from __future__ import annotations
 
 import re
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from pathlib import Path
 
 from ..base import Bridge, CommitGroup, Context, NewFile, Step
-from ... import __version__
 from ..names import NAMES
 from . import bridge_role, bridge_store, iframe_renderer, panel_app_view, releases, search_schema, tool_call_part
 from .common import ALIASES, HOOK, HOOK_PATH, MODULE_PATH
@@ -20,13 +19,6 @@ HOOK_REPORT = "writeAppStateReport"
 # A host checkout is recognised by the bridge hook the feature builds on.
 MARKER = bridge_store.PATH
 
-_TEMPLATES = Path(__file__).with_name("templates")
-
-
-def _template(name: str) -> str:
-    return (_TEMPLATES / name).read_text(encoding="utf-8")
-
-
 # The schema each wiring form needs in app-state.ts (sdk mode: none).
 _SCHEMA_TEMPLATES = {
     bridge_store.SDK: "",
@@ -35,7 +27,7 @@ _SCHEMA_TEMPLATES = {
 }
 
 
-def _render_module_for(wiring: str, kept: Sequence[str] = ()) -> str:
+def render_module(ctx: Context, templates: Mapping[str, str], wiring: str, kept: Sequence[str] = ()) -> str:
     """app-state.ts for ``wiring``, with the schemas named in ``kept`` too
     (another wiring's, which a file of the checkout still imports)."""
     schemas = [
@@ -43,25 +35,23 @@ def _render_module_for(wiring: str, kept: Sequence[str] = ()) -> str:
         if template and (label == wiring or bridge_store.SCHEMAS[label] in kept)
     ]
     return (
-        _template("app-state.ts")
+        templates["app-state.ts"]
         .replace("{{compat_import}}", 'import { z } from "zod";\n\n' if schemas else "")
-        .replace("{{compat_schema}}", "".join(_template(schema) for schema in schemas))
+        .replace("{{compat_schema}}", "".join(templates[schema] for schema in schemas))
         .replace("{{method}}", NAMES.method)
     )
 
 
-def render_module(ctx: Context) -> str:
-    return _render_module_for(bridge_store.wiring(ctx))
-
-
 def render_module_keeping(ctx: Context, kept: Sequence[str]) -> str:
-    return _render_module_for(bridge_store.wiring(ctx), kept)
+    wiring = bridge_store.wiring(ctx)
+    return render_module(ctx, releases.current().templates, wiring, kept)
 
 
-def module_variants(ctx: Context) -> dict[str, str]:
-    """This release's app-state.ts for the other wirings, by label: a file
-    that is one of them is migrated to the run's wiring."""
-    return {label: _render_module_for(label) for label in _SCHEMA_TEMPLATES if label != bridge_store.wiring(ctx)}
+def module_wirings(ctx: Context) -> list[str]:
+    """The wirings app-state.ts is written for, the run's first: a file
+    written for another is migrated to the run's."""
+    wiring = bridge_store.wiring(ctx)
+    return [wiring, *(label for label in _SCHEMA_TEMPLATES if label != wiring)]
 
 
 def module_exports(ctx: Context) -> list[str]:
@@ -70,13 +60,18 @@ def module_exports(ctx: Context) -> list[str]:
     return names + ([schema] if schema else [])
 
 
-def render_store_tests(ctx: Context) -> str:
+def render_store_tests(ctx: Context, templates: Mapping[str, str], wiring: str) -> str:
     """use-app-bridge.test.ts, testing the store's class under the name it
     has in this checkout (the team may have renamed it): as this run leaves
     the store's file, else as it is."""
-    template = _template("use-app-bridge.test.ts")
+    template = templates["use-app-bridge.test.ts"]
     name = bridge_role.class_name(ctx, "bridge-store", bridge_store.PATH)
     return template if name == bridge_role.CLASS else re.sub(rf"\b{bridge_role.CLASS}\b", name, template)
+
+
+def _as_written(name: str, exports: Sequence[str] = ()) -> NewFile:
+    """A created file that is its template as it is."""
+    return NewFile(name, lambda ctx, templates, wiring: templates[name], lambda ctx: list(exports), releases.releases)
 
 
 STEPS: tuple[Step, ...] = (
@@ -85,13 +80,12 @@ STEPS: tuple[Step, ...] = (
         path=MODULE_PATH,
         description="new app-state.ts: the appState URL format (one slot per app, cap, earlier forms)",
         new_file=NewFile(
+            "app-state.ts",
             render_module,
             module_exports,
-            earlier=releases.CREATED["app-state-module"],
-            variants=module_variants,
-            label=lambda ctx: f"{__version__}, {bridge_store.wiring(ctx)}",
+            releases.releases,
+            wirings=module_wirings,
             keeping=render_module_keeping,
-            history=lambda: releases.texts("app-state-module"),
         ),
         # moved: the one file that defines the format's param (every release's does)
         defines="export const APP_STATE_PARAM",
@@ -102,13 +96,7 @@ STEPS: tuple[Step, ...] = (
         id="app-state-tests",
         path=TESTS_PATH,
         description="new app-state.test.ts: bun tests for the URL format",
-        new_file=NewFile(
-            lambda ctx: _template("app-state.test.ts"),
-            lambda ctx: [],
-            earlier=releases.CREATED["app-state-tests"],
-            label=lambda ctx: __version__,
-            history=lambda: releases.texts("app-state-tests"),
-        ),
+        new_file=_as_written("app-state.test.ts"),
         # they test the module: beside it, wherever it is
         beside="app-state-module",
         together="app-state-module",
@@ -125,12 +113,7 @@ STEPS: tuple[Step, ...] = (
         id="bridge-store-tests",
         path=STORE_TESTS_PATH,
         description="new use-app-bridge.test.ts: bun tests of the bridge store with the SDK's AppBridge and App",
-        new_file=NewFile(
-            render_store_tests,
-            lambda ctx: [],
-            label=lambda ctx: __version__,
-            introduced="0.5.0",
-        ),
+        new_file=NewFile("use-app-bridge.test.ts", render_store_tests, lambda ctx: [], releases.releases),
         beside="bridge-store",
     ),
     Step(
@@ -145,14 +128,7 @@ STEPS: tuple[Step, ...] = (
         id="app-state-hook",
         path=HOOK_PATH,
         description="new use-app-state-param.ts: the hook both render sites read and write their app's slot with",
-        new_file=NewFile(
-            lambda ctx: _template("use-app-state-param.ts"),
-            lambda ctx: [HOOK, HOOK_REPORT],
-            earlier=releases.CREATED["app-state-hook"],
-            label=lambda ctx: __version__,
-            introduced="0.5.0",
-            history=lambda: releases.texts("app-state-hook"),
-        ),
+        new_file=_as_written("use-app-state-param.ts", [HOOK, HOOK_REPORT]),
         defines=f"export function {HOOK}(",
         together="app-state-hook-tests",
     ),
@@ -160,12 +136,7 @@ STEPS: tuple[Step, ...] = (
         id="app-state-hook-tests",
         path=HOOK_TESTS_PATH,
         description="new use-app-state-param.test.ts: bun tests of the hook's writes on a real router",
-        new_file=NewFile(
-            lambda ctx: _template("use-app-state-param.test.ts"),
-            lambda ctx: [],
-            label=lambda ctx: __version__,
-            introduced="0.6.0",
-        ),
+        new_file=_as_written("use-app-state-param.test.ts"),
         beside="app-state-hook",
         together="app-state-hook",
     ),

@@ -10,13 +10,12 @@ from __future__ import annotations
 from tree_sitter import Node
 
 from ...engine.editor import FileEditor
-from ...engine.statements import FormChange, Item, Statement, as_form, form, statement
-from ...engine.find import squash
+from ...engine.statements import Item, Statement, as_form, statement
 from ...engine.outcome import AnchorMissing, Conflict
 from ..base import Bridge, Context
 from ..names import NAMES
 from . import bridge_role, sdk_api
-from .common import MODULE_PATH, PROP_MEMBERS, import_of, remove_earlier_statements, remove_lines
+from .common import MODULE_PATH, PROP_MEMBERS, import_of
 from .sdk_api import SdkApi
 
 PATH = "apps/mesh/src/mcp-apps/use-app-bridge.ts"
@@ -117,14 +116,6 @@ _HANDLER_BODY = """
   // A report without a state (`params: {{}}`) is no state, like null.
   this.reportAppState(params.{field} ?? undefined);
 """
-_HANDLER_BODY_0_4_0 = """
-  if (this.disposed || this.bridge !== bridge) return;
-  // null, or no state at all (an older app's `params: {{}}`), is no state.
-  const state = params.{field} ?? undefined;
-  this.appStateJson = JSON.stringify(state);
-  this.config.onAppStateChange?.(state);
-"""
-
 # The app's report: what it shows now. The render site writes it to the URL;
 # until the URL holds it, its echo is no navigation (rule 3).
 REPORT_APP_STATE = """
@@ -162,11 +153,11 @@ private followUrlAppState() {
 """
 
 
-def sdk_handler(api: SdkApi, template: str = _HANDLER_BODY) -> Statement:
+def sdk_handler(api: SdkApi) -> Statement:
     """sdk mode's handler, with exactly the API the SDK declares (SPEC 5):
     ``bridge.addEventListener(key, ...)`` or ``bridge.<accessor> = ...``,
     the state read from the params member it declares."""
-    body = template.format(field=api.field)
+    body = _HANDLER_BODY.format(field=api.field)
     if api.kind == sdk_api.EVENT:
         text = f'bridge.addEventListener("{api.name}", (params) => {{{body}}});'
         role = f'$B.addEventListener("{api.name}", $$$)'
@@ -176,21 +167,20 @@ def sdk_handler(api: SdkApi, template: str = _HANDLER_BODY) -> Statement:
     return statement(text, role=role, label=f"{SDK.split(' (', 1)[0]} ({api.describe()})", names=MEMBERS)
 
 
-def _sdk_variants(template: str = _HANDLER_BODY) -> list[Statement]:
+def _sdk_variants() -> list[Statement]:
     """sdk mode's handler for every API an SDK may declare."""
     return [
-        sdk_handler(SdkApi(kind, name, field, ""), template)
+        sdk_handler(SdkApi(kind, name, field, ""))
         for kind, names in ((sdk_api.EVENT, sdk_api.EVENT_KEYS), (sdk_api.ACCESSOR, sdk_api.ACCESSORS))
         for name in names
         for field in sdk_api.FIELDS
     ]
 
 
-def _compat_handlers(template: str) -> dict[str, Statement]:
-    """compat mode's handler in each SDK form, with the body ``template``.
-    2.x validates the params with the schema and hands the handler the
-    params themselves."""
-    body_1x = template.format(field="state")
+def _compat_handlers() -> dict[str, Statement]:
+    """compat mode's handler in each SDK form. 2.x validates the params
+    with the schema and hands the handler the params themselves."""
+    body_1x = _HANDLER_BODY.format(field="state")
     body_2x = "\n".join("  " + line if line else line for line in body_1x.split("\n"))
     return {
         COMPAT_1X: statement(
@@ -209,59 +199,7 @@ def _compat_handlers(template: str) -> dict[str, Statement]:
     }
 
 
-HANDLERS = _compat_handlers(_HANDLER_BODY)
-# 0.4.0 kept the report's bookkeeping in the handler itself.
-HANDLERS_0_4_0 = {
-    label: as_form(wanted, "upgrade")._replace(label=f"0.4.0, {label}")
-    for label, wanted in _compat_handlers(_HANDLER_BODY_0_4_0).items()
-}
-SDK_HANDLERS_0_4_0 = [
-    as_form(wanted, "upgrade")._replace(label=f"0.4.0, {wanted.label}") for wanted in _sdk_variants(_HANDLER_BODY_0_4_0)
-]
-
-# 0.3.0 took a null state for a state, and ignored a report without one.
-HANDLERS_0_3_0 = {
-    SDK: form(
-        "0.3.0, sdk mode (bridge.onappstatechange)",
-        """
-        bridge.onappstatechange = ({ state }) => {
-          if (this.disposed || this.bridge !== bridge) return;
-          this.appStateJson = JSON.stringify(state);
-          this.config.onAppStateChange?.(state);
-        };
-        """,
-        role="$B.onappstatechange = $H",
-        names=MEMBERS,
-    ),
-    COMPAT_1X: form(
-        f"0.3.0, {COMPAT_1X}",
-        """
-        bridge.setNotificationHandler(StateChangedNotificationSchema, ({ params }) => {
-          if (this.disposed || this.bridge !== bridge) return;
-          this.appStateJson = JSON.stringify(params.state);
-          this.config.onAppStateChange?.(params.state);
-        });
-        """,
-        role="$B.setNotificationHandler(StateChangedNotificationSchema, $$$)",
-        names=MEMBERS,
-    ),
-    COMPAT_2X: form(
-        f"0.3.0, {COMPAT_2X}",
-        """
-        bridge.setNotificationHandler(
-          "ui/notifications/state-changed",
-          { params: StateChangedParamsSchema },
-          ({ state }) => {
-            if (this.disposed || this.bridge !== bridge) return;
-            this.appStateJson = JSON.stringify(state);
-            this.config.onAppStateChange?.(state);
-          },
-        );
-        """,
-        role='$B.setNotificationHandler("ui/notifications/state-changed", $$$)',
-        names=MEMBERS,
-    ),
-}
+HANDLERS = _compat_handlers()
 # Every way of hearing state-changed, whatever the mode or SDK version: one
 # of them anywhere in the store is the work of this step, never added twice.
 REGISTRATIONS = (
@@ -295,87 +233,11 @@ def handler(ctx: Context) -> Statement:
         wanted = HANDLERS[current]
     others = [as_form(other) for label, other in HANDLERS.items() if label != current]
     others += [as_form(other) for other in _sdk_variants() if other.role != wanted.role or other.snippet != wanted.snippet]
-    # An earlier release's own form of this wiring is an upgrade; of another,
-    # a migration.
-    releases = [
-        earlier if label == current else earlier._replace(kind="migrate")
-        for label, earlier in (*HANDLERS_0_4_0.items(), *HANDLERS_0_3_0.items())
-    ]
-    same_api = sdk_handler(ctx.sdk_api or sdk_api.PROPOSED, _HANDLER_BODY_0_4_0).snippet if current == SDK else None
-    releases += [
-        earlier if earlier.snippet == same_api else earlier._replace(kind="migrate") for earlier in SDK_HANDLERS_0_4_0
-    ]
-    return wanted._replace(earlier=tuple(others + releases), alike=REGISTRATIONS)
+    return wanted._replace(earlier=tuple(others), alike=REGISTRATIONS)
 
-
-URL_STATE_NAMES = MEMBERS | {"appStateJson"}
-
-
-# 0.1.0 pushed a state from the URL as a host-context change of its own; a
-# link back to where the app started then reached an app that was still
-# loading too late, or not at all.
-PUSH_URL_STATE_0_1_0 = form(
-    "0.1.0",
-    """
-    if (config.appState !== undefined && appStateJson !== this.appStateJson) {
-      this.appStateJson = appStateJson;
-      this.bridge.sendHostContextChange({ appState: config.appState });
-    }
-    """,
-    role="this.bridge.sendHostContextChange({ appState: config.appState })",
-    names=URL_STATE_NAMES,
-)
-
-# 0.2.0 and 0.3.0 pushed nothing when the param went away.
-PUSH_URL_STATE_0_3_0 = form(
-    "0.3.0",
-    """
-    if (config.appState !== undefined && appStateJson !== this.appStateJson) {
-      this.appStateJson = appStateJson;
-      this.pushAppState(config.appState);
-    }
-    """,
-    role="this.pushAppState(config.appState)",
-    names=URL_STATE_NAMES,
-)
-
-# 0.2.0 to 0.4.0 compared the URL's state with the app's last report, so an
-# eviction, another app's report or an over-cap report pushed too; the
-# serialized value went first, in a statement of its own.
-PUSH_URL_STATE_0_4_0 = form(
-    "0.4.0",
-    """
-    if (appStateJson !== this.appStateJson) {
-      this.appStateJson = appStateJson;
-      this.pushAppState(config.appState ?? null);
-    }
-    """,
-    role="this.pushAppState(config.appState ?? null)",
-    names=URL_STATE_NAMES,
-)
-URL_STATE_JSON_0_4_0 = form(
-    "0.1.0 to 0.4.0",
-    """
-    // A state that reached the URL from outside (deep link, back/forward)
-    // goes to the app; one the app just reported is never echoed back.
-    const appStateJson = JSON.stringify(config.appState);
-    """,
-    names=URL_STATE_NAMES,
-)
 
 # Rule 3, in a method of its own (FOLLOW_URL_APP_STATE).
-PUSH_URL_STATE = statement(
-    "this.followUrlAppState();",
-    role="this.followUrlAppState()",
-    earlier=[PUSH_URL_STATE_0_4_0, PUSH_URL_STATE_0_1_0, PUSH_URL_STATE_0_3_0],
-    names=URL_STATE_NAMES,
-)
-
-
-# Rule 8 as 0.2.0 to 0.4.0 wrote it: `appState: {}` in the constant, for
-# every render site, and the constant's type widened to allow it.
-CAPABILITY_0_4_0 = Item(NAMES.capability, f"{NAMES.capability}: {{}}")
-CAPABILITY_TYPE_0_4_0 = f"{{ {NAMES.capability}?: object }}"
+PUSH_URL_STATE = statement("this.followUrlAppState();", role="this.followUrlAppState()")
 
 
 def advertise_capability(ed: FileEditor, attach: Node, anchor: Node, store: str = bridge_role.CLASS) -> None:
@@ -384,7 +246,7 @@ def advertise_capability(ed: FileEditor, attach: Node, anchor: Node, store: str 
     capabilities, ...)`` (under whatever name the file imports the SDK's
     bridge) where the site keeps state: spread into an object there, or
     into one made of the constant there (CAPABILITIES declares it, after
-    ``anchor``). What 0.2.0 to 0.4.0 put in the constant goes."""
+    ``anchor``)."""
     where = f"the host capabilities passed to `new AppBridge(...)` in `attach()` of `{store}`"
     news = bridge_role.constructions(ed, attach, bridge_role.bridge_constructors(ed))
     arguments = news[0].child_by_field_name("arguments").named_children if len(news) == 1 else []
@@ -410,32 +272,6 @@ def advertise_capability(ed: FileEditor, attach: Node, anchor: Node, store: str 
     elif not ed.break_items(argument.parent, {2: spread}):
         # Comments between the arguments: the one argument changes in place.
         ed.edits.replace(argument.start_byte, argument.end_byte, spread)
-    _drop_capability_0_4_0(ed, ed.variable(constant))
-
-
-def _drop_capability_0_4_0(ed: FileEditor, declarator: Node) -> None:
-    value = declarator.child_by_field_name("value")
-    for entry in ed.entries(value) if value is not None and value.type == "object" else []:
-        if squash(ed.text(entry)) != squash(CAPABILITY_0_4_0.text):
-            continue
-        if ed.source.starts_line(entry):
-            follower = entry.next_sibling
-            remove_lines(ed, entry, follower if follower is not None and follower.type == "," else entry)
-        else:
-            before = entry.prev_sibling
-            start = before.start_byte if before is not None and before.type == "," else entry.start_byte
-            ed.edits.replace(start, entry.end_byte, "")
-        ed.form_changes.append(
-            FormChange(
-                "upgrade", f"line {entry.start_point[0] + 1}", "0.2.0 to 0.4.0 (`appState: {}` for every site)", "0.5.0"
-            )
-        )
-    annotation = declarator.child_by_field_name("type")
-    declared = annotation.named_children[0] if annotation is not None and annotation.named_children else None
-    if declared is not None and declared.type == "intersection_type":
-        parts = declared.named_children
-        if len(parts) == 2 and squash(ed.text(parts[1])) == squash(CAPABILITY_TYPE_0_4_0):
-            ed.edits.replace(parts[0].end_byte, parts[1].end_byte, "")
 
 
 def _host_context_with_app_state(ed: FileEditor, build: Node) -> None:
@@ -473,7 +309,7 @@ def transform(ed: FileEditor, ctx: Context) -> None:
     context = ed.enclosing_statement(build_call)
     ed.ensure_statements_after(context, REMEMBER_INITIAL)
     # The capability goes after the statements above, as on a clean tree,
-    # also where an earlier release wrote one of them (0.1.0's appStateJson).
+    # also where one of them is there already (a tree the feature is partly in).
     kept = ed.find_statement(context.parent, REMEMBER_INITIAL[1])
     advertise_capability(ed, attach, kept if kept is not None else context, name)
 
@@ -495,7 +331,6 @@ def transform(ed: FileEditor, ctx: Context) -> None:
 
     update = ed.body(ed.method(store, "updateConfig"))
     ed.ensure_statements_at_end(update, [PUSH_URL_STATE])
-    remove_earlier_statements(ed, update, [URL_STATE_JSON_0_4_0], "0.5.0 (rule 3 in followUrlAppState)")
 
     # Theme and display-mode pushes keep the state the bridge holds: not
     # resent (it has not changed), not dropped from the context (rule 5).
@@ -510,7 +345,8 @@ def transform(ed: FileEditor, ctx: Context) -> None:
         return ed.class_member(store, "unsubTheme")
 
     ed.ensure_class_member(store, "appStateJson", APP_STATE_FIELD, after=unsub_theme, names=MEMBERS)
-    # Added to a store that has appStateJson already (0.1.0's): right after it.
+    # Added to a store that has appStateJson already (the feature partly
+    # there): right after it.
     app_state_json = ed.class_members(store, ed.member_name("appStateJson"))
     ed.ensure_class_member(
         store,

@@ -21,27 +21,12 @@ from ...engine.statements import Item
 from ...engine.outcome import AnchorMissing
 from ..base import Context, Role
 from . import iframe_renderer
-from .common import (
-    app_state_search,
-    decode_statement,
-    drop_earlier_imports,
-    hook_statement,
-    render_site_attributes,
-    site_forms,
-    wire_render_site,
-)
+from .common import RENDERER_ATTRIBUTES, hook_statement, wire_render_site
 from .roles import candidates, imported, one_of, prop_keys, renders, top_functions
 
 PATH = "apps/mesh/src/web/routes/project-app-view.tsx"
 
-HOOK_CALL = hook_statement("appKey, { panel: true }", key_may_be_null=False)
-
-# What 0.2.0 to 0.4.0 wrote (keyed by the tool's name as listed), which the
-# hook replaces.
-EARLIER = site_forms(
-    app_state_search(" search.appState"),
-    decode_statement("const appState = decodeAppState(sourceId, appStateParam);"),
-)
+HOOK_CALL = hook_statement("appKey, { panel: true }")
 
 APP_KEY = Item("appKey", "appKey={`${connectionId}:${toolName}`}")
 
@@ -93,8 +78,8 @@ def transform(ed: FileEditor, ctx: Context) -> None:
         content, content_name, app, app_name = None, CONTENT, ed.function(APP), APP
     else:
         content, content_name, app, app_name = found
-    wire_render_site(ed, ctx, app, HOOK_CALL, EARLIER, anchor="sourceId")
-    render_site_attributes(ed, ed.body(app), ed.jsx_element(app, iframe, f"`{app_name}`"))
+    wire_render_site(ed, ctx, app, HOOK_CALL, anchor="sourceId")
+    ed.ensure_jsx_attributes(ed.jsx_element(app, iframe, f"`{app_name}`"), RENDERER_ATTRIBUTES)
 
     props = ed.entries(ed.parameters(app))
     annotation = props[0].child_by_field_name("type") if props else None
@@ -105,4 +90,3 @@ def transform(ed: FileEditor, ctx: Context) -> None:
     ed.ensure_list_items(ed.props_pattern(app), [Item("appKey", "appKey")])
     content = content if content is not None else ed.function(CONTENT)
     ed.ensure_jsx_attributes(ed.jsx_element(content, app_name, f"`{content_name}`"), [APP_KEY])
-    drop_earlier_imports(ed, ctx)

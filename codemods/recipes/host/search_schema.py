@@ -12,8 +12,7 @@ from tree_sitter import Node
 
 from ...engine.editor import FileEditor
 from ...engine.find import Finder
-from ...engine.statements import FormChange, Item
-from ...engine.find import squash
+from ...engine.statements import Item
 from ...engine.outcome import AnchorMissing
 from ..base import Context, Role
 from .common import MODULE_PATH, import_of
@@ -115,16 +114,8 @@ def transform(ed: FileEditor, ctx: Context) -> None:
         found = ed.text(value).split("(")[0] + "(...)" if value is not None else "nothing"
         raise AnchorMissing(ed.path, f"`{name} = z.object({{...}})` (it is `{name} = {found}`)")
     shape = ed.object_argument(value)
-    for entry in ed.entries(shape):
-        # 0.1.0 to 0.4.0 spelled the key out; it is the module's constant now.
-        if entry.type == "pair" and squash(ed.text(entry)) == squash(f"appState: {VALUE}"):
-            ed.edits.replace(entry.start_byte, entry.end_byte, ENTRY.text)
-            ed.form_changes.append(
-                FormChange("upgrade", f"line {entry.start_point[0] + 1}", "0.1.0 to 0.4.0 (`appState:`)", "0.5.0")
-            )
-            break
-    else:
-        if not any(ed.item_key(entry) == "appState" for entry in ed.entries(shape)):
-            ed.ensure_list_items(shape, [ENTRY])
+    # an `appState` key, however written, is the param's
+    if not any(ed.item_key(entry) == "appState" for entry in ed.entries(shape)):
+        ed.ensure_list_items(shape, [ENTRY])
     module, same = import_of(ed, ctx, MODULE_PATH, alias=True)
     ed.ensure_import(module, ["APP_STATE_PARAM"], same=same)

@@ -24,14 +24,10 @@ from .common import (
     MODULE_PATH,
     PROP_MEMBERS,
     PROP_NAMES,
-    renderer_module,
-    app_state_search,
-    decode_statement,
-    drop_earlier_imports,
+    RENDERER_ATTRIBUTES,
     hook_statement,
     import_of,
-    render_site_attributes,
-    site_forms,
+    renderer_module,
     wire_render_site,
 )
 from .roles import candidates, imported, one_of, prop_keys, props_type_name, renders, top_functions
@@ -44,19 +40,7 @@ WRAPPER = "MCPAppRenderer"
 # (rule 7).
 HOOK_CALL = hook_statement(
     "hasMCPApp ? part.toolCallId : null",
-    key_may_be_null=True,
     comment="// Only a part that shows an app follows its slot of the URL.\n",
-)
-
-# What 0.2.0 to 0.4.0 wrote (keyed by connection and tool), which the hook
-# replaces.
-EARLIER = site_forms(
-    app_state_search(
-        "\n    hasMCPApp && sourceId ? search.appState : undefined",
-        "// Only a part that shows an app follows the param: a change of the URL\n"
-        "// does not re-render the others.\n",
-    ),
-    decode_statement("const appState = sourceId ? decodeAppState(sourceId, appStateParam) : undefined;"),
 )
 
 
@@ -123,18 +107,14 @@ def transform(ed: FileEditor, ctx: Context) -> None:
     if not ed.has_statement(body, HOOK_CALL):
         # The hook's argument reads it: only a part that shows an app has a key.
         ed.declaration_of(body, "hasMCPApp")
-    part = wire_render_site(ed, ctx, component, HOOK_CALL, EARLIER, anchor="sourceId")
-    render_site_attributes(ed, body, ed.jsx_element(part, wrapper_name, f"`{name}`"))
+    wire_render_site(ed, ctx, component, HOOK_CALL, anchor="sourceId")
+    ed.ensure_jsx_attributes(ed.jsx_element(component, wrapper_name, f"`{name}`"), RENDERER_ATTRIBUTES)
 
     props = props_type_name(ed, wrapper) or f"{wrapper_name}Props"
     ed.ensure_members(ed.interface(props), PROP_MEMBERS)
     ed.ensure_list_items(ed.props_pattern(wrapper), PROP_NAMES)
-    ed.ensure_jsx_attributes(
-        ed.jsx_element(wrapper, iframe, f"the local `{wrapper_name}`"),
-        [Item("appState", "appState={appState}"), Item("onAppStateChange", "onAppStateChange={onAppStateChange}")],
-    )
+    ed.ensure_jsx_attributes(ed.jsx_element(wrapper, iframe, f"the local `{wrapper_name}`"), RENDERER_ATTRIBUTES)
     carry_state_to_panel(ed, ctx, body)
-    drop_earlier_imports(ed, ctx)
 
 
 def carry_state_to_panel(ed: FileEditor, ctx: Context, body: Node) -> None:
