@@ -8,7 +8,6 @@ from pathlib import Path
 
 from ..deliver.forge import series_fingerprint
 from typing import NamedTuple
-from ..plan.formatting import FormatterMode
 from ..recipes.base import Bridge
 from .output import Exit, author, fail, git_failures, print_json, progress, refusal, report_refactor, say
 
@@ -21,7 +20,6 @@ class SeriesRequest(NamedTuple):
     bridge: Bridge = Bridge.AUTO
     author: str | None = None  # "Name <email>"
     as_json: bool = False
-    formatter: FormatterMode = FormatterMode.AUTO
 
 
 class PrRequest(NamedTuple):
@@ -35,7 +33,8 @@ class PrRequest(NamedTuple):
     # a branch holding commits that are not the tool's: exit 3 instead of
     # leaving it alone with exit 0
     fail_on_blocked: bool = False
-    # the build job's artifact (codemods/publish/artifact.py) goes to this folder
+    # the build job's artifact (codemods/publish/artifact.py) goes to this
+    # folder; without --push, a failed check is recorded there, not exit 4
     artifact: Path | None = None
 
 
@@ -48,7 +47,7 @@ def _series(request: SeriesRequest):
     repo = repository.open_repo(request.repo)
     name, email = author(request.author or configured_author(repo, request.base))
     return build.build_series(
-        repo, request.base, request.bridge, repository.identity(repo, name, email), request.formatter, TOOLS
+        repo, request.base, request.bridge, repository.identity(repo, name, email), TOOLS
     )
 
 
@@ -133,23 +132,13 @@ def series_json(series) -> dict:
             }
             for c in series.commits
         ],
-        # how each file was laid out, and why (the checkout's formatter only
-        # where it changed layout alone)
-        "files": [
-            {"path": c.path, **({"layout": c.layout.to_json()} if getattr(c, "layout", None) else {})}
-            for c in series.plan.changes
-        ],
     }
 
 
 def _pr_command(request: PrRequest, series) -> list[str]:
     """The command line that rebuilds exactly this branch."""
     args = ["pr", "--repo", ".", "--branch", request.branch, "--base", series.base]
-    args += ["--bridge", series.bridge.mode.value, "--author", str(series.identity)]
-    formatter = series.plan.formatter
-    if formatter is not None:  # the layout depends on it: name it, so that a rerun fails rather than differs
-        args += ["--formatter", "biome" if formatter.biome else "none"]
-    return args
+    return args + ["--bridge", series.bridge.mode.value, "--author", str(series.identity)]
 
 
 def pr(request: PrRequest) -> int:
@@ -185,9 +174,10 @@ def _pr(request: PrRequest) -> int:
                 raise
             if request.artifact is not None:  # the publish job meets the refactor on its own rebuild
                 from ..publish import artifact as publish
+                from ..publish.choice import record
 
-                publish.write_blocked_artifact(err, Path(request.series.repo), request.branch, request.artifact,
-                                               {"base": err.base, "branch": request.branch, "blocked": err.to_json()})
+                choice = record(err.plan.bridge, Path(request.series.repo))
+                publish.write_artifact(request.artifact, request.branch, err.base, None, choice, publish.NO_SERIES, None)
             report = {
                 "target": err.plan.target,
                 "bridge": err.plan.bridge.to_json(),
@@ -204,8 +194,7 @@ def _pr(request: PrRequest) -> int:
             if request.artifact is not None:  # the publish job decides for itself, from the base
                 from ..publish import artifact as publish
 
-                built = {**series_json(series), "branch": request.branch, "nothing_to_do": True}
-                publish.write_artifact(series, request.branch, request.artifact, "", built, None)
+                publish.write_series_artifact(series, request.branch, request.artifact, None)
             if as_json:
                 print_json({**series_json(series), "branch": request.branch, "nothing_to_do": True})
             else:
@@ -229,7 +218,8 @@ def _pr(request: PrRequest) -> int:
         body = prbody.render(series, report, _pr_command(request, series))
         if request.body_out:
             request.body_out.write_text(body, encoding="utf-8")
-        if report is not None and report.failed:
+        # the build job (an artifact, no push) records failed checks: its PR is a draft (SPEC 8)
+        if report is not None and report.failed and (request.artifact is None or request.push is not None):
             message = (
                 f"verification failed ({', '.join(c.name for c in report.failed)}); "
                 f"branch {request.branch} not updated, nothing pushed"
@@ -242,8 +232,7 @@ def _pr(request: PrRequest) -> int:
         if request.artifact is not None:
             from ..publish import artifact as publish
 
-            built = {**series_json(series), "branch": request.branch, "verify": report.to_json() if report else None}
-            publish.write_artifact(series, request.branch, request.artifact, body, built, built["verify"])
+            publish.write_series_artifact(series, request.branch, request.artifact, report.to_json() if report else None)
     except ValueError as err:
         return fail(str(err), Exit.USAGE, as_json)
     except (*git_failures(), OSError) as err:

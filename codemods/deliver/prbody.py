@@ -7,6 +7,7 @@ from collections.abc import Sequence
 
 from .. import __version__
 from ..recipes.names import NAMES
+from .templates import code
 
 # The problem in two sentences, by target; the host's is the default.
 PROBLEMS = {
@@ -92,7 +93,7 @@ def introduction(series) -> list[str]:
             " this adds what is missing:",
             "",
         ]
-        lines += [f"- `{c.path}` ({c.kind})" for c in plan.changes]
+        lines += [f"- {code(c.path)} ({c.kind})" for c in plan.changes]
         lines.append("")
     lines += ["What the feature is: " + problem[0].lower() + problem[1:], ""]
     return lines
@@ -159,7 +160,7 @@ def left_alone_section(plan) -> list[str]:
     }
     lines = ["", "## Left alone", ""]
     for item in left:
-        lines.append(f"- `{item['path']}` ({item['step']}): {words[item['why']].format(step=item['step'])}")
+        lines.append(f"- {code(item['path'])} ({item['step']}): {words[item['why']].format(step=item['step'])}")
     return lines
 
 
