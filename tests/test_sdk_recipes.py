@@ -32,7 +32,8 @@ def test_sdk_commit_groups_cover_every_step_once_in_step_order() -> None:
     grouped = [step for group in recipes.target_named("sdk").commits for step in group.steps]
     assert grouped == steps
     assert [g.id for g in recipes.target_named("sdk").commits] == ["spec", "types-and-schemas", "exports", "bridge-and-app", "docs"]
-    assert all(group.subject and group.body for group in recipes.target_named("sdk").commits)
+    # each group's subject and body are written for the plan (summary.commit_text)
+    assert all(group.describe is not None for group in recipes.target_named("sdk").commits)
 
 
 @pytest.mark.parametrize("toolchain", ["pinned", "none"])
@@ -457,7 +458,7 @@ def test_new_doc_examples_are_synced_from_companion_regions(shape: str, regions:
     """Where the revision keeps its examples in `.examples.ts` files, each
     new example names a region there holding exactly its lines (so `npm run
     sync:snippets` changes nothing), and the examples keep the URL cap and
-    the null rule."""
+    the size rule."""
     tree = SDK_FIXTURES / shape / "expected-auto" / "src"
     for module in ("app", "app-bridge"):
         source = (tree / f"{module}.ts").read_text()
@@ -469,6 +470,9 @@ def test_new_doc_examples_are_synced_from_companion_regions(shape: str, regions:
         lines = _region(companion_file, region)
         assert _synced_example(source, f"./{module}.examples.ts#{region}") == lines
         joined = "\n".join(lines)
-        assert "state: null" in joined or ("state == null" in joined and "length <= 2048" in joined) or (
-            "state === null" in joined and "length <= 1024" in joined and "maxLength: 1024" in joined
-        )
+        # sizes in UTF-8 bytes of the JSON text, never UTF-16 units
+        assert "new TextEncoder().encode(" in joined and "bytes <= " in joined and ".length <= " not in joined
+        # one state reported at a time, never two back to back
+        assert joined.count(".sendStateChanged(") <= 1
+        if module == "app" and "getHostCapabilities" in joined:
+            assert "bytes <= (keeps.maxLength ?? 1024)" in joined  # the advertised limit, 1024 without one

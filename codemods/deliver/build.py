@@ -20,6 +20,7 @@ import git
 
 from ..engine.record import NamedTuple
 from ..recipes.base import Bridge, CommitGroup, ModeChoice
+from ..recipes.names import NAMES, Names
 from ..plan.formatting import FormatterMode, Layout, choose as choose_formatter
 from ..plan.model import NO_TOOLS, FileChange, Plan, TargetError, Tools, detect_target
 from ..plan.decisions import REFACTOR, skip_line
@@ -92,6 +93,7 @@ def build_series(
     config_rev: str | None = None,
     adopt: Callable[[str, bytes], tuple[bytes, Layout | None]] | None = None,
     only_target: str | None = None,
+    names: Names = NAMES,
 ) -> Series:
     """Make (in the object store only) one commit per commit group whose
     steps change something, on top of ``base_rev``. The files are laid out
@@ -106,7 +108,8 @@ def build_series(
     instead, and why: another job's formatter layout, same modulo layout);
     a commit holds the adopted bytes wherever it holds the final content,
     and ``only_target`` (the one target it publishes: the host), refusing
-    any other before a step runs."""
+    any other before a step runs. ``names``: the feature's names the
+    steps write (SPEC 10)."""
     base = resolve(repo, base_rev)
     checkout = Path(repo.working_tree_dir)
     date = commit_date(base)
@@ -149,7 +152,7 @@ def build_series(
             selected: list[str] = []
             for group in target.commits:
                 selected.extend(group.steps)
-                plans.append(plan(tree, choice, selected, layout, tools=tools, settings=settings))
+                plans.append(plan(tree, choice, selected, layout, tools=tools, settings=settings, names=names))
         except TargetError as err:
             raise GitProblem(str(err).replace(str(tree), f"{checkout} at {base.hexsha[:12]}")) from None
         full = plans[-1]
@@ -173,7 +176,7 @@ def build_series(
                                     and c.new == finals[c.path] else c for c in p.changes])
                 for p in plans[:-1]
             ] + [full]
-        groups = target.commits
+        groups = tuple(group.written_for(full) for group in target.commits)
         if full.form_changes:
             # The base has the feature in an earlier form: one commit of its own.
             from ..plan.changeover import commit_group

@@ -355,7 +355,13 @@ class _Printer:
             raise L.Unsupported("a comment among arguments")
         last = args[-1] if args else None
         hug = last is not None and self.huggable(last) and not any(self.huggable(a) for a in args[:-1])
-        return L.call_arguments([self.expression(a) for a in args], self.style, hug_last=hug)
+        printed = [self.expression(a) for a in args[:-1]]
+        if hug and last.type == "arrow_function":
+            # its body broken onto the next line, the call closes on a line of its own
+            printed.append(self.arrow(last, tail=L.trailing_comma_text(self.style, "call")))
+        elif last is not None:
+            printed.append(self.expression(last))
+        return L.call_arguments(printed, self.style, hug_last=hug)
 
     def huggable(self, node: Node) -> bool:
         if node.type in {"object", "array"}:
@@ -368,9 +374,12 @@ class _Printer:
             }
         return False
 
-    def arrow(self, node: Node) -> object:
+    def arrow(self, node: Node, tail: str | None = None) -> object:
+        """An arrow function; ``tail``: as the hugged last argument of a call,
+        what follows an expression body broken onto its own line (the
+        trailing comma), before the call closes on the next line."""
         params = node.child_by_field_name("parameters") or node.child_by_field_name("parameter")
-        head: list = []
+        head: list = ["async "] if node.children and node.children[0].type == "async" else []
         if params is not None and params.type == "formal_parameters":
             head.append(self.parameters(params))
         elif params is not None:
@@ -386,7 +395,7 @@ class _Printer:
         if body.type == "ternary_expression":
             printed = self.expression(body)
             return [head, " =>", L.group(L.Indent([L.LINE, L.IfBreak("", "("), printed, L.IfBreak("", ")")]))]
-        return L.arrow_body(head, self.expression(body))
+        return L.arrow_body(head, self.expression(body), tail=tail)
 
     def parameters(self, node: Node) -> object:
         items = []

@@ -12,6 +12,7 @@ from ..engine.style import read_config
 from .formatting import BUILT_IN, Candidate, FormatterChoice, FormatterMode, Layout, choose
 from ..recipes.base import ModeChoice
 from ..recipes.base import Bridge, Context, Notice, Planned
+from ..recipes.names import NAMES, Names
 from . import config as configuration
 from .decisions import keep_decisions, keep_pairs, refactors
 from .locate import locate_all
@@ -27,6 +28,7 @@ def plan(
     restore: Sequence[str] = (),
     tools: Tools = NO_TOOLS,
     settings: configuration.Config | None = None,
+    names: Names = NAMES,
 ) -> Plan:
     """Compute every step's edits against the files as they are now, and
     pass the changed files through the checkout's formatter (``formatter``:
@@ -36,7 +38,8 @@ def plan(
     skips is skipped, and a file the tool creates that is missing while the
     rest of the feature is present is not created again, unless its step
     is in ``restore``. ``tools`` start the checkout's processes (its
-    formatter, a generator); without them nothing is started."""
+    formatter, a generator); without them nothing is started. ``names``:
+    the feature's names the steps write (SPEC 10)."""
     target = detect_target(repo)
     steps = target.steps
     ids = {s.id for s in steps}
@@ -71,6 +74,7 @@ def plan(
         run=tools.run,
         located=MappingProxyType(located),
         aliases=target.aliases,
+        names=names,
     )
     root = repo.resolve()
 
@@ -143,4 +147,4 @@ def plan(
         for note in r.notes
         if isinstance(note, Notice)
     )
-    return Plan(repo, target.name, choice, results, changes, tuple(notices), formatter, config)
+    return Plan(repo, target.name, choice, results, changes, tuple(notices), formatter, config, names)
