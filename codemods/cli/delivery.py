@@ -145,6 +145,8 @@ def series_json(series) -> dict:
 def _pr_command(request: PrRequest, series) -> list[str]:
     """The command line that rebuilds exactly this branch."""
     args = ["pr", "--repo", ".", "--branch", request.branch, "--base", series.base]
+    if series.plan.target == "sdk":  # no bridge mode, and always the built-in layout (SPEC 7)
+        return args + ["--author", str(series.identity)]
     args += ["--bridge", series.bridge.mode.value, "--author", str(series.identity)]
     formatter = series.plan.formatter
     if formatter is not None:  # the layout depends on it: name it, so that a rerun fails rather than differs
@@ -255,9 +257,11 @@ def _stack_spec_branch(series, request: PrRequest) -> dict | None:
         return None
     branch = branches.spec_branch_name(request.branch)
     local, seen, foreign = branches.check_branch(part, branch, request.push, request.force)
-    body = prbody.render_sdk_spec(part, _pr_command(request, series), request.branch)
+    body = prbody.render_sdk_spec(part, _pr_command(request, series))
+    comment = discussion(series, branch, request)
     if request.body_out:
         request.body_out.with_name(request.body_out.stem + ".spec.md").write_text(body, encoding="utf-8")
+        request.body_out.with_name(request.body_out.stem + ".discussion.md").write_text(comment, encoding="utf-8")
     update = branches.update_branch(part, branch, request.push, local, seen, foreign)
     return {
         "branch": branch,
@@ -266,7 +270,19 @@ def _stack_spec_branch(series, request: PrRequest) -> dict | None:
         "local": {"before": update.local_before, "action": update.local_action},
         "push": {"remote": request.push, "pushed": update.pushed},
         "body": body,
+        "discussion": comment,
     }
+
+
+def discussion(series, spec_branch: str, request: PrRequest) -> str:
+    """The proposal for ext-apps #465 (SPEC 7), with the compare URLs of
+    both branches on the fork they are pushed to (`--push`, else origin)."""
+    from ..deliver import sdk_body
+
+    remotes = {r.name: r for r in series.repo.remotes}
+    remote = remotes.get(request.push or "origin")
+    fork = sdk_body.fork_owner(next(iter(remote.urls), "")) if remote is not None else None
+    return sdk_body.discussion(series, spec_branch, request.branch, fork)
 
 
 def _report_blocked(series, request: PrRequest, err, as_json: bool) -> None:
@@ -365,8 +381,11 @@ def _report_pr(
         say(f"push to {request.push}: " + ("pushed" if update.pushed else "nothing to push (already up to date)"))
     if report is not None:
         say("verify:\n" + report.text())
-    if not request.body_out:
+    if not request.body_out:  # the bodies, then the proposal for #465
         print(body)
+        if stacked is not None:
+            print(stacked["body"])
+            print(stacked["discussion"])
     if error:
         say(f"mesh-codemod: {error}")
 

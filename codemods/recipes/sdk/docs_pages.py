@@ -211,7 +211,7 @@ def rewrite_migrate(path: str, data: bytes, ctx: Context) -> tuple[bytes, list[s
                 if pattern.search(row[0]):
                     row[1] = counterpart
                     changed = True
-                    notes.append(f"the counterpart of {row[0]} in the migration table")
+                    notes.append(row[0])
                     break
         if changed:
             laid = _layout(rows)
@@ -219,7 +219,7 @@ def rewrite_migrate(path: str, data: bytes, ctx: Context) -> tuple[bytes, list[s
             i = start + len(laid) + 2
     if not notes:
         return data, []
-    return eol.join(lines).encode(), ["updated " + "; ".join(notes) + ", explained under the table"]
+    return eol.join(lines).encode(), [f"the table gives the counterparts of {' and '.join(notes)}, explained under it"]
 
 
 def _is_row(line: str) -> bool:

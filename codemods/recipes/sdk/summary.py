@@ -84,15 +84,29 @@ def read(plan) -> Change:
         spec=notes("spec") if "spec" in changed else [],
         spec_reason=spec_reason,
         shape=shape,
-        capability=f"{w.capability}?:" in spec_types,
+        capability=f"{w.capability}?: {{" in spec_types,
         method_constant=w.method_const in spec_types,
         union=union,
         guarded=f'{app_step.GUARD}("{w.sender}")' in new_app or f"{app_step.GUARD}('{w.sender}')" in new_app,
         senders=senders(old_app) if old_app else {},
         generated=generated,
         tests=[t for t in titles if t not in old_titles],
-        docs=[n for s in ("docs-patterns-examples", "docs-patterns", "docs-migrate") if s in changed for n in notes(s)],
+        docs=_docs(changed, {s: notes(s) for s in ("docs-patterns", "docs-migrate")}, texts("docs-patterns")[1]),
     )
+
+
+def _docs(changed: frozenset[str], notes: dict[str, list[str]], patterns: str) -> list[str]:
+    """What the docs steps did, as their rewrite notes say it."""
+    from . import docs_pages
+
+    found = []
+    if "docs-patterns-examples" in changed:
+        found.append(f"`{docs_pages.PATTERNS_TSX}` gains the `{docs_pages.REGION}` region")
+    for note in notes["docs-patterns"] if "docs-patterns" in changed else []:
+        synced = f'source="./patterns.tsx#{docs_pages.REGION}"' in patterns
+        found.append(f"`{docs_pages.PATTERNS_PATH}`: {note}" + (", its snippet synced from that region" if synced else ""))
+    found += [f"`{docs_pages.MIGRATE_PATH}`: {n}" for n in notes["docs-migrate"]] if "docs-migrate" in changed else []
+    return found
 
 
 def senders(source: str) -> dict[str, bool]:
@@ -169,7 +183,7 @@ def generated_sentence(c: Change) -> str:
         return ""
     if c.generated.startswith(REGENERATED):
         return f"`src/generated/` was {c.generated} from the edited `src/spec.types.ts`."
-    return c.generated[0].upper() + c.generated[1:] + "."
+    return "`src/generated/`" + c.generated.removeprefix("src/generated/") + "."
 
 
 # ----------------------------------------------------------------------
@@ -178,14 +192,20 @@ def generated_sentence(c: Change) -> str:
 
 
 def _wrap(text: str) -> str:
+    """A commit body's paragraphs wrapped at 72 columns; a list item's
+    continuation lines indented under its text."""
     import textwrap
 
-    return "\n\n".join(
-        "\n".join(textwrap.wrap(p, 72, break_long_words=False, break_on_hyphens=False)) if not p.startswith("- ")
-        else "\n".join("\n".join(textwrap.wrap(line, 72, subsequent_indent="  ", break_long_words=False,
-                                                 break_on_hyphens=False)) for line in p.split("\n"))
-        for p in text.split("\n\n")
-    )
+    def lines(line: str) -> str:
+        indent = "  " if line.startswith("- ") else ""
+        return "\n".join(textwrap.wrap(line, 72, subsequent_indent=indent, break_long_words=False,
+                                       break_on_hyphens=False))
+
+    out = []
+    for paragraph in text.split("\n\n"):
+        parts = paragraph.split("\n")
+        out.append("\n".join(lines(p) for p in parts) if any(p.startswith("- ") for p in parts) else lines(paragraph))
+    return "\n\n".join(out)
 
 
 def _plain(text: str) -> str:
