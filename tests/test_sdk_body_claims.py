@@ -119,6 +119,7 @@ def test_the_body_says_only_what_the_diff_holds(shape: str, tmp_path: Path) -> N
     assert "- [ ] New and existing tests pass locally" in body
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("shape", ["shape-b", "shape-c-full"])
 def test_the_report_line_on_the_generated_files_is_how_they_were_made(shape: str, tmp_path: Path) -> None:
     """"Regenerated with the pinned schema toolchain" is said only when the

@@ -190,7 +190,7 @@ def render_code(series, report, tail: list[str], not_run: str = "") -> str:
     c = summary.read(series.plan)
     content = {
         "motivation": [*_links("code", c.spec_reason), "", *_api(c)],
-        "tested": _tested(report) if report is not None or not not_run else [not_run],
+        "tested": tested(report) if report is not None or not not_run else [not_run],
         "breaking": _breaking(c),
         "types": None,  # the template's own checkboxes, ticked
         "checklist": None,
@@ -205,18 +205,15 @@ def render_code(series, report, tail: list[str], not_run: str = "") -> str:
             if key == "types":
                 lines += [f"- [{'x' if on else ' '}] {label}" for label, on in TYPES]
             elif key == "checklist":
-                lines += [f"- [{'x' if _ticked(item, report) else ' '}] {item}" for item in CHECKLIST]
+                lines += checklist(report)
             else:
                 lines += content[key]
             lines.append("")
     else:
-        from .templates import fill
-
         keys = {_section_key(line.lstrip("#").strip()) for line in template.splitlines() if line.startswith("#")}
         if "additional" not in keys:  # the generated files' story goes with the motivation
             content["motivation"] = content["motivation"] + ["", "### Generated files", "", *content["additional"]]
-        lines = fill(template, content, _section_key, lambda label: _ticked(label, report), {"types", "checklist"})
-        lines.append("")
+        lines = filled(template, content, report)
     return "\n".join(lines + _details(series, tail))
 
 
@@ -326,6 +323,19 @@ def _additional(c: summary.Change) -> list[str]:
     return [f"Generated files: {line}"]
 
 
+def checklist(report) -> list[str]:
+    """The MCP checklist, each box ticked only where true."""
+    return [f"- [{'x' if _ticked(item, report) else ' '}] {item}" for item in CHECKLIST]
+
+
+def filled(template: str, content: dict, report) -> list[str]:
+    """The repository's own template filled (`templates.fill`), its type and
+    checklist boxes ticked only where true."""
+    from .templates import fill
+
+    return fill(template, content, _section_key, lambda label: _ticked(label, report), {"types", "checklist"}) + [""]
+
+
 def _template(series) -> str | None:
     """The PR template at the series' base commit (what the branch is made
     from), else None."""
@@ -378,7 +388,7 @@ def _as_on_base(check) -> bool:
     return check.outcome.value == "passed" and any(w in check.summary for w in ("no new finding", "no new failure"))
 
 
-def _tested(report) -> list[str]:
+def tested(report) -> list[str]:
     """What ran and what did not, each of the SDK's CI steps on a line of
     its own: ran and passed, ran and failed, or not run and why."""
     if report is None:
