@@ -45,7 +45,7 @@ def test_the_body_speaks_to_the_sdk_maintainers(
     ]
     # the SDK change only: the SEP text is the spec PR's
     assert "### The SEP text" not in body and "MUST" not in body
-    assert "the spec PR it stacks on (its first commit)" in body
+    assert "The SEP text it implements is [the spec PR](https://github.com/modelcontextprotocol/ext-apps/compare/main...<fork>:codemod/app-state-spec), which it stacks on" in body
     assert f"### The change (this revision's shape {letter})" in body
     assert f"`src/app-bridge.ts`: {wiring}" in body
     assert ("`AppBridge.onstatechange`" in body) == (letter != "C")
@@ -123,7 +123,7 @@ def test_the_repository_template_is_filled_when_the_checkout_has_one(tmp_path: P
 def test_a_revision_without_the_draft_says_there_is_no_spec_pr_and_why(tmp_path: Path) -> None:
     body = _body(tmp_path, "shape-c", lambda repo: shutil.rmtree(repo / "specification"))
     assert "There is no spec PR to stack on: no specification/draft/apps.mdx in this revision" in body
-    assert "spec(draft)" not in body and "the spec PR it stacks on" not in body
+    assert "spec(draft)" not in body and "the spec PR" not in body
 
 
 def test_the_bodies_link_the_proposal_and_never_ask_the_naming_question(

@@ -218,7 +218,7 @@ def _pr(request: PrRequest) -> int:
                 "the repository's git configuration changed while its formatter or checks ran (core.sshCommand, "
                 "a remote's URL, ...): nothing pushed, branch not moved; look at .git/config"
             )
-        body = prbody.render(series, report, _pr_command(request, series))
+        body = prbody.render(series, report, _pr_command(request, series), spec_url=_spec_url(series, request))
         if request.body_out:
             request.body_out.write_text(body, encoding="utf-8")
         if report is not None and report.failed:
@@ -274,15 +274,29 @@ def _stack_spec_branch(series, request: PrRequest) -> dict | None:
     }
 
 
+def _fork(series, request: PrRequest) -> str | None:
+    """The owner of the fork the branches go to (`--push`, else origin)."""
+    from ..deliver import sdk_body
+
+    remote = {r.name: r for r in series.repo.remotes}.get(request.push or "origin")
+    return sdk_body.fork_owner(next(iter(remote.urls), "")) if remote is not None else None
+
+
+def _spec_url(series, request: PrRequest) -> str:
+    """The compare page of the SDK's spec branch, "" without one."""
+    from ..deliver import branches, build, sdk_body
+
+    if build.spec_part(series) is None:
+        return ""
+    return sdk_body.compare_url(_fork(series, request), branches.spec_branch_name(request.branch))
+
+
 def discussion(series, spec_branch: str, request: PrRequest) -> str:
     """The proposal for ext-apps #465 (SPEC 7), with the compare URLs of
     both branches on the fork they are pushed to (`--push`, else origin)."""
     from ..deliver import sdk_body
 
-    remotes = {r.name: r for r in series.repo.remotes}
-    remote = remotes.get(request.push or "origin")
-    fork = sdk_body.fork_owner(next(iter(remote.urls), "")) if remote is not None else None
-    return sdk_body.discussion(series, spec_branch, request.branch, fork)
+    return sdk_body.discussion(series, spec_branch, request.branch, _fork(series, request))
 
 
 def _report_blocked(series, request: PrRequest, err, as_json: bool) -> None:

@@ -96,15 +96,16 @@ def introduction(series) -> list[str]:
 NOT_RUN = "Not run (`--no-verify`)."
 
 
-def render(series, report, command: Sequence[str], not_run: str = NOT_RUN) -> str:
+def render(series, report, command: Sequence[str], not_run: str = NOT_RUN, spec_url: str = "") -> str:
     """``series`` is a `build.Series`; ``report`` a `verify.Report`, the
-    publishing side's `verdict.Verdict`, or None (then ``not_run`` says why)."""
+    publishing side's `verdict.Verdict`, or None (then ``not_run`` says why);
+    ``spec_url``: where the SDK's spec branch is (its compare page)."""
     target = series.plan.target
     if target == "sdk":  # written for the SDK's maintainers (SPEC section 7)
         from . import sdk_body
 
         tail = [*left_alone_section(series.plan), "", *_reproduce(series, command)]
-        return sdk_body.render_code(series, report, tail, "" if not_run == NOT_RUN else not_run)
+        return sdk_body.render_code(series, report, tail, "" if not_run == NOT_RUN else not_run, spec_url)
     if target == "host":  # as mesh writes them (SPEC section 4)
         from . import mesh_body
 

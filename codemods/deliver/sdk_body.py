@@ -160,7 +160,7 @@ def discussion(series, spec_branch: str, code_branch: str, fork: str | None) -> 
 # ----------------------------------------------------------------------
 
 
-def _links(kind: str, spec_reason: str = "") -> list[str]:
+def _links(kind: str, spec_reason: str = "", spec_url: str = "") -> list[str]:
     """Where the change comes from: the discussion and its proposal, how it
     differs from the closed widget-state proposal, the reference host; and
     the other PR (``spec_reason``: why the code has none to stack on)."""
@@ -169,7 +169,8 @@ def _links(kind: str, spec_reason: str = "") -> list[str]:
     elif spec_reason:
         other = f"there is no spec PR to stack on: {spec_reason}"
     else:
-        other = "the SEP text it implements is the spec PR it stacks on (its first commit)"
+        spec = f"[the spec PR]({spec_url})" if spec_url else "the spec PR"
+        other = f"the SEP text it implements is {spec}, which it stacks on (its first commit)"
     return [
         f"Implements the proposal in [#465]({DISCUSSION}) (see also [#62]({EXT_APPS}/issues/62)): scope, names"
         " and \"the same View\" are discussed there, not here. Unlike the closed"
@@ -182,14 +183,15 @@ def _links(kind: str, spec_reason: str = "") -> list[str]:
     ]
 
 
-def render_code(series, report, tail: list[str], not_run: str = "") -> str:
+def render_code(series, report, tail: list[str], not_run: str = "", spec_url: str = "") -> str:
     """The code PR's body: the SDK change alone (the SEP text is the spec
     PR's), in the repository's template or the MCP sections; ``tail``: the
     tool's own details (what it left alone, how to reproduce), collapsed;
-    ``not_run``: why no check ran, when not `--no-verify`."""
+    ``not_run``: why no check ran, when not `--no-verify`; ``spec_url``: the
+    spec branch's compare page."""
     c = summary.read(series.plan)
     content = {
-        "motivation": [*_links("code", c.spec_reason), "", *_api(c)],
+        "motivation": [*_links("code", c.spec_reason, spec_url), "", *_api(c)],
         "tested": tested(report) if report is not None or not not_run else [not_run],
         "breaking": _breaking(c),
         "types": None,  # the template's own checkboxes, ticked
