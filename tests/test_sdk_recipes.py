@@ -17,7 +17,6 @@ from codemods.engine.outcome import AnchorMissing
 from codemods.engine.parsing import TYPESCRIPT, parse
 from codemods.engine.source import SourceFile
 from codemods.recipes.base import CommitGroup, Context, ModeChoice, Step
-from codemods.recipes.names import NAMES
 from codemods.recipes.sdk import pinned
 from codemods.recipes.sdk.common import renamed
 from codemods.plan.runner import plan

@@ -121,8 +121,9 @@ def discussion(series, spec_branch: str, code_branch: str, fork: str | None) -> 
         *table,
         "",
         "The spec and the SDK say \"View\", and the SDK docs already use \"app state\" for model context"
-        " (`App_updateModelContext_appState`), so `appState` would name two things. The names are one table"
-        " in our tool: both branches regenerate from the one you choose.",
+        " (`App_updateModelContext_appState`)"
+        + ("." if same else f", so `{names.context_field}` would name two things.")
+        + " The names are one table in our tool: both branches regenerate from the one you choose.",
         "",
         "**Which View gets a state back.** The same server and `ui://` resource, rendered for the same tool"
         " call as the host durably identifies it (the id it stores with the conversation). Not"
@@ -136,7 +137,7 @@ def discussion(series, spec_branch: str, code_branch: str, fork: str | None) -> 
         " View still fits a 2 KB URL, the length commonly taken as safe for a link.",
         "",
         "**An alternative: the experimental slot.** The capability could start as"
-        f" `hostCapabilities.experimental[...]` (#708) and get its own member once hosts have tried it. We"
+        " `hostCapabilities.experimental[...]` (#708) and get its own member once hosts have tried it. We"
         " chose a member of its own because Views must check it before sending and hosts must advertise"
         " `maxLength`; moving it to the experimental slot changes only where the capability sits.",
         "",
@@ -231,7 +232,7 @@ def render_spec(series, tail: list[str]) -> str:
         "",
         *_links("spec"),
         "",
-        f"`specification/draft/apps.mdx` (the dated versions, such as `specification/2026-01-26/`, are"
+        "`specification/draft/apps.mdx` (the dated versions, such as `specification/2026-01-26/`, are"
         " untouched):",
         "",
         f"- a `{w.method}` entry after `ui/notifications/size-changed`, in the form of its siblings: the"

@@ -143,7 +143,7 @@ def union_sentence(c: Change) -> str:
     if c.union == "extended":
         return f"The app-to-host `AppNotification` union gains `{c.w.state}`."
     if c.union == "deprecated":
-        return f"The `AppNotification` union is deprecated in this revision and is left as it is."
+        return "The `AppNotification` union is deprecated in this revision and is left as it is."
     return ""
 
 
