@@ -77,7 +77,7 @@ def test_the_body_says_the_pinned_toolchain_made_the_generated_files(tmp_path: P
     body = _body(tmp_path, "shape-b")
     line = next(line for line in body.splitlines() if line.startswith("Generated files:"))
     assert line.startswith("Generated files: `src/generated/` was regenerated with the pinned schema toolchain (ts-to-zod 5.1.0, zod 4.3.6, Prettier 3.6.2")
-    assert "(the checkout has no node_modules)" in line
+    assert "(no node_modules beside the sources it ran on)" in line
     assert "edited in the generator's style" not in body
 
 

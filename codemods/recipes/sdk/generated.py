@@ -139,7 +139,7 @@ def generator_unavailable(repo: Path, run: Runner | None) -> str:
     if not isinstance(scripts, dict) or GENERATOR not in scripts:
         return f"the checkout declares no `{GENERATOR}` script"
     if not (repo / "node_modules" / ".bin").is_dir():
-        return "the checkout has no node_modules"
+        return "no node_modules beside the sources it ran on"
     if shutil.which("npm") is None:
         return "npm not found on PATH"
     return pinned.NO_RUNNER if run is None else ""
