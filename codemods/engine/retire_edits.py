@@ -56,7 +56,14 @@ class RetireEdits(StatementEdits):
         found = [e for e in entries if node_key(e, self.source.data) == wanted]
         if not found:
             return False
-        node = found[0]
+        self.drop_list_item(container, found[0])
+        self._changed(found[0], found[0], form)
+        return True
+
+    def drop_list_item(self, container: Node, node: Node) -> None:
+        """Remove the entry ``node`` of the list ``container`` with its
+        separator (its line, in a list of one entry a line)."""
+        entries = self.entries(container)
         self.retired.add(node.id)
         multiline = entries[0].start_point[0] != container.start_point[0]
         index = entries.index(node)
@@ -70,8 +77,6 @@ class RetireEdits(StatementEdits):
         else:
             previous = entries[index - 1] if index else None
             self.edits.replace(previous.end_byte if previous is not None else node.start_byte, node.end_byte, "")
-        self._changed(node, node, form)
-        return True
 
     def _retire(self, node: Node, form: Form, same: bool) -> bool:
         first, last = node.start_point[0] + 1, node.end_point[0] + 1

@@ -15,6 +15,7 @@ one is refused, named): its forms sit beside the current snippets.
 
 from __future__ import annotations
 
+from difflib import SequenceMatcher
 from functools import cache
 
 from tree_sitter import Node
@@ -22,7 +23,7 @@ from tree_sitter import Node
 from ...engine.editor import FileEditor
 from ...engine.find import squash
 from ...engine.outcome import AnchorMissing, Conflict
-from ...engine.statements import Form, Statement, form, statement
+from ...engine.statements import Form, Item, Statement, code_of, form, statement
 from ..base import Context
 from . import bridge_role, bridge_wiring
 from .bridge_wiring import MEMBERS, SCHEMAS, wiring
@@ -260,6 +261,7 @@ def transform(ed: FileEditor, ctx: Context) -> None:
         wanted = bridge_wiring.handler(ctx, ed.path)
     except Conflict as conflict:  # named at the store's file, wherever it is
         raise Conflict(ed.path, conflict.reason) from None
+    _not_an_edited_form(ed, store, wanted)
     ed.ensure_statements_after(
         lambda: ed.statement(
             handlers, lambda s: s.startswith("bridge.onsizechange="), "`bridge.onsizechange = ...` in `registerHandlers()`"
@@ -269,6 +271,33 @@ def transform(ed: FileEditor, ctx: Context) -> None:
         scope=store,
     )
     _schema_import(ed, ctx)
+
+
+def _not_an_edited_form(ed: FileEditor, store: Node, wanted: Statement) -> None:
+    """A registration of state-changed that is neither the run's handler nor
+    one of its earlier forms as written, but nearer to an earlier form than
+    to the run's (the tool's handler, someone edited since), would be kept
+    where this release rewrites what it calls: refused, named. One nearer
+    to the run's handler is the team's edit of it: kept."""
+    for role in bridge_wiring.REGISTRATIONS:
+        node = ed.find_role(store, role)
+        if node is None:
+            continue
+        if ed.same_code(node, wanted.snippet, wanted.names) or any(
+            ed.same_code(node, was.snippet, was.names, comments=True) for was in wanted.earlier
+        ):
+            return
+        text = squash(ed.text(node))
+        nearest = max((*wanted.earlier, wanted), key=lambda f: SequenceMatcher(None, text, squash(code_of(f.snippet)), autojunk=False).ratio())
+        # the tool's handler reaches the site's callback (0.6.0's through a method of its own)
+        if nearest is wanted or not any(name in text for name in ("onAppStateChange", "reportAppState")):
+            return
+        first, last = node.start_point[0] + 1, node.end_point[0] + 1
+        raise Conflict(
+            ed.path,
+            f"{ed.path} lines {first}-{last} hold {nearest.label}, changed since mesh-codemod wrote it: "
+            f"not replaced with this release's {wanted.label}; restore the written form or make the change by hand",
+        )
 
 
 def _without_060_parameter(ed: FileEditor, build: Node) -> int | None:
@@ -351,6 +380,11 @@ def _host_context(ed: FileEditor, store: Node, name: str, build_name: str, build
         raise AnchorMissing(ed.path, f"the statement of `pushHostContext()` of `{name}` that calls `{build_name}`")
     arguments = [a for i, a in enumerate(ed.entries(call.child_by_field_name("arguments"))) if i != dropped]
     used = {ed.text(n) for a in arguments for n in ed.walk(a) if n.type == "identifier"}
+    # a comment among the arguments (in either call the method replaces) goes with them
+    commented = [c for c in (call, *ed.calls(ed.method(store, "attach"), build_name)) if _has_comment(ed, c)]
+    text = f"{build_name}({', '.join(ed.text(a) for a in arguments)})"
+    if commented and dropped is None:
+        text = ed.text(commented[0])
     moved = [
         s for s in ed.entries(body)
         if s.id != setter.id and s.type == "lexical_declaration" and _bound(ed, s) and _bound(ed, s) <= used
@@ -361,7 +395,7 @@ def _host_context(ed: FileEditor, store: Node, name: str, build_name: str, build
         returns=ed.text(returns) if returns is not None else "",
         moved="".join(f"  {ed.text(s)}\n" for s in moved),
         field=fill("{{context_field}}"),
-        call=f"{build_name}({', '.join(ed.text(a) for a in arguments)})",
+        call=text,
     )
     ed.ensure_class_member(store, "hostContext", method, after=push, spaced=True, names=MEMBERS)
     for statement_ in moved:
@@ -370,6 +404,10 @@ def _host_context(ed: FileEditor, store: Node, name: str, build_name: str, build
     if callee is None or setter.named_children[0].type != "call_expression":
         raise AnchorMissing(ed.path, f"`this.bridge.setHostContext({build_name}(...))` in `pushHostContext()`")
     ed.edits.replace(setter.start_byte, setter.end_byte, f"{ed.text(callee)}(this.{ed.member_name('hostContext')}());")
+
+
+def _has_comment(ed: FileEditor, node: Node) -> bool:
+    return any(n.type == "comment" for n in ed.walk(node))
 
 
 def _bound(ed: FileEditor, declaration: Node) -> set[str]:
@@ -412,19 +450,23 @@ def _attach(ed: FileEditor, store: Node, name: str, build_name: str, dropped: in
         context = _declaring_host_context(ed, attach)
     # the config read: what only the builder's call used goes, the state comes
     entries = ed.entries(pattern)
-    kept = [
-        ed.text(e) for e in entries
-        if not (
-            e.type == "shorthand_property_identifier_pattern"
-            and not _used_outside(ed, ed.body(attach), declaration, calls[0] if calls else declaration, {ed.text(e)})
-            and calls
-        )
+    gone = [
+        e for e in entries
+        if calls and e.type == "shorthand_property_identifier_pattern"
+        and not _used_outside(ed, ed.body(attach), declaration, calls[0], {ed.text(e)})
     ]
-    wanted = kept + [n for n in ("appState", "onAppStateChange") if n not in kept]
-    if wanted != [ed.text(e) for e in entries]:
-        value = declaration.named_children[0].child_by_field_name("value")
-        text = f"{ed.text(declaration).split(' ', 1)[0]} {{ {', '.join(wanted)} }} = {ed.text(value)};"
-        ed.edits.replace(declaration.start_byte, declaration.end_byte, ed.render(text, ed.source.indent_of(declaration)))
+    if any(c.type == "comment" for c in pattern.named_children):
+        # the team's comments stay with the names they are about
+        for entry in gone:
+            ed.drop_list_item(pattern, entry)
+        ed.ensure_list_items(pattern, [Item(n, n) for n in ("appState", "onAppStateChange")])
+    else:
+        kept = [ed.text(e) for e in entries if e not in gone]
+        wanted = kept + [n for n in ("appState", "onAppStateChange") if n not in kept]
+        if wanted != [ed.text(e) for e in entries]:
+            value = declaration.named_children[0].child_by_field_name("value")
+            text = f"{ed.text(declaration).split(' ', 1)[0]} {{ {', '.join(wanted)} }} = {ed.text(value)};"
+            ed.edits.replace(declaration.start_byte, declaration.end_byte, ed.render(text, ed.source.indent_of(declaration)))
     ed.ensure_statements_after(declaration, STARTING)
     _capabilities(ed, attach, context, name)
 

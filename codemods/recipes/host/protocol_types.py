@@ -13,7 +13,7 @@ once nothing else imports it.
 from __future__ import annotations
 
 from ...engine.editor import FileEditor
-from ...engine.outcome import Conflict
+from ...engine.outcome import Conflict, NotApplicable
 from ...engine.statements import Statement, as_form, statement
 from ..base import Bridge, Context
 from .common import fill
@@ -48,6 +48,10 @@ def schemas() -> dict[str, Statement]:
     return {NOTIFICATION: statement(fill(_NOTIFICATION)), PARAMS: statement(fill(_PARAMS))}
 
 
+def wiring_label(ctx: Context) -> str:
+    return "sdk mode" if ctx.bridge is Bridge.SDK else f"compat mode, {ctx.form} form"
+
+
 def wanted(ctx: Context) -> str:
     """The schema this run's wiring imports ("" in sdk mode)."""
     if ctx.bridge is Bridge.SDK:
@@ -78,6 +82,8 @@ def transform(ed: FileEditor, ctx: Context) -> None:
         ed.retire_statement(root, as_form(schema._replace(label=f"the schema `{other}`"), "migrate"))
     if not name:
         ed.drop_unused_imports("zod", ["z"], "only the earlier wiring's schema used it")
+        if not ed.edits:
+            raise NotApplicable(f"{wiring_label(ctx)} registers no schema of its own")
         return
     if ed.imported_name("zod", "z", package=True) is None and ed.namespace_import("zod", package=True) != "z":
         if ed.namespace_import("zod", package=True) is not None:

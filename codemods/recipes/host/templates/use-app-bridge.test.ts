@@ -36,6 +36,7 @@ const page = {
   getComputedStyle: () => ({ getPropertyValue: () => "" }),
   MutationObserver: class {
     observe() {}
+    disconnect() {}
   },
 };
 const debug = console.debug;
