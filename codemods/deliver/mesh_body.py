@@ -4,13 +4,19 @@ in the checkout's `.github/pull_request_template.md` read from the base
 commit (What / Screenshots / How to Test / Migration Notes / Checklist),
 a manual test plan a reviewer can follow, every check of mesh's CI with
 what did not run and why, the upstream proposal, and the tool's own
-details in a collapsed block. The fingerprint is the body's last line."""
+details in a collapsed block. A change whose checks failed leads with them
+and the `skip` line that opts out of the steps they name (its PR is a
+draft). Paths are code spans that nothing in them can end (`templates`).
+The fingerprint is the body's last line."""
 
 from __future__ import annotations
+
+import json
 
 from .. import __version__
 from ..recipes.base import Bridge
 from ..recipes.names import NAMES
+from .templates import code, fill
 
 TEMPLATE = ".github/pull_request_template.md"
 PROPOSAL = "modelcontextprotocol/ext-apps#465"
@@ -65,12 +71,34 @@ def render(
     }
     while reproduce and reproduce[-1] == "":
         reproduce = reproduce[:-1]
-    from .templates import fill
-
-    lines = fill(_template(series), content, _key, lambda label: _true(label, report), {"checklist"})
+    lines = _failed(series, report) + fill(_template(series), content, _key, lambda label: _true(label, report), {"checklist"})
     lines += ["", "<details><summary>How this PR was made (mesh-codemod)</summary>", "", *_details(series), ""]
     lines += [*reproduce, "", "</details>", "", fingerprint, ""]
     return "\n".join(lines)
+
+
+def _failed(series, report) -> list[str]:
+    """The lead of a change whose checks failed: each failed check with the
+    series' files its findings name, and the `skip` line for the steps
+    that wrote them (every step of the series when they name none)."""
+    failed = report.failed if report is not None else []
+    if not failed:
+        return []
+    steps_of = {change.path: change.steps for change in series.plan.changes}
+    named = [path for check in failed for path in check.files if path in steps_of]
+    steps = list(dict.fromkeys(step for path in (named or steps_of) for step in steps_of[path]))
+    checks = ", ".join(
+        code(check.name) + (f" ({', '.join(code(path) for path in check.files)})" if check.files else "")
+        for check in failed
+    )
+    what = "the steps that wrote these files" if named else "this change's steps"
+    return [
+        f"> **Draft: mesh's checks failed on this change**: {checks}.",
+        ">",
+        f"> To leave {what} out for good, add {code('skip = ' + json.dumps(steps))} to `.mesh-codemod.toml`"
+        " on the target branch; to decline this change, close this PR.",
+        "",
+    ]
 
 
 def _template(series) -> str:
@@ -132,7 +160,7 @@ def _what(series, introduction: list[str]) -> list[str]:
         "",
     ]
     for commit in series.commits:
-        lines += [f"- `{path}` ({kind})" for path, kind in commit.files]
+        lines += [f"- {code(path)} ({kind})" for path, kind in commit.files]
     return lines
 
 
@@ -194,7 +222,7 @@ def _how_to_test(report, not_run: str = "") -> list[str]:
         f"mesh-codemod ran mesh's checks on the branch's tree ({len(report.files)} touched file(s)), each against"
         " the base so only new findings count."
     )
-    lines += [""] + [f"- {what}: {', '.join(f'`{n}`' for n in names)}" for what, names in (
+    lines += [""] + [f"- {what}: {', '.join(code(n) for n in names)}" for what, names in (
         ("Ran", ran),
         ("Not available here (CI runs them; the table says why)", by_outcome.get("not available", [])),
         ("Not run here (CI runs them; the table says why)", by_outcome.get("not run", [])),
@@ -214,14 +242,8 @@ def _details(series) -> list[str]:
     lines = ["Commits:", ""]
     for commit in series.commits:
         lines.append(f"- `{commit.sha[:12]}` {commit.group.subject}")
-    mode = series.bridge.mode.value
-    lines += ["", f"Bridge mode: `{mode}`{series.bridge.describe()[len(mode):]}."]
-    formatter = series.plan.formatter
-    if formatter is not None:
-        lines += ["", f"Layout: {formatter.name} ({formatter.reason}).", ""]
-        groups: dict = {}
-        for change in series.plan.changes:
-            if change.layout:
-                groups.setdefault(change.layout, []).append(f"`{change.path}`")
-        lines += [f"- {layout.kind} ({layout.reason}): {', '.join(paths)}" for layout, paths in groups.items()]
+    # the reason may name a path the base chose: a code span
+    lines += ["", f"Bridge mode: {code(series.bridge.describe())}."]
+    lines += ["", "Layout: mesh-codemod's own, in the style of the base's formatter configuration, wherever the"
+              " series is built; mesh's formatter checks it (the `format` check)."]
     return lines
