@@ -210,7 +210,7 @@ def test_the_merged_module_and_its_tests_pass_under_bun(tmp_path: Path, earlier)
 
 @pytest.mark.parametrize(
     "edit",
-    [(WAS, "const warnedOverCap = new Set<string>(); // once per app"), (ABOVE, "// Warned once per app.")],
+    [(WAS, "const warnedOverCap = new Set<string>(); // once per app"), (ABOVE, ABOVE + " // the last param's")],
     ids=["the-same-line", "the-line-above"],
 )
 def test_an_edit_that_collides_with_the_upgrade_is_left_alone_and_named(edit, tmp_path: Path, earlier) -> None:
@@ -271,7 +271,7 @@ def test_tests_that_collide_with_the_upgrade_refuse_their_module(tmp_path: Path,
     repo = _earlier(tmp_path, "compat", renamed=True)
     tests = repo / TESTS
     was = CHANGES[1][3]
-    tests.write_text(tests.read_text().replace(was, was + " (the team's)"))
+    tests.write_text(tests.read_text().replace(was, was.replace("URL", "URL (the team's)")))
     before = snapshot(repo)
     result = invoke("apply", "--repo", repo, "--bridge", "compat", "--json")
     assert result.exit_code == 3, result.output
