@@ -54,7 +54,7 @@ PART = _words(("GenericToolCallPart", "ToolAppPart"), ("GenericToolCallPartProps
 PANEL_VIEW = _words(("AppViewContent", "PanelAppContent"), ("AppRenderer", "PanelApp"))
 
 _SCHEMA = re.compile(r"^const unifiedChatSearchSchema = z\.object\(\{\n.*?^\}\);\n", re.M | re.S)
-_APP_STATE_IMPORT = 'import { APP_STATE_PARAM } from "@/mcp-apps/app-state";\n'
+_APP_STATE_IMPORT = 'import { APP_STATE_PARAM } from "@/mcp-apps/app-state.ts";\n'
 
 
 def _route_file(text: str) -> str:
