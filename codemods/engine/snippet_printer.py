@@ -197,7 +197,9 @@ class _Printer:
         if kind == "new_expression":
             ctor = node.child_by_field_name("constructor")
             args = node.child_by_field_name("arguments")
-            return ["new ", self.expression(ctor), self.arguments(args) if args is not None else ""]
+            types = node.child_by_field_name("type_arguments")  # `new Set<string>()`: kept as written
+            typed = self.text(types) if types is not None else ""
+            return ["new ", self.expression(ctor), typed, self.arguments(args) if args is not None else ""]
         if kind == "arrow_function":
             return self.arrow(node)
         if kind == "object":
