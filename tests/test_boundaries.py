@@ -260,6 +260,6 @@ def test_a_tampering_formatter_reaches_nothing_of_the_remote_in_local_use(tmp_pa
     result = invoke("pr", "--repo", work, "--branch", "codemod/app-state", "--push", "origin", "--author", BOT,
                     "--no-verify", "--json")
     assert result.exit_code == 0, result.output
-    assert 'from "zod"' in git(remote, "show", "refs/heads/codemod/app-state:apps/mesh/src/mcp-apps/app-state.ts")
+    assert 'from "zod"' in git(remote, "show", "refs/heads/codemod/app-state:apps/mesh/src/mcp-apps/types.ts")
     for path in git(remote, "ls-tree", "-r", "--name-only", "refs/heads/codemod/app-state").split():
         assert "attacker.example" not in git(remote, "show", f"refs/heads/codemod/app-state:{path}")

@@ -82,7 +82,7 @@ def test_the_pass_fixes_what_the_built_in_layout_gets_wrong(biome: Path, tmp_pat
     report = _apply(repo)
     assert report["formatter"]["name"].startswith("biome 2.")
     layouts = _layouts(report)
-    assert len(layouts) == 10 and {layout["kind"] for layout in layouts.values()} == {FORMATTER}
+    assert len(layouts) == 11 and {layout["kind"] for layout in layouts.values()} == {FORMATTER}
     assert "re-laid out the edited lines" in layouts[BRIDGE]["reason"]
     check = _biome(repo)
     assert check.returncode == 0, check.stdout + check.stderr

@@ -253,7 +253,7 @@ def test_two_simultaneous_runs_produce_one_correct_result(host_tree) -> None:
     outputs = [run.communicate(timeout=60) for run in runs]
     assert [run.returncode for run in runs] == [0, 0], outputs
     reports = sorted(err.decode().splitlines()[-1] for _, err in outputs)
-    assert reports == ["nothing to do: every step is already applied", "wrote 10 file(s)"]
+    assert reports == ["nothing to do: every step is already applied", "wrote 11 file(s)"]
     assert snapshot(repo) == snapshot(EXPECTED)
 
 

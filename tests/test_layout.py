@@ -234,10 +234,12 @@ def test_recipe_roles_match_their_snippets() -> None:
 
     for module in pkgutil.walk_packages(codemods.recipes.__path__, "codemods.recipes."):
         importlib.import_module(module.name)
-    assert len(bridge_store._sdk_variants()) == 8
+    from codemods.recipes.host import bridge_wiring
+
+    assert len(bridge_wiring._variants()) == 8
     check_roles()
     assert not statements._UNCHECKED_ROLES
-    assert all(h.role for h in bridge_store.HANDLERS.values())
+    assert all(h.role for h in bridge_wiring.HANDLERS.values())
     assert panel_app_view.HOOK_CALL.role == tool_call_part.HOOK_CALL.role == "useAppStateParam($$$)"
 
 

@@ -252,7 +252,7 @@ def test_a_layout_the_build_jobs_formatter_makes_never_reaches_the_branch(tmp_pa
     assert result.exit_code == 0, result.output
     assert _published(remote) == data["tip"]
     pushed = git(remote, "show", f"refs/heads/{BRANCH}:{MODULE}")
-    assert 'from "zod"' in pushed and "from 'zod'" not in pushed
+    assert 'APP_STATE_PARAM = "appState"' in pushed and "APP_STATE_PARAM = 'appState'" not in pushed
     out = json.loads(report.read_text())
     assert out["draft"] is True and out["body"].startswith("> **Draft: mesh's checks failed on this change**: `format`")
 

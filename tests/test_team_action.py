@@ -74,7 +74,7 @@ def test_a_closed_pr_then_another_change_opens_a_new_pr(tmp_path: Path) -> None:
     assert day2.outputs["pr-action"] == "open" and day2.outputs["pr-number"] == "2", day2
     pulls = {p["number"]: p for p in read_state(state)["pulls"]}
     assert forge.fingerprint_in(pulls[1]["body"]) != forge.fingerprint_in(pulls[2]["body"])
-    assert "StateChangedParamsSchema" in git(remote, "show", f"{BRANCH}:apps/mesh/src/mcp-apps/app-state.ts")
+    assert "StateChangedParamsSchema" in git(remote, "show", f"{BRANCH}:apps/mesh/src/mcp-apps/types.ts")
 
 
 def test_a_merged_then_reverted_change_is_a_no(tmp_path: Path) -> None:

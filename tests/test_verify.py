@@ -93,7 +93,7 @@ def test_all_checks_pass_on_the_tools_output(checkout: Path, tmp_path: Path) -> 
         " ./src/web/hooks/use-app-state-param.test.ts"
     )
     assert checks["lint"]["command"].startswith("node_modules/.bin/oxlint -c .oxlintrc.json apps/mesh/")
-    assert len(report["files"]) == 10
+    assert len(report["files"]) == 11
     # the baseline ran on a copy of HEAD, not in the checkout
     checks_run = [c for c in _calls(tmp_path) if c.endswith(" run check")]
     assert len(checks_run) == 2

@@ -197,7 +197,9 @@ class _Printer:
         if kind == "new_expression":
             ctor = node.child_by_field_name("constructor")
             args = node.child_by_field_name("arguments")
-            return ["new ", self.expression(ctor), self.arguments(args) if args is not None else ""]
+            types = node.child_by_field_name("type_arguments")  # `new Set<string>()`: kept as written
+            typed = self.text(types) if types is not None else ""
+            return ["new ", self.expression(ctor), typed, self.arguments(args) if args is not None else ""]
         if kind == "arrow_function":
             return self.arrow(node)
         if kind == "object":
@@ -215,7 +217,8 @@ class _Printer:
             )
             return L.delimited("[", [self.expression(c) for c in elements], "]", self.style, broken=matrix)
         if kind == "parenthesized_expression":
-            return ["(", self.expression(node.named_children[0], in_parens=True), ")"]
+            # the parentheses' group: broken only where the whole does not fit
+            return L.group("(", self.expression(node.named_children[0], in_parens=True), ")")
         if kind == "binary_expression":
             return self.binary(node, in_parens)
         if kind == "ternary_expression":
