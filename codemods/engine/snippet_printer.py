@@ -2,9 +2,9 @@
 code is made of (declarations, calls, objects, arrows, conditions, class
 members), each through one building block of :mod:`.layout`.
 
-Anything else is kept as written when it is on one line, and makes the
-whole snippet :class:`~.layout.Unsupported` when it spans lines (then the
-caller re-indents the snippet as written).
+Anything else is kept as written when it is on one line; a statement
+holding one over several lines is kept as written (re-indented, its
+strings in the style's quotes), its neighbours still laid out.
 """
 
 from __future__ import annotations
@@ -22,10 +22,15 @@ _STATEMENT_END = {"expression_statement", "lexical_declaration", "variable_decla
 _LOGICAL = {"&&", "||", "??"}
 
 
+# Braces that the style's bracket spacing pads: `{ a }` or `{a}`.
+_BRACES = {"object", "object_pattern", "named_imports", "export_clause", "object_type"}
+
+
 class _Printer:
     def __init__(self, data: bytes, style: Style) -> None:
         self.data = data
         self.style = style
+        self.kept = False  # whether a statement was kept as written
 
     def text(self, node: Node) -> str:
         return self.data[node.start_byte:node.end_byte].decode()
@@ -47,9 +52,43 @@ class _Printer:
                 parts.append(L.HARD)
                 if node.start_point[0] - previous.end_point[0] > 1:
                     parts.append(L.HARD)
-            parts.append(self.statement(node))
+            parts.append(self.statement_or_kept(node))
             previous = node
         return parts
+
+    def statement_or_kept(self, node: Node) -> object:
+        """A statement laid out, or kept as written where the printer does
+        not know a construct of it that spans lines."""
+        try:
+            return self.statement(node)
+        except L.Unsupported:
+            self.kept = True
+            if node.type == "public_field_definition":  # its `;` is the class body's
+                return [self.as_written(node), self.semi()]
+            return self.as_written(node)
+
+    def as_written(self, node: Node) -> list:
+        """A statement's own lines, restyled (:meth:`restyled`), each
+        re-indented from its depth as written (two spaces a level) to the
+        style's; the lines inside a template string stay as they are."""
+        lines = self.restyled(node).split("\n")
+        start = self.data.rfind(b"\n", 0, node.start_byte) + 1
+        base = len(self.data[start:node.start_byte]) - len(self.data[start:node.start_byte].lstrip())
+        literal = {
+            line for d in _descendants(node) if d.type == "template_string"
+            for line in range(d.start_point[0] + 1, d.end_point[0] + 1)
+        }
+        out: list = [L.restyle_line(lines[0], lines[1:], self.style)]
+        for number, line in enumerate(lines[1:], node.start_point[0] + 1):
+            stripped = line.lstrip(" ")
+            if number in literal:
+                out.append("\n" + line)  # not re-indented: the string's own text
+                continue
+            depth, extra = divmod(max(len(line) - len(stripped) - base, 0), L.WRITTEN_STEP)
+            if stripped and not stripped.startswith(("//", "*", "/*")):
+                stripped = L.restyle_line(stripped, lines[number - node.start_point[0] + 1:], self.style)
+            out += [L.HARD, self.style.indent * depth + " " * extra + stripped if stripped else ""]
+        return out
 
     def block(self, node: Node) -> object:
         inner = [c for c in node.named_children]
@@ -114,9 +153,20 @@ class _Printer:
             return [self.squashed(node).removesuffix(";"), self.semi()]
         if kind == "method_definition":
             body = node.child_by_field_name("body")
+            if node.start_point[0] != body.start_point[0]:
+                raise L.Unsupported("a method's head over several lines")
             head = self.data[node.start_byte:body.start_byte].decode()
             return [" ".join(head.split()), " ", self.block(body)]
-        return self.verbatim(node)
+        if kind == "class_declaration":
+            body = node.child_by_field_name("body")
+            if node.start_point[0] != body.start_point[0]:
+                raise L.Unsupported("a class's head over several lines")
+            members = body.named_children
+            inside = [L.Indent([L.HARD, self.statements(members)]), L.HARD] if members else []
+            head = self.data[node.start_byte:body.start_byte].decode()
+            return [" ".join(head.split()), " {", *inside, "}"]
+        # a statement the printer does not know, on one line: as written
+        return L.restyle_line(self.verbatim(node), [], self.style)
 
     def function(self, node: Node) -> object:
         name = node.child_by_field_name("name")
@@ -157,7 +207,7 @@ class _Printer:
         alternative = node.child_by_field_name("alternative")
         if alternative is not None:
             branch = alternative.named_children[0]
-            parts += [" else ", self.statement(branch)]
+            parts += [" " if consequence.type == "statement_block" else L.HARD, "else ", self.statement(branch)]
         return parts
 
     # ---- declarations and assignments ----
@@ -193,20 +243,30 @@ class _Printer:
             return L.requote(self.text(node), self.style.quote)
         if kind in {"identifier", "this", "property_identifier", "number", "true", "false", "null", "undefined",
                     "shorthand_property_identifier", "shorthand_property_identifier_pattern", "super",
-                    "private_property_identifier", "regex", "template_string"}:
+                    "private_property_identifier", "regex"}:
             return self.text(node)
+        if kind == "template_string":
+            return self.restyled(node)
         if kind == "member_expression":
             obj = node.child_by_field_name("object")
             prop = node.child_by_field_name("property")
             between = self._between(obj, prop)
             return [self.expression(obj), between, self.expression(prop)]
+        if kind == "subscript_expression":
+            obj, index = node.child_by_field_name("object"), node.child_by_field_name("index")
+            opening = self._between(obj, index)  # `[` or `?.[`
+            if index.type == "number":
+                return [self.expression(obj), opening, self.text(index), "]"]
+            return [self.expression(obj), L.group(opening, L.Indent([L.SOFT, self.expression(index)]), L.SOFT, "]")]
         if kind == "call_expression":
             chain = self.member_chain(node)
             return chain if chain is not None else self.call(node)
         if kind == "new_expression":
             ctor = node.child_by_field_name("constructor")
+            types = node.child_by_field_name("type_arguments")
             args = node.child_by_field_name("arguments")
-            return ["new ", self.expression(ctor), self.arguments(args) if args is not None else ""]
+            return ["new ", self.expression(ctor), self.squashed(types) if types is not None else "",
+                    self.arguments(args) if args is not None else ""]
         if kind == "arrow_function":
             return self.arrow(node)
         if kind == "object":
@@ -247,7 +307,7 @@ class _Printer:
             left, right = node.child_by_field_name("left"), node.child_by_field_name("right")
             return L.assignment(self.expression(left), self.operator(node), self.expression(right))
         if kind == "as_expression":
-            expression, type_ = node.named_children[0], node.named_children[-1]
+            expression, type_ = node.named_children[0], node.children[-1]
             return L.type_assertion(self.expression(expression), self.squashed(type_))
         if kind == "non_null_expression":
             return [self.expression(node.named_children[0]), "!"]
@@ -370,11 +430,13 @@ class _Printer:
 
     def arrow(self, node: Node) -> object:
         params = node.child_by_field_name("parameters") or node.child_by_field_name("parameter")
-        head: list = []
-        if params is not None and params.type == "formal_parameters":
+        head: list = ["async "] if node.children and node.children[0].type == "async" else []
+        if not self.style.arrow_parens and _plain_parameter(node) is not None:
+            head.append(self.text(_plain_parameter(node)))
+        elif params is not None and params.type == "formal_parameters":
             head.append(self.parameters(params))
         elif params is not None:
-            head.append(self.text(params))
+            head.append(self.text(params) if not self.style.arrow_parens else f"({self.text(params)})")
         returns = node.child_by_field_name("return_type")
         if returns is not None:
             head.append(self.squashed(returns))
@@ -429,12 +491,33 @@ class _Printer:
     # ---- text kept as written ----
 
     def squashed(self, node: Node) -> str:
-        """A node's text on one line (a type, a parameter): its whitespace runs
-        become single spaces, strings get the style's quotes."""
-        text = self.text(node)
-        if "\n" in text:
+        """A node's text on one line (a type, a parameter), restyled."""
+        if node.start_point[0] != node.end_point[0]:
             raise L.Unsupported(f"{node.type} over several lines")
-        return L.requote_all(text, self.style.quote)
+        return self.restyled(node)
+
+    def restyled(self, node: Node) -> str:
+        """A node's text in the style: its strings in the style's quotes (a
+        JSX attribute's as written), braces on one line padded or not, an
+        arrow's one plain parameter in parentheses or not."""
+        edits: list[tuple[int, int, str]] = []
+        for d in _descendants(node):
+            if d.type == "string" and (d.parent is None or d.parent.type != "jsx_attribute"):
+                edits.append((d.start_byte, d.end_byte, L.requote(self.text(d), self.style.quote)))
+            elif d.type in _BRACES and d.start_point[0] == d.end_point[0] and len(d.children) > 2:
+                inner = " " if self.style.bracket_spacing else ""
+                first, last = d.children[0], d.children[-1]
+                if self.text(first) == "{" and self.text(last) == "}":
+                    edits.append((first.end_byte, d.children[1].start_byte, inner))
+                    edits.append((d.children[-2].end_byte, last.start_byte, inner))
+            elif d.type == "arrow_function" and not self.style.arrow_parens and _plain_parameter(d) is not None:
+                params = d.child_by_field_name("parameters")
+                edits.append((params.start_byte, params.end_byte, self.text(_plain_parameter(d))))
+        out, cursor = [], node.start_byte
+        for start, end, text in sorted(edits):
+            out += [self.data[cursor:start].decode(), text]
+            cursor = end
+        return "".join(out) + self.data[cursor:node.end_byte].decode()
 
     def verbatim(self, node: Node) -> str:
         if node.type == "comment":
@@ -442,8 +525,36 @@ class _Printer:
         return self.squashed(node)
 
 
-def snippet_doc(body: str, style: Style, *, tsx: bool = False, kind: str = "statements") -> object:
-    """The layout document of a snippet: statements, or class members."""
+def _descendants(node: Node):
+    """``node`` and every node below it, in document order, but nothing
+    inside a string (its quotes and escapes are its own)."""
+    stack = [node]
+    while stack:
+        current = stack.pop()
+        yield current
+        if current.type != "string":
+            stack.extend(reversed(current.children))
+
+
+def _plain_parameter(arrow: Node) -> Node | None:
+    """The one parameter of an arrow that may go without parentheses: a
+    bare name with no type, default or rest, the arrow with no type
+    parameters or return type (Prettier's ``arrowParens: "avoid"``)."""
+    params = arrow.child_by_field_name("parameters")
+    if params is None or arrow.child_by_field_name("return_type") is not None:
+        return None
+    if arrow.child_by_field_name("type_parameters") is not None or len(params.named_children) != 1:
+        return None
+    param = params.named_children[0]
+    pattern = param.child_by_field_name("pattern")
+    if param.type != "required_parameter" or len(param.named_children) != 1 or pattern is None:
+        return None
+    return pattern if pattern.type == "identifier" else None
+
+
+def snippet_doc(body: str, style: Style, *, tsx: bool = False, kind: str = "statements") -> tuple[object, bool]:
+    """The layout document of a snippet (statements, or class members), and
+    whether a statement of it is kept as written."""
     prefix = "class __Snippet {\n" if kind == "members" else ""
     suffix = "\n}" if kind == "members" else ""
     data = (prefix + body + suffix).encode()
@@ -454,13 +565,14 @@ def snippet_doc(body: str, style: Style, *, tsx: bool = False, kind: str = "stat
     nodes = tree.root_node.named_children
     if kind == "members":
         nodes = nodes[0].child_by_field_name("body").named_children
-    return printer.statements(nodes)
+    return printer.statements(nodes), printer.kept
 
 
 class SnippetLayout(NamedTuple):
     """A snippet laid out for its place: the text to insert (first line not
     indented, lines ended by the style's ``eol``) and whether the printer
-    laid it out (else kept as written)."""
+    laid it out all (else a statement of it, or all of it, is kept as
+    written)."""
 
     text: str
     laid_out: bool
@@ -473,18 +585,20 @@ def layout_snippet(snippet: str, indent: str, style: Style, *, tsx: bool = False
     indented. Falls back to re-indenting the text as written."""
     body = L.dedent(snippet).strip("\n")
     try:
-        doc = snippet_doc(body, style, tsx=tsx, kind=kind)
+        doc, kept = snippet_doc(body, style, tsx=tsx, kind=kind)
     except L.Unsupported:
         return SnippetLayout(L.reindent(snippet, indent, style), False)
-    return SnippetLayout(L.print_doc(doc, style, indent), True)
+    return SnippetLayout(L.print_doc(doc, style, indent), not kept)
 
 
 def render_file(template: str, style: Style, written_in: Style = Style()) -> str:
     """A new file from a template written in the ``written_in`` style, for
     ``style``. Each top-level statement is laid out by the printer when the
     printer gives back exactly the template's text in the template's own
-    style (so the template stays the truth where the printer knows less);
-    any other statement is kept as written, re-indented and re-quoted."""
+    style (so the template stays the truth where the printer knows less;
+    a statement it does not know is kept as written, restyled, inside a
+    statement it lays out); any other statement is kept as written,
+    re-indented and re-quoted."""
     if style == written_in:
         return template  # templates are written clean in their own style (tested)
     data = template.encode()
@@ -507,8 +621,8 @@ def render_file(template: str, style: Style, written_in: Style = Style()) -> str
 def _statement_for(data: bytes, node: Node, text: str, style: Style, written_in: Style) -> str:
     if node.type != "comment":
         try:
-            if L.print_doc(_Printer(data, written_in).statement(node), written_in) == text:
-                return L.print_doc(_Printer(data, style).statement(node), style)
+            if L.print_doc(_Printer(data, written_in).statement_or_kept(node), written_in) == text:
+                return L.print_doc(_Printer(data, style).statement_or_kept(node), style)
         except L.Unsupported:
             pass
     return L.restyle_text(text, style)
