@@ -138,6 +138,8 @@ def series_json(series) -> dict:
 def _pr_command(request: PrRequest, series) -> list[str]:
     """The command line that rebuilds exactly this branch."""
     args = ["pr", "--repo", ".", "--branch", request.branch, "--base", series.base]
+    if series.plan.target == "sdk":  # no bridge mode, and always the built-in layout (SPEC 7)
+        return args + ["--author", str(series.identity)]
     return args + ["--bridge", series.bridge.mode.value, "--author", str(series.identity)]
 
 
@@ -215,7 +217,7 @@ def _pr(request: PrRequest) -> int:
                 "the repository's git configuration changed while its formatter or checks ran (core.sshCommand, "
                 "a remote's URL, ...): nothing pushed, branch not moved; look at .git/config"
             )
-        body = prbody.render(series, report, _pr_command(request, series))
+        body = prbody.render(series, report, _pr_command(request, series), spec_url=_spec_url(series, request))
         if request.body_out:
             request.body_out.write_text(body, encoding="utf-8")
         # the build job (an artifact, no push) records failed checks: its PR is a draft (SPEC 8)
@@ -254,9 +256,11 @@ def _stack_spec_branch(series, request: PrRequest) -> dict | None:
         return None
     branch = branches.spec_branch_name(request.branch)
     local, seen, foreign = branches.check_branch(part, branch, request.push, request.force)
-    body = prbody.render_sdk_spec(part, _pr_command(request, series), request.branch)
+    body = prbody.render_sdk_spec(part, _pr_command(request, series))
+    comment = discussion(series, branch, request)
     if request.body_out:
         request.body_out.with_name(request.body_out.stem + ".spec.md").write_text(body, encoding="utf-8")
+        request.body_out.with_name(request.body_out.stem + ".discussion.md").write_text(comment, encoding="utf-8")
     update = branches.update_branch(part, branch, request.push, local, seen, foreign)
     return {
         "branch": branch,
@@ -265,7 +269,33 @@ def _stack_spec_branch(series, request: PrRequest) -> dict | None:
         "local": {"before": update.local_before, "action": update.local_action},
         "push": {"remote": request.push, "pushed": update.pushed},
         "body": body,
+        "discussion": comment,
     }
+
+
+def _fork(series, request: PrRequest) -> str | None:
+    """The owner of the fork the branches go to (`--push`, else origin)."""
+    from ..deliver import sdk_body
+
+    remote = {r.name: r for r in series.repo.remotes}.get(request.push or "origin")
+    return sdk_body.fork_owner(next(iter(remote.urls), "")) if remote is not None else None
+
+
+def _spec_url(series, request: PrRequest) -> str:
+    """The compare page of the SDK's spec branch, "" without one."""
+    from ..deliver import branches, build, sdk_body
+
+    if build.spec_part(series) is None:
+        return ""
+    return sdk_body.compare_url(_fork(series, request), branches.spec_branch_name(request.branch))
+
+
+def discussion(series, spec_branch: str, request: PrRequest) -> str:
+    """The proposal for ext-apps #465 (SPEC 7), with the compare URLs of
+    both branches on the fork they are pushed to (`--push`, else origin)."""
+    from ..deliver import sdk_body
+
+    return sdk_body.discussion(series, spec_branch, request.branch, _fork(series, request))
 
 
 def _report_blocked(series, request: PrRequest, err, as_json: bool) -> None:
@@ -337,8 +367,11 @@ def _report_pr(
         say(f"push to {request.push}: " + ("pushed" if update.pushed else "nothing to push (already up to date)"))
     if report is not None:
         say("verify:\n" + report.text())
-    if not request.body_out:
+    if not request.body_out:  # the bodies, then the proposal for #465
         print(body)
+        if stacked is not None:
+            print(stacked["body"])
+            print(stacked["discussion"])
     if error:
         say(f"mesh-codemod: {error}")
 

@@ -20,6 +20,7 @@ import git
 
 from typing import NamedTuple
 from ..recipes.base import Bridge, CommitGroup, ModeChoice
+from ..recipes.names import NAMES, Names
 from ..plan.formatting import FormatterChoice
 from ..plan.model import NO_TOOLS, FileChange, Plan, TargetError, Tools, detect_target
 from ..plan.baseline import TRAILER
@@ -95,6 +96,7 @@ def build_series(
     tools: Tools = NO_TOOLS,
     config_rev: str | None = None,
     only_target: str | None = None,
+    names: Names = NAMES,
 ) -> Series:
     """Make (in the object store only) one commit per commit group whose
     steps change something, on top of ``base_rev``. The files are always
@@ -108,13 +110,16 @@ def build_series(
     The publishing side passes ``config_rev`` (the target branch's tip:
     its `.mesh-codemod.toml` is the team's current word, added to the
     base's) and ``only_target`` (the one target it publishes: the host),
-    refusing any other before a step runs."""
+    refusing any other before a step runs. ``names``: the feature's names
+    the steps write (SPEC 10)."""
     base = resolve(repo, base_rev)
     checkout = Path(repo.working_tree_dir)
     date = commit_date(base)
     with exported_tree(repo, base.hexsha, _reads(repo, base.hexsha)) as tree, _temporary_index() as index:
         try:
-            groups, choice, plans = _plan_groups(repo, tree, base.hexsha, bridge, tools, config_rev, only_target)
+            groups, choice, plans = _plan_groups(
+                repo, tree, base.hexsha, bridge, tools, config_rev, only_target, names
+            )
         except TargetError as err:
             raise GitProblem(str(err).replace(str(tree), f"{checkout} at {base.hexsha[:12]}")) from None
         _refuse_if_refused(plans[-1], base.hexsha)
@@ -125,7 +130,7 @@ def build_series(
 
 def _plan_groups(
     repo: git.Repo, tree: Path, base: str, bridge: Bridge | ModeChoice | Callable[[Path], ModeChoice],
-    tools: Tools, config_rev: str | None, only_target: str | None,
+    tools: Tools, config_rev: str | None, only_target: str | None, names: Names,
 ) -> tuple[tuple[CommitGroup, ...], ModeChoice, list[Plan]]:
     """The target's commit groups, the bridge mode, and one plan per group
     on the exported ``tree``, each with the steps of the groups so far (the
@@ -156,8 +161,9 @@ def _plan_groups(
     selected: list[str] = []
     for group in target.commits:
         selected.extend(group.steps)
-        plans.append(plan(tree, choice, selected, BUILT_IN, tools=tools, settings=settings))
-    return target.commits, choice, plans
+        plans.append(plan(tree, choice, selected, BUILT_IN, tools=tools, settings=settings, names=names))
+    full = plans[-1]
+    return tuple(group.written_for(full) for group in target.commits), choice, plans
 
 
 def _refuse_if_refused(full: Plan, base: str) -> None:

@@ -14,6 +14,8 @@ from __future__ import annotations
 import json
 
 from .. import __version__
+from ..recipes.base import Bridge
+from ..recipes.names import NAMES
 from .templates import code, fill
 
 TEMPLATE = ".github/pull_request_template.md"
@@ -127,25 +129,32 @@ def _true(label: str, report) -> bool:
     if "title" in words:
         return True  # `<type>(mcp-apps): ...`, mesh's own form
     if "breaking" in words:
-        return True  # additive: optional props and options, a new search param; earlier links still read
-    if "tested" in words:
-        checks = {c.name: c.outcome.value for c in report.checks} if report is not None else {}
-        return checks.get("tests") == "passed" and not report.failed
-    return False  # documentation, and anything the tool cannot know
+        return True  # additive: optional props, a new search param
+    # "tested and working" holds after a run in a browser, which the tool
+    # cannot know of; documentation, and anything else it cannot know
+    return False
 
 
 def _what(series, introduction: list[str]) -> list[str]:
     lines = [line for line in introduction if not line.startswith("## ")]
     while lines and lines[0] == "":
         lines.pop(0)
+    if series.bridge.mode is not Bridge.SDK:  # an SDK that ships the notification is wired in sdk mode
+        lines += [
+            f"**Experimental** until the MCP Apps SDK ships the notification: it is proposed upstream in"
+            f" [{PROPOSAL}]({PROPOSAL_URL}), and its name and shape may change there.",
+            "",
+            f"Where a render site keeps state, Studio advertises `{NAMES.capability}: {{ maxLength: 1024 }}` in the"
+            f" host capabilities of `ui/initialize`. The released SDKs ({RELEASED_SDKS}) strip that unknown"
+            " capability in the View's `App`, so `app.getHostCapabilities()` does not show it yet: Views see it once"
+            f" the SDK change ships. The state itself (`hostContext.{NAMES.context_field}`) reaches them today.",
+            "",
+        ]
     lines += [
-        f"**Experimental** until the MCP Apps SDK ships the notification: it is proposed upstream in"
-        f" [{PROPOSAL}]({PROPOSAL_URL}), and its name and shape may change there.",
-        "",
-        "Where a render site keeps state, Studio advertises `appState: { maxLength: 1024 }` in the host"
-        f" capabilities of `ui/initialize`. The released SDKs ({RELEASED_SDKS}) strip that unknown capability"
-        " in the View's `App`, so `app.getHostCapabilities()` does not show it yet: Views see it once the SDK"
-        " change ships. The state itself (`hostContext.appState`) reaches them today.",
+        "An app hears a new state only after a navigation that moves to another history entry (a link,"
+        " Back/Forward) and changes its slot; Studio tells those from its own writes, which replace the entry,"
+        " with the Navigation API (`navigation`'s `currententrychange`: Chromium 102+, Safari 26.2+,"
+        " Firefox 147+). Without it Studio pushes nothing, and apps restore their state on load only.",
         "",
         "Files:",
         "",
@@ -192,7 +201,10 @@ def _how_to_test(report, not_run: str = "") -> list[str]:
         "6. Copy the URL, send `{ state: { view: \"b\" } }`, then go back to the copied URL without a reload, in"
         " the page's own console: `history.pushState(null, \"\", COPIED_URL); dispatchEvent(new PopStateEvent(\"popstate\"))`."
         " The app logs `appState pushed: { view: \"settings\" }`; Back pushes `{ view: \"b\" }`.",
-        "7. Send `params: { state: null }`: the app's slot leaves the URL.",
+        "7. Send `params: { state: null }`: the app's slot leaves the URL. Send `params: {}`: nothing changes.",
+        "8. Send a state over 1024 bytes of JSON (`{ state: \"x\".repeat(3000) }`): a console warning says the URL"
+        " does not keep it, and the app keeps its view; switching a tab or toggling the panel then pushes nothing"
+        " to it.",
         "",
         "The tool details view keeps no state: there, a state sent is ignored, and nothing is pushed.",
         "",
@@ -223,13 +235,7 @@ def _how_to_test(report, not_run: str = "") -> list[str]:
 
 
 def _migration(series) -> list[str]:
-    from ..plan import changeover
-
-    kind = changeover.kind(series.plan)
-    lines = ["None: no database migration, configuration or setup step."]
-    if kind in (changeover.UPGRADE, changeover.BOTH, changeover.MIGRATION):
-        lines += ["", "Links made with the earlier code keep working: their `appState` forms are still read."]
-    return lines
+    return ["None: no database migration, configuration or setup step."]
 
 
 def _details(series) -> list[str]:

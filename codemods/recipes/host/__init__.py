@@ -8,78 +8,94 @@ from pathlib import Path
 
 from ...engine.style import FORMATTER_FILES
 from ..base import Bridge, CommitGroup, Context, NewFile, Step
-from ..names import NAMES
-from . import bridge_role, bridge_store, iframe_renderer, panel_app_view, releases, search_schema, tool_call_part
-from .common import ALIASES, HOOK, HOOK_PATH, MODULE_PATH
+from . import (
+    bridge_role,
+    bridge_store,
+    bridge_wiring,
+    iframe_renderer,
+    panel_app_view,
+    protocol_types,
+    releases,
+    search_schema,
+    tool_call_part,
+)
+from .common import ALIASES, HOOK, HOOK_PATH, MODULE_PATH, fill
 
 TESTS_PATH = "apps/mesh/src/mcp-apps/app-state.test.ts"
 STORE_TESTS_PATH = "apps/mesh/src/mcp-apps/use-app-bridge.test.ts"
 HOOK_TESTS_PATH = "apps/mesh/src/web/hooks/use-app-state-param.test.ts"
-# What the hook's callback runs, exported for its tests.
-HOOK_REPORT = "writeAppStateReport"
 # A host checkout is recognised by the bridge hook the feature builds on.
 MARKER = bridge_store.PATH
 
-# The schema each wiring form needs in app-state.ts (sdk mode: none).
+# 0.6.0 put the schema of each compat form into app-state.ts (the
+# template's {{compat_import}} and {{compat_schema}} holes): the templates
+# that release holds, by wiring. This release keeps it in types.ts.
 _SCHEMA_TEMPLATES = {
-    bridge_store.SDK: "",
-    bridge_store.COMPAT_1X: "app-state.compat-schema.ts",
-    bridge_store.COMPAT_2X: "app-state.compat-params-schema.ts",
+    bridge_wiring.COMPAT_1X: "app-state.compat-schema.ts",
+    bridge_wiring.COMPAT_2X: "app-state.compat-params-schema.ts",
 }
 
 
 def render_module(ctx: Context, templates: Mapping[str, str], wiring: str, kept: Sequence[str] = ()) -> str:
-    """app-state.ts for ``wiring``, with the schemas named in ``kept`` too
-    (another wiring's, which a file of the checkout still imports)."""
+    """app-state.ts as a release with ``templates`` writes it for
+    ``wiring`` (the same in every wiring since 0.7.0), with the schemas
+    named in ``kept`` (another wiring's, which a file of the checkout
+    still imports from it)."""
     schemas = [
         template for label, template in _SCHEMA_TEMPLATES.items()
-        if template and (label == wiring or bridge_store.SCHEMAS[label] in kept)
+        if template in templates and (label == wiring or bridge_wiring.SCHEMAS[label] in kept)
     ]
-    return (
-        templates["app-state.ts"]
-        .replace("{{compat_import}}", 'import { z } from "zod";\n\n' if schemas else "")
+    text = templates["app-state.ts"]
+    if "{{compat_schema}}" not in text and schemas:
+        # this release's module, keeping an earlier release's export
+        text = "{{compat_import}}" + text + "{{compat_schema}}"
+    return fill(
+        text.replace("{{compat_import}}", 'import { z } from "zod";\n\n' if schemas else "")
         .replace("{{compat_schema}}", "".join(templates[schema] for schema in schemas))
-        .replace("{{method}}", NAMES.method)
     )
 
 
 def render_module_keeping(ctx: Context, kept: Sequence[str]) -> str:
-    wiring = bridge_store.wiring(ctx)
-    return render_module(ctx, releases.current().templates, wiring, kept)
+    """This release's app-state.ts keeping the schemas ``kept`` that 0.6.0
+    put there (a file of the checkout still imports them from it)."""
+    current = dict(releases.current().templates)
+    for release in releases.releases():
+        for template in _SCHEMA_TEMPLATES.values():
+            if template in release.templates:
+                current.setdefault(template, release.templates[template])
+    return render_module(ctx, current, "", kept)
 
 
 def module_wirings(ctx: Context) -> list[str]:
-    """The wirings app-state.ts is written for, the run's first: a file
-    written for another is migrated to the run's."""
-    wiring = bridge_store.wiring(ctx)
-    return [wiring, *(label for label in _SCHEMA_TEMPLATES if label != wiring)]
+    """The wirings app-state.ts was written for, the run's first: 0.6.0's
+    file written for another is migrated to the run's."""
+    wiring = bridge_wiring.wiring(ctx)
+    return [wiring, *(label for label in bridge_wiring.SCHEMAS if label != wiring)]
 
 
 def module_exports(ctx: Context) -> list[str]:
-    names = ["APP_STATE_PARAM", "APP_STATE_MAX_LENGTH", "readAppState", "writeAppState", "copyAppState", "droppedAppStates"]
-    schema = bridge_store.SCHEMAS[bridge_store.wiring(ctx)]
-    return names + ([schema] if schema else [])
+    return ["APP_STATE_PARAM", "APP_STATE_MAX_LENGTH", "readAppState", "writeAppState", "copyAppState"]
 
 
 def render_store_tests(ctx: Context, templates: Mapping[str, str], wiring: str) -> str:
     """use-app-bridge.test.ts, testing the store's class under the name it
     has in this checkout (the team may have renamed it): as this run leaves
     the store's file, else as it is."""
-    template = templates["use-app-bridge.test.ts"]
+    template = fill(templates["use-app-bridge.test.ts"])
     name = bridge_role.class_name(ctx, "bridge-store", bridge_store.PATH)
     return template if name == bridge_role.CLASS else re.sub(rf"\b{bridge_role.CLASS}\b", name, template)
 
 
 def _as_written(name: str, exports: Sequence[str] = ()) -> NewFile:
-    """A created file that is its template as it is."""
-    return NewFile(name, lambda ctx, templates, wiring: templates[name], lambda ctx: list(exports), releases.releases)
+    """A created file that is its template, its holes filled."""
+    return NewFile(name, lambda ctx, templates, wiring: fill(templates[name]), lambda ctx: list(exports), releases.releases)
 
 
 STEPS: tuple[Step, ...] = (
     Step(
         id="app-state-module",
         path=MODULE_PATH,
-        description="new app-state.ts: the appState URL format (one slot per app, cap, earlier forms)",
+        description="new app-state.ts: the appState URL format (one slot per app, cap)",
         new_file=NewFile(
             "app-state.ts",
             render_module,
@@ -101,6 +117,13 @@ STEPS: tuple[Step, ...] = (
         # they test the module: beside it, wherever it is
         beside="app-state-module",
         together="app-state-module",
+    ),
+    Step(
+        id="protocol-types",
+        path=protocol_types.PATH,
+        description="types.ts: compat mode's schema of ui/notifications/state-changed",
+        transform=protocol_types.transform,
+        defines=protocol_types.DEFINES,
     ),
     Step(
         id="bridge-store",
@@ -129,7 +152,7 @@ STEPS: tuple[Step, ...] = (
         id="app-state-hook",
         path=HOOK_PATH,
         description="new use-app-state-param.ts: the hook both render sites read and write their app's slot with",
-        new_file=_as_written("use-app-state-param.ts", [HOOK, HOOK_REPORT]),
+        new_file=_as_written("use-app-state-param.ts", [HOOK]),
         defines=f"export function {HOOK}(",
         together="app-state-hook-tests",
     ),
@@ -171,56 +194,55 @@ STEPS: tuple[Step, ...] = (
 COMMITS: tuple[CommitGroup, ...] = (
     CommitGroup(
         id="app-state-format",
-        subject="feat(mcp-apps): add the appState deep-link format",
+        subject="feat(mcp-apps): keep each app's state in the appState URL param",
         body=(
-            "Apps report their view with ui/notifications/state-changed; Studio\n"
-            "keeps it in the appState search param, one slot per app (a chat\n"
-            "tool call by its id, the panel's app by connection and tool): the\n"
-            "value is base64url of the UTF-8 JSON {v: 2, s: {[appKey]: state}},\n"
-            "slots in the order they were last written, capped at 2048\n"
-            "characters (other apps' oldest slots go first), and decoding never\n"
-            "throws. Links of the earlier one-app form still open. Bun tests\n"
-            "cover the round trip with non-ASCII text, slots, the cap, malformed\n"
-            "input and the earlier forms."
+            "An MCP app reports its view with ui/notifications/state-changed so that\n"
+            "a reload, a shared link or back/forward can hand it back. The page shows\n"
+            "several apps, so the param holds one slot per app: base64url of the\n"
+            "UTF-8 JSON {v: 2, s: {[appKey]: state}}, slots in the order they were\n"
+            "last written, capped at 2048 characters (the least recently written\n"
+            "slots of other apps go first; a state over the cap on its own is not\n"
+            "kept, with one warning per app). Decoding never throws and runs once\n"
+            "per param value for the whole page."
         ),
         steps=("app-state-module", "app-state-tests"),
     ),
     CommitGroup(
         id="bridge-plumbing",
-        subject="feat(mcp-apps): carry appState through the app bridge and renderer",
+        subject="feat(mcp-apps): carry app state through the bridge and renderer",
         body=(
-            "buildHostContext puts appState into the ui/initialize host context\n"
-            "only when there is one. The bridge store hears\n"
-            "ui/notifications/state-changed and pushes the app's state only when\n"
-            "a navigation it did not make changed it (a link, back/forward), never\n"
-            "an echo of its own report, and advertises the capability where the\n"
-            "render site keeps state. MCPAppRenderer takes appState and\n"
-            "onAppStateChange and hands them to useAppBridge. Bun tests drive\n"
-            "several stores with the SDK's AppBridge and App."
+            "MCPAppRenderer takes appState and onAppStateChange. The bridge store\n"
+            "starts the app from appState in the ui/initialize host context (only\n"
+            "when there is one, and kept there through theme and display-mode\n"
+            "pushes), advertises the appState capability where the render site\n"
+            "keeps state, and hands the app's state-changed reports to\n"
+            "onAppStateChange (a report without a state is ignored). When a link or\n"
+            "back/forward changes the app's slot, and the app does not already show\n"
+            "that state, the store pushes it with host-context-changed; writes of\n"
+            "the apps' states replace the history entry, so the app never hears its\n"
+            "own reports, another app's, or a slot the URL could not keep. Bun tests\n"
+            "drive several stores with the SDK's AppBridge and App."
         ),
-        steps=("bridge-store", "bridge-store-tests", "iframe-renderer"),
+        steps=("protocol-types", "bridge-store", "bridge-store-tests", "iframe-renderer"),
     ),
     CommitGroup(
         id="render-sites",
-        subject="feat(chat): keep each app's state in the URL in chat and panel",
+        subject="feat(mcp-apps): keep chat and panel apps' state in the URL",
         body=(
-            "useAppStateParam reads an app's slot of the appState param and\n"
-            "writes its reports there with replace, composed on the current\n"
-            "search (bun tests drive those writes on a real TanStack router).\n"
-            "The chat tool-call part (keyed by its tool call) and the app in\n"
-            "the main panel (main=app:<conn>:<tool>, keyed as main addresses\n"
-            "it) call it; Open in panel starts the panel's app from the part's\n"
-            "state."
+            "useAppStateParam reads an app's slot of the appState param and writes\n"
+            "the app's reports there: the last report of each app, once per\n"
+            "animation frame for the whole page, composed on the router's current\n"
+            "location with replace. A chat tool-call part keys its app by the tool\n"
+            "call id, the main panel by connection and tool; Open in panel starts\n"
+            "the panel's app from the part's state. The hook's tests render it under\n"
+            "a router on a memory history."
         ),
         steps=("app-state-hook", "app-state-hook-tests", "tool-call-part", "panel-app-view"),
     ),
     CommitGroup(
         id="search-schema",
-        subject="feat(routes): accept the appState search param",
-        body=(
-            "unifiedChatSearchSchema gains appState; .catch(undefined) drops an\n"
-            "invalid value instead of failing the route."
-        ),
+        subject="feat(mcp-apps): accept the appState search param on the chat route",
+        body="An invalid value is dropped instead of failing the route.",
         steps=("search-schema",),
     ),
 )
@@ -250,7 +272,7 @@ def reads(names: list[str], grep) -> set[str] | None:
     wanted = {n for n in names if posixpath.basename(n) in basenames or posixpath.basename(n) in _SETTINGS}
     needles = [step.defines for step in STEPS if step.defines]
     needles += ["APP_STATE_PARAM", "APP_STATE_MAX_LENGTH", "encodeAppState", "decodeAppState", "toAppStateParam"]
-    needles += [schema for schema in bridge_store.SCHEMAS.values() if schema]
+    needles += [schema for schema in bridge_wiring.SCHEMAS.values() if schema]
     # what a file playing a step's role holds (a render site renamed, the
     # search schema moved into a module of its own)
     needles += [needle for step in STEPS if step.role is not None for needle in step.role.needles]
