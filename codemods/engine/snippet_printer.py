@@ -46,7 +46,9 @@ class _Printer:
         parts: list = []
         previous = None
         for node in nodes:
-            if previous is not None:
+            if previous is not None and node.type == "comment" and node.start_point[0] == previous.end_point[0]:
+                parts.append(" ")  # a comment at the end of the statement's line stays there
+            elif previous is not None:
                 parts.append(L.HARD)
                 if node.start_point[0] - previous.end_point[0] > 1:
                     parts.append(L.HARD)
@@ -149,8 +151,10 @@ class _Printer:
             body = node.child_by_field_name("body")
             if node.start_point[0] != body.start_point[0]:
                 raise L.Unsupported("a method's head over several lines")
-            head = self.data[node.start_byte:body.start_byte].decode()
-            return [" ".join(head.split()), " ", self.block(body)]
+            params, returns = node.child_by_field_name("parameters"), node.child_by_field_name("return_type")
+            head = self.data[node.start_byte:params.start_byte].decode()
+            return [" ".join(head.split()), self.parameters(params), self.squashed(returns) if returns else "", " ",
+                    self.block(body)]
         if kind == "class_declaration":
             body = node.child_by_field_name("body")
             if node.start_point[0] != body.start_point[0]:
