@@ -20,6 +20,10 @@ from .style import Style
 _LOGICAL = {"&&", "||", "??"}
 
 
+# What a statement may start with that, after a line without a semicolon,
+# would continue that line's statement (Prettier and Biome put a `;` first).
+_CONTINUES = ("(", "[", "`", "+", "-", "/")
+
 # Braces that the style's bracket spacing pads: `{ a }` or `{a}`.
 _BRACES = {"object", "object_pattern", "named_imports", "export_clause", "object_type"}
 
@@ -105,7 +109,10 @@ class _Printer:
             declarators = [self.declarator(d) for d in node.named_children if d.type == "variable_declarator"]
             return [keyword, " ", L.join(", ", declarators), self.semi()]
         if kind == "expression_statement":
-            return [self.expression(node.named_children[0]), self.semi()]
+            expression = node.named_children[0]
+            # without semicolons, a statement that starts so would continue the one before it
+            guard = ";" if not self.style.semicolons and self.text(expression).startswith(_CONTINUES) else ""
+            return [guard, self.expression(expression), self.semi()]
         if kind == "return_statement":
             if not node.named_children:
                 return "return" + self.semi()
