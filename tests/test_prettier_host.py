@@ -4,8 +4,9 @@ checkout's own `prettier --check` passes on every file it touches, fresh,
 upgraded from 0.6.0 and migrated between bridge modes.
 
 The fixtures (fixtures/host/prettier*) hold a mesh-shaped host formatted by
-Prettier with `printWidth: 100` and `singleQuote: true`, once in a
-`.prettierrc` and once under package.json's "prettier" key; the layout is
+Prettier with `printWidth: 100` and `singleQuote: true` in a `.prettierrc`,
+and 0.6.0's output formatted by Prettier with those and `semi: false` under
+package.json's "prettier" key; the layout is
 the tool's own (no Prettier in the checkout), and the real Prettier of
 tools/node_modules judges it.
 """
@@ -67,9 +68,12 @@ def test_an_upgrade_from_0_6_0_passes_prettier_check(mode: str, prettier: Path, 
     assert _unformatted(prettier, repo, _apply(repo, mode)) == ""
 
 
+@pytest.mark.parametrize("case", [FRESH, RELEASE_060], ids=["fresh", "upgraded"])
 @pytest.mark.parametrize("mode", ["compat", "sdk"])
-def test_a_migration_between_bridge_modes_passes_prettier_check(mode: str, prettier: Path, tmp_path: Path) -> None:
-    repo = _tree(FRESH, tmp_path, prettier)
+def test_a_migration_between_bridge_modes_passes_prettier_check(
+    mode: str, case: Path, prettier: Path, tmp_path: Path
+) -> None:
+    repo = _tree(case, tmp_path, prettier)
     _apply(repo, mode)
     assert _unformatted(prettier, repo, _apply(repo, OTHER[mode])) == ""
 
