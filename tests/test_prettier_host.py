@@ -13,6 +13,7 @@ tools/node_modules judges it.
 
 from __future__ import annotations
 
+import json
 import shutil
 import subprocess
 from pathlib import Path
@@ -93,3 +94,25 @@ def test_verify_checks_the_touched_files_with_the_checkouts_prettier(prettier: P
     module.write_text(module.read_text().replace("'", '"'))  # Biome's quotes, not this checkout's
     check = next(c for c in verify.run(repo, touched).checks if c.name == "format")
     assert check.outcome.value == "failed" and check.files == ("apps/mesh/src/mcp-apps/app-state.ts",)
+
+
+def test_a_prettier_configuration_beside_biomes_formatter_changes_nothing(tmp_path: Path) -> None:
+    """mesh formats TypeScript with Biome; a `.prettierrc` for its Markdown,
+    and a script that runs Prettier on it, leave Biome's layout."""
+    repo = tmp_path / "repo"
+    shutil.copytree(FIXTURES / "newest" / "input", repo)
+    (repo / ".prettierrc").write_text('{"printWidth": 100, "singleQuote": true}\n')
+    package = json.loads((repo / "package.json").read_text())
+    (repo / "package.json").write_text(json.dumps({**package, "scripts": {"format:md": "prettier --write '**/*.md'"}}))
+    added = {path: data for path, data in snapshot(repo).items() if path in {".prettierrc", "package.json"}}
+    _apply(repo, "compat")
+    assert snapshot(repo) == {**snapshot(FIXTURES / "newest" / "expected-compat"), **added}
+
+
+def test_a_configuration_that_is_a_program_is_not_run_and_the_report_says_so(tmp_path: Path) -> None:
+    repo = tmp_path / "repo"
+    shutil.copytree(FRESH / "input", repo)
+    (repo / ".prettierrc").rename(repo / "prettier.config.js")
+    result = invoke("apply", "--repo", repo, "--bridge", "compat", "--dry-run")
+    assert result.exit_code == 0, result.output
+    assert "note: prettier.config.js: a program, not read; Prettier's defaults are used" in result.stderr
