@@ -294,7 +294,11 @@ def delimited(open_: str, items: list, close: str, style: Style, *, pad: bool = 
     )
 
 
-def call_arguments(args: list, style: Style, *, hug_last: bool = False) -> Group:
+# Prints nothing, and breaks every group around it.
+_BREAK_PARENT = Group([], True)
+
+
+def call_arguments(args: list, style: Style, *, hug_last: bool = False) -> Group | list:
     """``(a, b)``; with ``hug_last`` the last argument (an object or a
     function) may open on the line of the call and break inside itself."""
     if not args:
@@ -304,7 +308,10 @@ def call_arguments(args: list, style: Style, *, hug_last: bool = False) -> Group
         return group(*all_broken)
     flat = ["(", join([", "], args), ")"]
     hugged = ["(", join([", "], args[:-1] + [_force_break(args[-1])]), ")"]
-    return Group(flat, _has_hard(args[:-1]), states=(hugged, all_broken))
+    call = Group(flat, _has_hard(args[:-1]), states=(hugged, all_broken))
+    # a hugged argument that breaks inside breaks what holds the call
+    # (Prettier's breakParent): `=> f(() => {` goes to the next line
+    return [_BREAK_PARENT, call] if _has_hard(args[-1]) else call
 
 
 def _force_break(doc):
