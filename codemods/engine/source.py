@@ -102,13 +102,12 @@ class SourceFile:
     def style(self) -> Style:
         """The file's one Style: the repository's formatter configuration,
         and the file itself where that is silent or disagrees."""
-        strings: list[bytes] = []
-        jsx: list[bytes] = []
-        for node in self.nodes("string"):
-            # a JSX attribute's quotes are a setting of their own
-            into = jsx if node.parent is not None and node.parent.type == "jsx_attribute" else strings
-            into.append(self.data[node.start_byte:node.start_byte + 1])
-        return style_for(self.data, self.config, strings, jsx)
+        strings = [
+            self.data[n.start_byte:n.start_byte + 1] for n in self.nodes("string")
+            # a JSX attribute's quotes are not the file's (Prettier's jsxSingleQuote)
+            if n.parent is None or n.parent.type != "jsx_attribute"
+        ]
+        return style_for(self.data, self.config, strings)
 
     # ---- positions ----
 

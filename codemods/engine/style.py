@@ -40,7 +40,6 @@ class Style(NamedTuple):
     eol: str = "\n"
     # Biome measures a tab as indentWidth columns (2 by default).
     indent_width: int = 2
-    jsx_quote: str = '"'  # a JSX attribute's string
     bracket_spacing: bool = True  # `{ a }`, else `{a}`
     arrow_parens: bool = True  # `(a) => a`, else `a => a` where it may
 
@@ -63,7 +62,6 @@ class FormatterConfig(NamedTuple):
     semicolons: str | None = None
     trailing_commas: str | None = None
     line_ending: str | None = None
-    jsx_quote_style: str | None = None
     bracket_spacing: bool | None = None
     arrow_parentheses: str | None = None  # "always" or "asNeeded"
     source: str = ""  # the file it came from, for messages
@@ -111,7 +109,6 @@ def _settings(data: dict, source: str) -> FormatterConfig:
         semicolons=pick("semicolons", str, (js,)),
         trailing_commas=pick("trailingCommas", str, (js,)),
         line_ending=pick("lineEnding", str),
-        jsx_quote_style=pick("jsxQuoteStyle", str, (js,)),
         bracket_spacing=pick("bracketSpacing", bool),
         arrow_parentheses=pick("arrowParentheses", str, (js,)),
         source=source,
@@ -269,7 +266,6 @@ def _prettier_options(data: dict, config: FormatterConfig) -> FormatterConfig:
         "semicolons": word("semi", "always", "asNeeded"),
         "trailing_commas": given("trailingComma", str, ("all", "es5", "none")),
         "line_ending": given("endOfLine", str, ("lf", "crlf", "cr", "auto")),
-        "jsx_quote_style": word("jsxSingleQuote", "single", "double"),
         "bracket_spacing": given("bracketSpacing", bool),
         "arrow_parentheses": {"always": "always", "avoid": "asNeeded"}.get(given("arrowParens", str)),
     }
@@ -285,13 +281,10 @@ def _package(repo: Path) -> dict:
     return data if isinstance(data, dict) else {}
 
 
-def style_for(
-    data: bytes, config: FormatterConfig = FormatterConfig(), strings: Iterable[bytes] = (),
-    jsx_strings: Iterable[bytes] = (),
-) -> Style:
-    """The one Style for a file: ``data`` is its text, ``strings`` the first
-    bytes of its string literals and ``jsx_strings`` those of its JSX
-    attributes' strings (all empty for a new file)."""
+def style_for(data: bytes, config: FormatterConfig = FormatterConfig(), strings: Iterable[bytes] = ()) -> Style:
+    """The one Style for a file: ``data`` is its text and ``strings`` the
+    first bytes of its string literals, but a JSX attribute's (both empty
+    for a new file)."""
     unit = _config_indent(config)
     seen = _file_indent(data, len(unit) if unit != "\t" else 2)
     if seen is not None and seen != unit:
@@ -309,7 +302,6 @@ def style_for(
         trailing_commas=config.trailing_commas if config.trailing_commas in ("all", "es5", "none") else "all",
         eol=eol,
         indent_width=config.indent_width or 2,
-        jsx_quote=_quote(config.jsx_quote_style, jsx_strings),
         bracket_spacing=config.bracket_spacing is not False,
         arrow_parens=config.arrow_parentheses != "asNeeded",
     )
