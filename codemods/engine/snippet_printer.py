@@ -15,6 +15,7 @@ from tree_sitter import Node
 from typing import NamedTuple
 from . import layout as L
 from .parsing import TSX, TYPESCRIPT, parse
+from .restyle import as_written, plain_parameter, restyled
 from .style import Style
 
 _LOGICAL = {"&&", "||", "??"}
@@ -24,8 +25,6 @@ _LOGICAL = {"&&", "||", "??"}
 # would continue that line's statement (Prettier and Biome put a `;` first).
 _CONTINUES = ("(", "[", "`", "+", "-", "/")
 
-# Braces that the style's bracket spacing pads: `{ a }` or `{a}`.
-_BRACES = {"object", "object_pattern", "named_imports", "export_clause", "object_type"}
 
 
 class _Printer:
@@ -68,31 +67,8 @@ class _Printer:
         except L.Unsupported:
             self.kept = True
             if node.type == "public_field_definition":  # its `;` is the class body's
-                return [self.as_written(node), self.semi()]
-            return self.as_written(node)
-
-    def as_written(self, node: Node) -> list:
-        """A statement's own lines, restyled (:meth:`restyled`), each
-        re-indented from its depth as written (two spaces a level) to the
-        style's; the lines inside a template string stay as they are."""
-        lines = self.restyled(node).split("\n")
-        start = self.data.rfind(b"\n", 0, node.start_byte) + 1
-        base = len(self.data[start:node.start_byte]) - len(self.data[start:node.start_byte].lstrip())
-        literal = {
-            line for d in _descendants(node) if d.type == "template_string"
-            for line in range(d.start_point[0] + 1, d.end_point[0] + 1)
-        }
-        out: list = [L.restyle_line(lines[0], lines[1:], self.style)]
-        for number, line in enumerate(lines[1:], node.start_point[0] + 1):
-            stripped = line.lstrip(" ")
-            if number in literal:
-                out.append("\n" + line)  # not re-indented: the string's own text
-                continue
-            depth, extra = divmod(max(len(line) - len(stripped) - base, 0), L.WRITTEN_STEP)
-            if stripped and not stripped.startswith(("//", "*", "/*")):
-                stripped = L.restyle_line(stripped, lines[number - node.start_point[0] + 1:], self.style)
-            out += [L.HARD, self.style.indent * depth + " " * extra + stripped if stripped else ""]
-        return out
+                return [as_written(self.data, node, self.style), self.semi()]
+            return as_written(self.data, node, self.style)
 
     def block(self, node: Node) -> object:
         inner = [c for c in node.named_children]
@@ -248,7 +224,7 @@ class _Printer:
                     "private_property_identifier", "regex"}:
             return self.text(node)
         if kind == "template_string":
-            return self.restyled(node)
+            return restyled(self.data, node, self.style)
         if kind == "member_expression":
             obj = node.child_by_field_name("object")
             prop = node.child_by_field_name("property")
@@ -441,8 +417,8 @@ class _Printer:
         trailing comma), before the call closes on the next line."""
         params = node.child_by_field_name("parameters") or node.child_by_field_name("parameter")
         head: list = ["async "] if node.children and node.children[0].type == "async" else []
-        if not self.style.arrow_parens and _plain_parameter(node) is not None:
-            head.append(self.text(_plain_parameter(node)))
+        if not self.style.arrow_parens and plain_parameter(node) is not None:
+            head.append(self.text(plain_parameter(node)))
         elif params is not None and params.type == "formal_parameters":
             head.append(self.parameters(params))
         elif params is not None:
@@ -475,17 +451,27 @@ class _Printer:
 
     def object(self, node: Node) -> object:
         entries = [c for c in node.named_children]
-        if any(e.type == "comment" for e in entries):
-            raise L.Unsupported("a comment in an object")
+        items: list = []
+        above: list = []  # comments on lines of their own, before the next entry
+        for e in entries:
+            if e.type != "comment":
+                items.append([*above, self.entry(e)])
+                above = []
+            elif e is entries[-1] or (e.prev_named_sibling and e.prev_named_sibling.end_point[0] == e.start_point[0]):
+                raise L.Unsupported("a comment after an entry of an object")
+            else:
+                above += [self.comment(e), L.HARD]
         # Biome keeps an object expanded when its first entry starts on a
         # new line in the source (here: in the snippet as written).
         expanded = bool(entries) and entries[0].start_point[0] != node.start_point[0]
-        return L.delimited("{", [self.entry(e) for e in entries], "}", self.style, pad=True, broken=expanded)
+        return L.delimited("{", items, "}", self.style, pad=True, broken=expanded)
 
     def entry(self, node: Node) -> object:
         if node.type in {"pair", "pair_pattern"}:
             key, value = node.child_by_field_name("key"), node.child_by_field_name("value")
             return [self.expression(key), ": ", self.expression(value)]
+        if node.type == "method_definition":
+            return self.statement(node)
         return self.expression(node)
 
     def comment(self, node: Node) -> object:
@@ -502,60 +488,10 @@ class _Printer:
         """A node's text on one line (a type, a parameter), restyled."""
         if node.start_point[0] != node.end_point[0]:
             raise L.Unsupported(f"{node.type} over several lines")
-        return self.restyled(node)
-
-    def restyled(self, node: Node) -> str:
-        """A node's text in the style: its strings in the style's quotes (a
-        JSX attribute's as written), braces on one line padded or not, an
-        arrow's one plain parameter in parentheses or not."""
-        edits: list[tuple[int, int, str]] = []
-        for d in _descendants(node):
-            if d.type == "string" and (d.parent is None or d.parent.type != "jsx_attribute"):
-                edits.append((d.start_byte, d.end_byte, L.requote(self.text(d), self.style.quote)))
-            elif d.type in _BRACES and d.start_point[0] == d.end_point[0] and len(d.children) > 2:
-                inner = " " if self.style.bracket_spacing else ""
-                first, last = d.children[0], d.children[-1]
-                if self.text(first) == "{" and self.text(last) == "}":
-                    edits.append((first.end_byte, d.children[1].start_byte, inner))
-                    edits.append((d.children[-2].end_byte, last.start_byte, inner))
-            elif d.type == "arrow_function" and not self.style.arrow_parens and _plain_parameter(d) is not None:
-                params = d.child_by_field_name("parameters")
-                edits.append((params.start_byte, params.end_byte, self.text(_plain_parameter(d))))
-        out, cursor = [], node.start_byte
-        for start, end, text in sorted(edits):
-            out += [self.data[cursor:start].decode(), text]
-            cursor = end
-        return "".join(out) + self.data[cursor:node.end_byte].decode()
+        return restyled(self.data, node, self.style)
 
     def verbatim(self, node: Node) -> str:
         return self.squashed(node)
-
-
-def _descendants(node: Node):
-    """``node`` and every node below it, in document order, but nothing
-    inside a string (its quotes and escapes are its own)."""
-    stack = [node]
-    while stack:
-        current = stack.pop()
-        yield current
-        if current.type != "string":
-            stack.extend(reversed(current.children))
-
-
-def _plain_parameter(arrow: Node) -> Node | None:
-    """The one parameter of an arrow that may go without parentheses: a
-    bare name with no type, default or rest, the arrow with no type
-    parameters or return type (Prettier's ``arrowParens: "avoid"``)."""
-    params = arrow.child_by_field_name("parameters")
-    if params is None or arrow.child_by_field_name("return_type") is not None:
-        return None
-    if arrow.child_by_field_name("type_parameters") is not None or len(params.named_children) != 1:
-        return None
-    param = params.named_children[0]
-    pattern = param.child_by_field_name("pattern")
-    if param.type != "required_parameter" or len(param.named_children) != 1 or pattern is None:
-        return None
-    return pattern if pattern.type == "identifier" else None
 
 
 def snippet_doc(body: str, style: Style, *, tsx: bool = False, kind: str = "statements") -> tuple[object, bool]:
