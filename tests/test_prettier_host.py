@@ -80,6 +80,24 @@ def test_a_migration_between_bridge_modes_passes_prettier_check(
 
 
 
+# Prettier's other options, each read from the checkout's configuration
+OPTIONS = {
+    "tabs": {"printWidth": 100, "useTabs": True},
+    "four-spaces-at-120": {"printWidth": 120, "tabWidth": 4},
+    "tight-braces-bare-arrows": {"printWidth": 100, "bracketSpacing": False, "arrowParens": "avoid"},
+    "es5-commas": {"printWidth": 100, "singleQuote": True, "trailingComma": "es5"},
+    "no-commas-no-semicolons": {"printWidth": 100, "trailingComma": "none", "semi": False},
+}
+
+
+@pytest.mark.parametrize("options", OPTIONS.values(), ids=OPTIONS.keys())
+def test_prettiers_options_are_followed(options: dict, prettier: Path, tmp_path: Path) -> None:
+    repo = tmp_path / "repo"
+    shutil.copytree(FRESH / "input", repo)
+    (repo / ".prettierrc").write_text(json.dumps(options))
+    subprocess.run([prettier, "--write", "."], cwd=repo, capture_output=True, check=True, timeout=120)
+    assert _unformatted(prettier, repo, _apply(repo, "sdk")) == ""
+
 def test_verify_checks_the_touched_files_with_the_checkouts_prettier(prettier: Path, tmp_path: Path) -> None:
     from codemods.checks import verify
 
