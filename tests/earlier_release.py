@@ -1,10 +1,10 @@
 """A release before this one, for the tests of the upgrade (SPEC 5a).
 
-This release is the floor, so the store holds no earlier release yet; the
-tests register one through the store's public API
-(``codemods.recipes.host.releases.recorded``): this release's templates
-with a few lines as an earlier release would have written them, and
-without the hook's tests, which it did not write yet.
+The store holds 0.6.0, whose output differs from this release's almost
+everywhere; the tests of single edits and conflicts register one more
+through the store's public API (``codemods.recipes.host.releases.recorded``):
+this release's templates with a few lines as an earlier release would have
+written them, and without the hook's tests, which it did not write yet.
 """
 
 from __future__ import annotations
@@ -22,20 +22,15 @@ STORE_TESTS = "apps/mesh/src/mcp-apps/use-app-bridge.test.ts"
 HOOK_TESTS = "apps/mesh/src/web/hooks/use-app-state-param.test.ts"
 # (created file, its template, the line as this release writes it, as the earlier one did)
 CHANGES = (
-    (MODULE, "app-state.ts", "const warnedOverCap: Set<string> = new Set();", "const warnedOverCap = new Set<string>();"),
-    (
-        TESTS,
-        "app-state.test.ts",
-        "// Standard base64 (with padding) of the UTF-8 bytes of `text`.",
-        "// `text`'s UTF-8 bytes in standard base64, padded.",
-    ),
+    (MODULE, "app-state.ts", "const warnedOverCap = new Set<string>();", "const warnedOverCap: Set<string> = new Set();"),
+    (TESTS, "app-state.test.ts", 'describe("app state in the URL", () => {', 'describe("app states in the URL", () => {'),
 )
 # What ``renamed`` adds: the earlier release named the cap otherwise, in the
 # module and its tests, so its module lacks a name this release's files
 # import.
 RENAMED = ("APP_STATE_MAX_LENGTH", "APP_STATE_MAX_CHARS")
 # The line above the one the upgrade changes in the module.
-ABOVE = "// Apps whose state alone is over the cap: warned about once each."
+ABOVE = "let decoded: { param: string; slots: Map<string, unknown> } | undefined;"
 # What it did not write: created by the upgrade even where it is missing.
 NOT_WRITTEN = ("use-app-state-param.test.ts", HOOK_TESTS)
 

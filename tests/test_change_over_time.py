@@ -22,6 +22,7 @@ from .support import FIXTURES, invoke, snapshot
 SRC = "apps/mesh/src/mcp-apps"
 BRIDGE = f"{SRC}/use-app-bridge.ts"
 MODULE = f"{SRC}/app-state.ts"
+TYPES = f"{SRC}/types.ts"
 # wiring -> (--bridge, the SDK range apps/mesh/package.json asks for)
 WIRINGS = {"compat-1x": ("compat", "^1.2.2"), "compat-2x": ("compat", "^2.0.4"), "sdk": ("sdk", "^1.2.2")}
 MARKS = {
@@ -87,18 +88,20 @@ def test_every_wiring_migrates_to_every_other(was: str, now: str, tmp_path: Path
         return
     assert check.exit_code == 1, "a pending migration must fail --check"
     changes = {(c["path"], c["kind"]) for c in report["changes_of_form"]}
-    assert changes == {(BRIDGE, "migrate"), (MODULE, "migrate")}, report["changes_of_form"]
-    assert sorted(f["path"] for f in report["files"]) == [MODULE, BRIDGE], "only the wiring's two files change"
+    # compat mode's schema goes with its wiring; sdk mode had none
+    retired = {(TYPES, "migrate")} if was != "sdk" else set()
+    assert changes == {(BRIDGE, "migrate")} | retired, report["changes_of_form"]
+    assert sorted(f["path"] for f in report["files"]) == [TYPES, BRIDGE], "only the wiring's two files change"
     for change in report["changes_of_form"]:
         assert report["bridge"]["reason"] in change["why"]
         assert (report["bridge"]["form_reason"] in change["why"]) == (now != "sdk")
     bridge = (repo / BRIDGE).read_text()
     assert MARKS[now] in bridge and MARKS[was] not in bridge
     # what only the earlier wiring used is gone, in both files
-    module = (repo / MODULE).read_text()
+    types = (repo / TYPES).read_text()
     for name in ("StateChangedNotificationSchema", "StateChangedParamsSchema"):
-        assert (name in bridge) == (name in module) == (name in MARKS[now])
-    assert ('from "zod"' in module) == (now != "sdk")
+        assert (name in bridge) == (name in types) == (name in MARKS[now])
+    assert ('from "zod"' in types) == (now != "sdk")
     again = _run(repo, now)
     assert again.exit_code == 0 and "nothing to do" in again.stderr
 
@@ -108,8 +111,8 @@ def test_an_edited_handler_is_refused_with_its_file_and_lines(tmp_path: Path) ->
     path = repo / BRIDGE
     text = path.read_text()
     edited = text.replace(
-        "this.reportAppState(params.state ?? undefined);",
-        "this.reportAppState(params.state ?? undefined);\n        track(params);",
+        "this.config.onAppStateChange?.(params.state);",
+        "this.config.onAppStateChange?.(params.state);\n        track(params);",
     )
     assert edited != text
     path.write_text(edited)
@@ -197,13 +200,13 @@ def test_pr_after_the_sdk_upgrade_is_one_migration_commit(tmp_path: Path) -> Non
     [commit] = report["commits"]
     assert commit["group"] == "change-over-time"
     assert commit["subject"] == "refactor(mcp-apps): migrate the state-changed wiring to sdk mode"
-    assert sorted(f["path"] for f in commit["files"]) == [MODULE, BRIDGE]
+    assert sorted(f["path"] for f in commit["files"]) == [TYPES, BRIDGE]
     message = git(work, "log", "-1", "--format=%B", commit["sha"])
     assert "installed @modelcontextprotocol/ext-apps 1.8.0-double declares bridge.onappstatechange" in message
     tip = commit["sha"]
     # what that SDK declares, not the API proposed upstream
     assert "bridge.onappstatechange = (params) => {" in git(remote, "show", f"{tip}:{BRIDGE}")
-    assert "StateChangedNotificationSchema" not in git(remote, "show", f"{tip}:{MODULE}")
+    assert "StateChangedNotificationSchema" not in git(remote, "show", f"{tip}:{TYPES}")
 
 
 def test_pr_on_an_earlier_releases_output_is_one_upgrade_commit(tmp_path: Path) -> None:
@@ -230,5 +233,5 @@ def test_a_schema_used_elsewhere_blocks_the_migration(tmp_path: Path) -> None:
     before = snapshot(repo)
     result = _run(repo, "sdk")
     assert result.exit_code == 3, result.output
-    assert "`StateChangedNotificationSchema` (from app-state.ts) is used here" in result.stderr
+    assert "`StateChangedNotificationSchema` (from types.ts) is used here" in result.stderr
     assert snapshot(repo) == before

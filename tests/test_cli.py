@@ -37,7 +37,7 @@ def test_list_names_every_step_of_every_target() -> None:
     targets = [line.split(":")[0] for line in result.stdout.splitlines() if line and not line.startswith(" ")]
     assert targets == ["host", "sdk"]
     assert ids == [
-        "app-state-module", "app-state-tests", "bridge-store", "bridge-store-tests", "iframe-renderer",
+        "app-state-module", "app-state-tests", "protocol-types", "bridge-store", "bridge-store-tests", "iframe-renderer",
         "app-state-hook", "app-state-hook-tests", "tool-call-part", "panel-app-view", "search-schema",
         "spec", "spec-types", "schema", "schema-test", "schema-json", "types", "app-bridge", "app", "bridge-examples", "app-examples", "bridge-test",
         "docs-patterns-examples", "docs-patterns", "docs-migrate",
@@ -54,7 +54,7 @@ def test_dry_run_prints_a_diff_and_writes_nothing(host_tree) -> None:
     assert snapshot(repo) == before
     assert result.stdout.startswith("diff --git a/apps/mesh/src/mcp-apps/app-state.ts")
     assert "\x1b[" not in result.stdout, "piped output must not be colored"
-    assert result.stdout.count("diff --git") == 10
+    assert result.stdout.count("diff --git") == 11
     assert "bridge: compat, 1.x form (no installed @modelcontextprotocol/ext-apps found" in result.stderr
     assert "nothing written" in result.stderr
 
@@ -83,15 +83,15 @@ def test_check_exits_1_while_pending_and_0_once_applied(host_tree) -> None:
 def test_apply_reports_each_step(host_tree) -> None:
     repo = host_tree()
     first = invoke("apply", "--repo", repo)
-    assert first.stderr.count(" applied ") == 10
+    assert first.stderr.count(" applied ") == 11
     second = invoke("apply", "--repo", repo)
-    assert second.stderr.count("already there") == 10
+    assert second.stderr.count("already there") == 11
 
 
 def test_files_with_the_same_layout_share_one_line(host_tree) -> None:
     result = invoke("apply", "--repo", host_tree(), "--check", "--formatter", "none")
     layout = [line for line in result.stderr.splitlines() if "layout" in line]
-    assert layout == ["  layout: built-in for all 10 files (no formatter: --formatter none)"], layout
+    assert layout == ["  layout: built-in for all 11 files (no formatter: --formatter none)"], layout
 
 
 def test_json_report(host_tree) -> None:
@@ -104,7 +104,7 @@ def test_json_report(host_tree) -> None:
     assert report["written"] is False
     assert {s["status"] for s in report["steps"]} == {"applied"}
     assert {f["change"] for f in report["files"]} == {"created", "modified"}
-    assert report["diff"].count("diff --git") == 10
+    assert report["diff"].count("diff --git") == 11
 
 
 def test_only_runs_the_named_steps(host_tree) -> None:
@@ -302,10 +302,10 @@ def test_switching_modes_on_an_applied_tree_migrates(host_tree, tmp_path: Path) 
     assert 'sdk mode (bridge.addEventListener("statechange"), params.state)' in check.stderr
     report = json.loads(invoke("apply", "--repo", repo, "--bridge", "sdk", "--json").stdout)
     kinds = {(c["path"].rsplit("/", 1)[-1], c["kind"]) for c in report["changes_of_form"]}
-    assert kinds == {("app-state.ts", "migrate"), ("use-app-bridge.ts", "migrate")}
+    assert kinds == {("types.ts", "migrate"), ("use-app-bridge.ts", "migrate")}
     assert all(c["why"].startswith("sdk: bridge.addEventListener(\"statechange\"), params.state (--bridge sdk was given;")
                for c in report["changes_of_form"])
-    assert sorted(f["path"].rsplit("/", 1)[-1] for f in report["files"]) == ["app-state.ts", "use-app-bridge.ts"]
+    assert sorted(f["path"].rsplit("/", 1)[-1] for f in report["files"]) == ["types.ts", "use-app-bridge.ts"]
     assert snapshot(repo) == snapshot(clean)
 
 

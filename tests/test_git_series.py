@@ -32,7 +32,7 @@ def test_git_am_of_the_series_on_a_fresh_clone_gives_the_apply_tree(tmp_path: Pa
     assert result.exit_code == 0, result.output
     patches = sorted((tmp_path / "series").glob("*.patch"))
     assert [p.name[:5] for p in patches] == ["0001-", "0002-", "0003-", "0004-"]
-    assert "Subject: [PATCH 1/4] feat(mcp-apps): add the appState deep-link format" in patches[0].read_text()
+    assert "Subject: [PATCH 1/4] feat(mcp-apps): keep each app's state in the appState URL" in patches[0].read_text()
 
     fresh = tmp_path / "fresh"
     git(tmp_path, "clone", "-q", str(remote), str(fresh))
@@ -40,10 +40,10 @@ def test_git_am_of_the_series_on_a_fresh_clone_gives_the_apply_tree(tmp_path: Pa
     assert _files(fresh) == _applied_tree(work, tmp_path / "applied")
     subjects = git(fresh, "log", "--format=%s", "-4").splitlines()
     assert subjects == [
-        "feat(routes): accept the appState search param",
-        "feat(chat): keep each app's state in the URL in chat and panel",
-        "feat(mcp-apps): carry appState through the app bridge and renderer",
-        "feat(mcp-apps): add the appState deep-link format",
+        "feat(mcp-apps): accept the appState search param on the chat route",
+        "feat(mcp-apps): keep chat and panel apps' state in the URL",
+        "feat(mcp-apps): carry app state through the bridge and renderer",
+        "feat(mcp-apps): keep each app's state in the appState URL param",
     ]
     assert git(fresh, "log", "-1", "--format=%an <%ae>|%ad", "--date=raw") == f"{BOT}|1778182265 +0000\n"
 
@@ -57,6 +57,7 @@ def test_each_commit_of_the_series_changes_only_its_group_files(tmp_path: Path) 
         ("app-state-format", ["apps/mesh/src/mcp-apps/app-state.test.ts", "apps/mesh/src/mcp-apps/app-state.ts"]),
         ("bridge-plumbing", [
             "apps/mesh/src/mcp-apps/mcp-app-renderer.tsx",
+            "apps/mesh/src/mcp-apps/types.ts",
             "apps/mesh/src/mcp-apps/use-app-bridge.test.ts",
             "apps/mesh/src/mcp-apps/use-app-bridge.ts",
         ]),

@@ -54,14 +54,15 @@ def _move(repo: Path, source: str, destination: str) -> None:
     git(repo, "mv", source, destination)
 
 
-def _move_store(repo: Path, module_import: str = "../app-state") -> None:
+def _move_store(repo: Path, types_import: str = "../types") -> None:
     """The team moves the bridge store and its tests into bridge/ and fixes
-    every import of and in them (the module imported as ``module_import``)."""
+    every import of and in them (the protocol types imported as
+    ``types_import``)."""
     _move(repo, STORE, MOVED_STORE)
     _edit(repo, MOVED_STORE, ('from "./host-styles"', 'from "../host-styles"'))
     text = (repo / MOVED_STORE).read_text()
-    if 'from "./app-state"' in text:  # compat mode: the schema
-        _edit(repo, MOVED_STORE, ('from "./app-state"', f'from "{module_import}"'))
+    if 'from "./types"' in text:  # compat mode: the schema
+        _edit(repo, MOVED_STORE, ('from "./types"', f'from "{types_import}"'))
     _edit(repo, RENDERER, ('"./use-app-bridge', '"./bridge/use-app-bridge'))
     if (repo / STORE_TESTS).exists():
         _move(repo, STORE_TESTS, MOVED_STORE_TESTS)
@@ -144,12 +145,13 @@ def _bundles(repo: Path, *entries: str) -> None:
 # ------------------------------------------------ the bridge store moved
 
 
-@pytest.mark.parametrize("module_import", ["../app-state", "../app-state.ts", "@/mcp-apps/app-state"])
-def test_the_bridge_moved_into_bridge_is_nothing_to_do(tmp_path: Path, module_import: str) -> None:
+@pytest.mark.parametrize("types_import", ["../types", "../types.ts", "@/mcp-apps/types"])
+def test_the_bridge_moved_into_bridge_is_nothing_to_do(tmp_path: Path, types_import: str) -> None:
     repo = _applied(tmp_path)
-    _move_store(repo, module_import)
+    _move_store(repo, types_import)
     commit_all(repo, "refactor: the bridge store in its own folder")
     _nothing_to_do(repo)
+    assert not (repo / f"{MCP}/bridge/types.ts").exists()
     assert not (repo / f"{MCP}/bridge/app-state.ts").exists()
     assert not (repo / f"{MCP}/bridge/app-state.test.ts").exists()
     store = (repo / MOVED_STORE).read_text()
@@ -173,7 +175,6 @@ def test_the_module_moved_with_the_bridge_is_the_same_module(tmp_path: Path) -> 
     # the module and its tests follow it; every import of the module is fixed
     _move(repo, MODULE, f"{MCP}/bridge/app-state.ts")
     _move(repo, MODULE_TESTS, f"{MCP}/bridge/app-state.test.ts")
-    _edit(repo, MOVED_STORE, ('from "../app-state"', 'from "./app-state"'))
     _edit(repo, MOVED_STORE_TESTS, ('from "../app-state.ts"', 'from "./app-state.ts"'))
     for path in (GENERIC, ROUTES, HOOK, HOOK_TESTS):
         _edit(repo, path, ('"@/mcp-apps/app-state', '"@/mcp-apps/bridge/app-state'))
@@ -190,7 +191,6 @@ def test_a_module_moved_and_renamed_is_found_by_its_export(tmp_path: Path) -> No
     moved = f"{SRC}/lib/deep-link-state.ts"
     _move(repo, MODULE, moved)
     _edit(repo, MODULE_TESTS, ('from "./app-state.ts"', 'from "../lib/deep-link-state.ts"'))
-    _edit(repo, STORE, ('from "./app-state"', 'from "@/lib/deep-link-state"'))
     _edit(repo, STORE_TESTS, ('from "./app-state.ts"', 'from "../lib/deep-link-state.ts"'))
     for path in (GENERIC, ROUTES, HOOK, HOOK_TESTS):
         _edit(repo, path, ('"@/mcp-apps/app-state', '"@/lib/deep-link-state'))
@@ -210,7 +210,7 @@ def test_the_hook_moved_is_the_same_hook(tmp_path: Path) -> None:
     _move(repo, HOOK, moved)
     _move(repo, HOOK_TESTS, moved.replace(".ts", ".test.ts"))
     for path in (GENERIC, PANEL):
-        _edit(repo, path, ('"@/web/hooks/use-app-state-param"', '"@/hooks/app-state/use-app-state-param"'))
+        _edit(repo, path, ('"@/web/hooks/use-app-state-param.ts"', '"@/hooks/app-state/use-app-state-param.ts"'))
     commit_all(repo, "refactor: hooks by feature")
     _nothing_to_do(repo)
     assert not (repo / HOOK).exists() and not (repo / HOOK_TESTS).exists()

@@ -26,6 +26,7 @@ from .support import FIXTURES, invoke, snapshot
 SRC = "apps/mesh/src/mcp-apps"
 BRIDGE = f"{SRC}/use-app-bridge.ts"
 MODULE = f"{SRC}/app-state.ts"
+TYPES = f"{SRC}/types.ts"
 GENERIC = "apps/mesh/src/web/components/chat/message/parts/tool-call-part/generic.tsx"
 PANEL = "apps/mesh/src/web/routes/project-app-view.tsx"
 # wiring -> (--bridge, the SDK range apps/mesh/package.json asks for)
@@ -103,8 +104,8 @@ def test_a_semicolon_free_reformat_still_migrates_1x_to_2x(tmp_path: Path) -> No
     result = _run(repo, "compat-2x", "--json")
     assert result.exit_code == 0, result.output
     report = json.loads(result.stdout)
-    assert {(c["path"], c["kind"]) for c in report["changes_of_form"]} == {(BRIDGE, "migrate"), (MODULE, "migrate")}
-    for path in (BRIDGE, MODULE):
+    assert {(c["path"], c["kind"]) for c in report["changes_of_form"]} == {(BRIDGE, "migrate"), (TYPES, "migrate")}
+    for path in (BRIDGE, TYPES):
         assert layout_key((repo / path).read_bytes(), path) == layout_key((clean / path).read_bytes(), path), path
     assert_recognised(repo, "compat-2x")
 
@@ -113,11 +114,10 @@ def test_a_semicolon_free_reformat_still_migrates_1x_to_2x(tmp_path: Path) -> No
 
 RENAMES = [
     # (file, function the local lives in or None for the whole file, old, new, kinds)
-    pytest.param(BRIDGE, None, "appStateJson", "lastReportedJson", MEMBER, id="member-appStateJson"),
-    pytest.param(BRIDGE, None, "bridgeAppState", "heldState", MEMBER, id="member-bridgeAppState"),
-    pytest.param(BRIDGE, None, "pushAppState", "sendState", MEMBER, id="member-pushAppState"),
-    pytest.param(BRIDGE, None, "urlAppStateJson", "seenJson", MEMBER, id="member-urlAppStateJson"),
-    pytest.param(BRIDGE, None, "reportedAppStates", "pending", MEMBER, id="member-reportedAppStates"),
+    pytest.param(BRIDGE, None, "shownAppState", "appShows", MEMBER, id="member-shownAppState"),
+    pytest.param(BRIDGE, None, "lastAppState", "lastSlotJson", MEMBER, id="member-lastAppState"),
+    pytest.param(BRIDGE, None, "contextAppState", "heldState", MEMBER, id="member-contextAppState"),
+    pytest.param(BRIDGE, None, "hostContext", "contextNow", MEMBER, id="member-hostContext"),
     pytest.param(GENERIC, "GenericToolCallPart", "appState", "decoded", LOCAL, id="generic-appState"),
     pytest.param(PANEL, "AppRenderer", "appState", "decoded", LOCAL, id="panel-appState"),
 ]
@@ -144,16 +144,18 @@ def test_a_renamed_member_is_used_by_what_is_inserted(tmp_path: Path) -> None:
     """A partly applied store whose fields a team renamed: the members
     added use the fields' names, so the file still type-checks."""
     repo = wired(tmp_path / "repo", "compat-1x")
-    edit(repo, BRIDGE, lambda d, p: perturb.rename(d, p, "appStateJson", "lastJson", MEMBER))
+    edit(repo, BRIDGE, lambda d, p: perturb.rename(d, p, "lastAppState", "lastJson", MEMBER))
     text = (repo / BRIDGE).read_text()
-    # remove the store's rule-3 method: it must come back with the new name
-    start = text.index("  // Rule 3: the app hears its slot of the URL")
-    end = text.index("\n  }\n", text.index("private followUrlAppState()", start)) + len("\n  }\n")
-    (repo / BRIDGE).write_text(text[:start].rstrip(" ").rstrip("\n") + "\n" + text[end:])
+    # remove the push decision at the end of updateConfig: it must come back
+    # with the new name
+    start = text.index("\n    // The app's slot changed: a link or back/forward")
+    end = text.index("\n    }\n", text.index("this.bridge.sendHostContextChange", start)) + len("\n    }")
+    (repo / BRIDGE).write_text(text[:start] + text[end:])
+    assert "this.lastJson" not in (repo / BRIDGE).read_text().split("updateConfig(")[1].split("private ")[0]
     result = _run(repo, "compat-1x")
     assert result.exit_code == 0, result.output
     text = (repo / BRIDGE).read_text()
-    assert "if (json === this.lastJson) return;" in text and "this.appStateJson" not in text
+    assert "appState === this.lastJson) return;" in text and "this.lastAppState" not in text
     assert_recognised(repo, "compat-1x")
 
 
@@ -256,7 +258,7 @@ def test_status_gives_a_reason_for_every_pending_step(case: str, tmp_path: Path)
 
 IMPORTER = "apps/mesh/src/web/lib/state-changed-log.ts"
 IMPORTER_TEXT = (
-    'import { StateChangedNotificationSchema } from "@/mcp-apps/app-state";\n\n'
+    'import { StateChangedNotificationSchema } from "@/mcp-apps/types";\n\n'
     "export const isStateChanged = (message: unknown) =>\n"
     "  StateChangedNotificationSchema.safeParse(message).success;\n"
 )
@@ -270,7 +272,7 @@ def test_a_migration_keeps_an_export_another_file_imports(now: str, tmp_path: Pa
     result = _run(repo, now, "--json")
     assert result.exit_code == 0, result.output
     report = json.loads(result.stdout)
-    module = (repo / MODULE).read_text()
+    module = (repo / TYPES).read_text()
     assert "export const StateChangedNotificationSchema" in module, "the imported export was removed"
     assert 'import { z } from "zod";' in module
     kept = [n for n in report["notices"] if "StateChangedNotificationSchema" in n]
@@ -281,7 +283,7 @@ def test_a_migration_keeps_an_export_another_file_imports(now: str, tmp_path: Pa
     # without the importer the same migration removes the export
     clean = wired(tmp_path / "clean", "compat-1x")
     assert _run(clean, now).exit_code == 0
-    assert "StateChangedNotificationSchema" not in (clean / MODULE).read_text()
+    assert "StateChangedNotificationSchema" not in (clean / TYPES).read_text()
 
 
 def test_an_importer_is_found_through_git_in_a_git_checkout(tmp_path: Path) -> None:
@@ -289,14 +291,14 @@ def test_an_importer_is_found_through_git_in_a_git_checkout(tmp_path: Path) -> N
 
     repo = wired(tmp_path / "repo", "compat-1x")
     (repo / IMPORTER).parent.mkdir(parents=True, exist_ok=True)
-    (repo / IMPORTER).write_text(IMPORTER_TEXT.replace('"@/mcp-apps/app-state"', '"../../mcp-apps/app-state.ts"'))
+    (repo / IMPORTER).write_text(IMPORTER_TEXT.replace('"@/mcp-apps/types"', '"../../mcp-apps/types.ts"'))
     import subprocess
 
     subprocess.run(["git", "init", "-q", str(repo)], check=True)
     commit_all(repo, "base")
     result = _run(repo, "compat-2x")
     assert result.exit_code == 0, result.output
-    assert "export const StateChangedNotificationSchema" in (repo / MODULE).read_text()
+    assert "export const StateChangedNotificationSchema" in (repo / TYPES).read_text()
 
 
 def test_the_kept_export_type_checks(tmp_path: Path) -> None:
@@ -315,11 +317,11 @@ def test_the_kept_export_type_checks(tmp_path: Path) -> None:
     assert _run(repo, "compat-2x").exit_code == 0
     work = _typecheck_tree(repo, tmp_path / "work")
     config = _sdk2_config(work)
-    assert not any("state-changed-log" in e or "app-state" in e for e in _errors(tsc, work, config) - baseline)
+    assert not any("state-changed-log" in e or "types.ts" in e for e in _errors(tsc, work, config) - baseline)
     # the check can fail: the export removed, the importer breaks
-    module = work / MODULE
+    module = work / TYPES
     text = module.read_text()
-    start = text.index("/**\n * `ui/notifications/state-changed`, sent by the app")
+    start = text.index("// `ui/notifications/state-changed`: the app reports")
     end = text.index("});\n", start) + 4
     module.write_text(text[:start] + text[end:])
     assert any("state-changed-log" in e for e in _errors(tsc, work, config) - baseline)

@@ -33,21 +33,21 @@ TESTS = "apps/mesh/src/mcp-apps/app-state.test.ts"
 CREATED_EDITS = {
     "pure-comment-in-added-parentheses": (
         MODULE,
-        b"return bytesToBase64Url(new TextEncoder().encode(json));",
-        b"return (/* @__PURE__ */ bytesToBase64Url(new TextEncoder().encode(json)));",
+        b"const bytes = new TextEncoder().encode(json);",
+        b"const bytes = (/* @__PURE__ */ new TextEncoder().encode(json));",
         "merged",
     ),
     "ts-ignore-in-added-parentheses": (
         MODULE,
         earlier_release.CHANGES[0][3].encode(),
-        b"const warnedOverCap = (\n  // @ts-ignore\n  new Set<string>()\n);",
+        b"const warnedOverCap: Set<string> = (\n  // @ts-ignore\n  new Set()\n);",
         "conflict",
     ),
     # a line break before `=>` is a syntax error (tree-sitter accepts it)
     "a-line-break-before-an-arrow": (
         MODULE,
-        b"Uint8Array.from(atob(padded), (c) => c.charCodeAt(0));",
-        b"Uint8Array.from(atob(padded), (c)\n    => c.charCodeAt(0));",
+        b"Uint8Array.from(atob(base64), (c) => c.charCodeAt(0));",
+        b"Uint8Array.from(atob(base64), (c)\n    => c.charCodeAt(0));",
         "merged",
     ),
     "a-hole": (TESTS, b'filters: ["open"]', b'filters: [, "open"]', "merged"),
@@ -94,17 +94,17 @@ def test_an_edited_earlier_release_file_is_merged_or_left_alone(case: str, tmp_p
 # The 1.x registration, an earlier form when a checkout moves to the 2.x SDK.
 HANDLER_EDITS = {
     "a-ts-ignore-line": (
-        b"        this.reportAppState(params.state ?? undefined);",
-        b"        // @ts-ignore\n        this.reportAppState(params.state ?? undefined);",
+        b"        this.config.onAppStateChange?.(params.state);",
+        b"        // @ts-ignore\n        this.config.onAppStateChange?.(params.state);",
     ),
     # a bundler drops a pure call whose value is unused: the report is gone
     "pure-comment-in-added-parentheses": (
-        b"this.reportAppState(params.state ?? undefined);",
-        b"(/* @__PURE__ */ this.reportAppState(params.state ?? undefined));",
+        b"this.config.onAppStateChange?.(params.state);",
+        b"(/* @__PURE__ */ this.config.onAppStateChange?.(params.state));",
     ),
     "a-comment-before-the-semicolon": (
-        b"this.reportAppState(params.state ?? undefined);\n      },\n    );",
-        b"this.reportAppState(params.state ?? undefined);\n      },\n    ) /* eslint-disable-line */;",
+        b"this.config.onAppStateChange?.(params.state);\n      },\n    );",
+        b"this.config.onAppStateChange?.(params.state);\n      },\n    ) /* eslint-disable-line */;",
     ),
 }
 

@@ -237,7 +237,7 @@ def test_a_stale_sdk_install_does_not_move_the_2x_form_back(tmp_path: Path) -> N
     repo = fixture_repo(tmp_path / "repo")
     _ask_for(repo, "^2.0.4")
     assert invoke("apply", "--repo", repo, "--bridge", "compat").exit_code == 0
-    assert "StateChangedParamsSchema" in (repo / MODULE_FILE).read_text()
+    assert "StateChangedParamsSchema" in (repo / "apps/mesh/src/mcp-apps/types.ts").read_text()
     _fake_sdk(repo, "1.7.1")  # node_modules from before the upgrade
     before = snapshot(repo)
     result = invoke("apply", "--repo", repo)
@@ -258,7 +258,8 @@ def test_positive_evidence_still_migrates(tmp_path: Path) -> None:
     _fake_sdk(repo, "1.7.1")
     report = _json(invoke("apply", "--repo", repo, "--json", "--dry-run"))
     assert report["bridge"]["mode"] == "compat" and report["pending"]
-    assert [c["kind"] for c in report["changes_of_form"]] == ["migrate", "migrate"]
+    # the handler; compat mode's schema is added to types.ts, nothing of sdk mode's to remove
+    assert [c["kind"] for c in report["changes_of_form"]] == ["migrate"]
 
 
 # ------------------------------------------------ a PR says what it does

@@ -15,7 +15,6 @@ import json
 
 from .. import __version__
 from ..recipes.base import Bridge
-from ..recipes.names import NAMES
 from .templates import code, fill
 
 TEMPLATE = ".github/pull_request_template.md"
@@ -139,15 +138,16 @@ def _what(series, introduction: list[str]) -> list[str]:
     lines = [line for line in introduction if not line.startswith("## ")]
     while lines and lines[0] == "":
         lines.pop(0)
+    names = series.plan.names
     if series.bridge.mode is not Bridge.SDK:  # an SDK that ships the notification is wired in sdk mode
         lines += [
             f"**Experimental** until the MCP Apps SDK ships the notification: it is proposed upstream in"
             f" [{PROPOSAL}]({PROPOSAL_URL}), and its name and shape may change there.",
             "",
-            f"Where a render site keeps state, Studio advertises `{NAMES.capability}: {{ maxLength: 1024 }}` in the"
+            f"Where a render site keeps state, Studio advertises `{names.capability}: {{ maxLength: 1024 }}` in the"
             f" host capabilities of `ui/initialize`. The released SDKs ({RELEASED_SDKS}) strip that unknown"
             " capability in the View's `App`, so `app.getHostCapabilities()` does not show it yet: Views see it once"
-            f" the SDK change ships. The state itself (`hostContext.{NAMES.context_field}`) reaches them today.",
+            f" the SDK change ships. The state itself (`hostContext.{names.context_field}`) reaches them today.",
             "",
         ]
     lines += [

@@ -252,6 +252,13 @@ def _holes(item: Item | None, names: frozenset[str]):
     return (item.kind, tuple(items))
 
 
+def _taken(env: dict[str, str], key: str, text: str) -> bool:
+    """Whether another name of ``key``'s kind (a member, a local) is bound
+    to ``text`` already."""
+    member = key.startswith("this.")
+    return any(v == text and k != key and not k.startswith("$") and k.startswith("this.") == member for k, v in env.items())
+
+
 def _match(pattern, item: Item, env: dict[str, str]) -> bool:
     if isinstance(pattern, Leaf):
         return isinstance(item, Leaf) and item.kind == pattern.kind and item.text == pattern.text
@@ -268,6 +275,8 @@ def _match(pattern, item: Item, env: dict[str, str]) -> bool:
             return False
         bound = env.get(pattern.key)
         if bound is None:
+            if pattern.kind != _ANY and _taken(env, pattern.key, text):
+                return False  # a rename is one to one: two names stay two
             env[pattern.key] = text
             return True
         return bound == text

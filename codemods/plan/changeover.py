@@ -38,9 +38,16 @@ def kind(plan: Plan) -> str:
     return FIRST
 
 
+def migrations(plan: Plan) -> list:
+    """The plan's migrations, the wiring's own first: what only the earlier
+    wiring used (compat mode's schema) goes with it, named by no wiring."""
+    found = [(r, c) for r, c in plan.form_changes if c.kind == "migrate"]
+    return sorted(found, key=lambda found: found[1].now == __version__)
+
+
 def migration(plan: Plan) -> tuple[str, str, str] | None:
     """(from, to, why) of the plan's first migration."""
-    found = [(r, c) for r, c in plan.form_changes if c.kind == "migrate"]
+    found = migrations(plan)
     if not found:
         return None
     result, change = found[0]
@@ -149,19 +156,19 @@ def _left_reason(item: dict) -> str:
 
 def commit_group(plan: Plan) -> CommitGroup:
     """One group with every step, its message saying what became what and why."""
-    migrations = [(r, c) for r, c in plan.form_changes if c.kind == "migrate"]
+    wiring = migrations(plan)
     upgrades = [(r, c) for r, c in plan.form_changes if c.kind == "upgrade"]
     parts = []
-    if migrations:
-        parts.append(f"migrate the state-changed wiring to {_short(migrations[0][1].now).removeprefix(__version__ + ', ')}")
+    if wiring:
+        parts.append(f"migrate the state-changed wiring to {_short(wiring[0][1].now).removeprefix(__version__ + ', ')}")
     if upgrades:
         parts.append(f"upgrade the appState feature to mesh-codemod {__version__}")
     subject = "refactor(mcp-apps): " + " and ".join(parts)
     body: list[str] = []
-    if migrations:
+    if wiring:
         body += [
-            f"The checkout is wired in {_short(migrations[0][1].was)}; this run chose",
-            f"{migrations[0][0].why}.",
+            f"The checkout is wired in {_short(wiring[0][1].was)}; this run chose",
+            f"{wiring[0][0].why}.",
             "The handler is replaced, and what only the earlier wiring used (its",
             "schema and imports) is removed. Every other line stays.",
             "",

@@ -248,11 +248,13 @@ def transform(ed: FileEditor, ctx: Context) -> None:
 
     for member, text in MEMBERS_060.items():
         ed.retire_member(store, member, Form(f"{_060}'s `{member}`", text))
-    _fields(ed, store)
     _navigation(ed, store)
-    _push(ed, store)
+    # The statements found first, inserted last: a field the team renamed is
+    # known by the name the statements that are there give it.
     _host_context(ed, store, name, build_name, build, dropped)
     _attach(ed, store, name, build_name, dropped)
+    _push(ed, store)
+    _fields(ed, store)
 
     # Heard in any method of the store (a helper that registerHandlers
     # calls, say); the size handler is needed only to add it.
@@ -345,9 +347,14 @@ def _navigation(ed: FileEditor, store: Node) -> None:
     ed.ensure_statements_after(
         lambda: functions[0] if functions else top.prev_named_sibling, [NAVIGATION], block=root, spaced=True
     )
-    if not subscribed:
-        raise AnchorMissing(ed.path, "`this.unsubTheme = ...` in `attach()`, to listen for navigations after it")
-    ed.ensure_statements_after(ed.enclosing_statement(subscribed[0]), [LISTEN])
+
+    def subscription() -> Node:  # needed only where the listener is missing
+        if not subscribed:
+            raise AnchorMissing(ed.path, "`this.unsubTheme = ...` in `attach()`, to listen for navigations after it")
+        return ed.enclosing_statement(subscribed[0])
+
+    block = subscription().parent if subscribed else ed.body(attach)
+    ed.ensure_statements_after(subscription, [LISTEN], block=block, scope=attach)
 
 
 def _push(ed: FileEditor, store: Node) -> None:

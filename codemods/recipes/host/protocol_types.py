@@ -15,7 +15,7 @@ from __future__ import annotations
 from ...engine.editor import FileEditor
 from ...engine.outcome import Conflict, NotApplicable
 from ...engine.statements import Statement, as_form, statement
-from ..base import Bridge, Context
+from ..base import Bridge, Context, Notice
 from .common import fill
 from .roles import candidates, imported
 
@@ -77,12 +77,15 @@ def transform(ed: FileEditor, ctx: Context) -> None:
             continue
         users = importers(ctx, other, ed.path)
         if users:
-            ed.note(f"kept `{other}`, which only the earlier wiring used: {', '.join(users)} import it")
+            ed.note(Notice(
+                f"{ed.path}: kept the export `{other}`, which only the earlier wiring used: {', '.join(users)} "
+                f"import{'s' if len(users) == 1 else ''} it (an export is removed only when nothing in the checkout imports it)"
+            ))
             continue
         ed.retire_statement(root, as_form(schema._replace(label=f"the schema `{other}`"), "migrate"))
     if not name:
         ed.drop_unused_imports("zod", ["z"], "only the earlier wiring's schema used it")
-        if not ed.edits:
+        if not ed.edits and not ed.notes:
             raise NotApplicable(f"{wiring_label(ctx)} registers no schema of its own")
         return
     if ed.imported_name("zod", "z", package=True) is None and ed.namespace_import("zod", package=True) != "z":

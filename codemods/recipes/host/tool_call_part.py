@@ -153,8 +153,10 @@ def carry_state_to_panel(ed: FileEditor, ctx: Context, body: Node) -> None:
         raise AnchorMissing(ed.path, f"the `prev` parameter of the search updater of {where}")
     values = {"prev": ed.text(prev), "connection": ed.text(arguments[0]), "tool": ed.text(arguments[1])}
     names = ["APP_STATE_PARAM", "copyAppState"]
-    module, _same = import_of(ed, ctx, MODULE_PATH, alias=True, anchor_suffix=renderer_module(ctx))
-    earlier = [earlier_import(f"{FLOOR}, the part's import of app-state.ts", names, module)]
-    ensure_import_like_neighbours(ed, ctx, MODULE_PATH, names, alias=True, earlier=earlier)
-    ed.retire_list_item(shape, Form(f"{FLOOR}, Open in panel's copy", COPY_060.format(**values)))
+    upgraded = ed.retire_list_item(shape, Form(f"{FLOOR}, Open in panel's copy", COPY_060.format(**values)))
     ed.ensure_list_items(shape, [Item("[APP_STATE_PARAM]", COPY.format(**values))])
+    # 0.6.0 wrote this release's import text in another place: it moves only
+    # with 0.6.0's copy (this release's import stays where the team has it)
+    module, _same = import_of(ed, ctx, MODULE_PATH, alias=True, anchor_suffix=renderer_module(ctx))
+    earlier = [earlier_import(f"{FLOOR}, the part's import of app-state.ts", names, module)] if upgraded else []
+    ensure_import_like_neighbours(ed, ctx, MODULE_PATH, names, alias=True, earlier=earlier)
