@@ -26,9 +26,10 @@ from .support import FIXTURES, invoke, snapshot
 BIOME = BIN / "biome"
 BRIDGE = "apps/mesh/src/mcp-apps/use-app-bridge.ts"
 NEW_MODULE = "apps/mesh/src/mcp-apps/app-state.ts"
-# Settings that the built-in layout does not read (SPEC 3.8 lists indent,
-# quotes, width, semicolons, trailing commas): only the formatter gets them right.
-UNREAD_SETTINGS = {"bracketSpacing": False, "arrowParentheses": "asNeeded"}
+# A setting that the built-in layout does not read (it reads indent, quotes,
+# width, semicolons, trailing commas, bracket spacing, arrow parentheses):
+# only the formatter gets it right.
+UNREAD_SETTINGS = {"expand": "always"}
 
 
 @pytest.fixture

@@ -406,7 +406,7 @@ def test_the_sdk_target_is_laid_out_by_prettier_or_its_defaults(tmp_path: Path) 
     bare = sdk_tree(tmp_path / "bare", "shape-c")
     result = invoke("apply", "--repo", bare, *only)
     assert result.exit_code == 0, result.output
-    assert "formatter: none (no node_modules/.bin/prettier in the checkout: the built-in layout of Prettier's defaults)" in result.stderr
+    assert "formatter: none (no node_modules/.bin/prettier in the checkout: the built-in layout, in Prettier's style)" in result.stderr
     assert "biome" not in result.stderr
 
     installed = sdk_tree(tmp_path / "installed", "shape-c")

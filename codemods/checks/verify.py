@@ -15,6 +15,7 @@ from collections.abc import Callable, Sequence
 from contextlib import AbstractContextManager, ExitStack
 from pathlib import Path
 from ..engine.source import SourceError, SourceFile
+from ..engine.style import formats_with_prettier
 from .bun_tests import run_tests
 from .knip import knip_check
 from .sdk_ci import build_check, generator_check
@@ -27,11 +28,12 @@ from .typecheck import BaselineRun, Context, TypeRun, package_checks, pair_for, 
 # and what its type check runs (planned before any check starts, so that
 # the baseline's run can start at once).
 CHECKS: dict[str, tuple[tuple[str, Callable[[Context], Check]], ...]] = {
-    # mesh: Biome, oxlint, `bun run check` per package, bun test, knip;
-    # the rest of its pull-request CI is listed "not run" (`workflows`)
+    # mesh: Biome (or Prettier where the host formats with it), oxlint,
+    # `bun run check` per package, bun test, knip; the rest of its
+    # pull-request CI is listed "not run" (`workflows`)
     "host": (
         ("parse", lambda c: _parse(c.root, c.files)),
-        ("format", lambda c: _format(c.root, c.files)),
+        ("format", lambda c: _prettier(c.root, c.files, c.source) if formats_with_prettier(c.root) else _format(c.root, c.files)),
         ("lint", lambda c: _lint(c.root, c.files)),
         ("typecheck", lambda c: type_check(c)),
         ("tests", lambda c: run_tests(c.root, c.files)),
@@ -203,13 +205,13 @@ def _prettier(root: Path, files: list[str], source: Baseline | None = None) -> C
         return Check("format", Outcome.NOT_AVAILABLE, "node_modules/.bin/prettier not found (install the checkout's dependencies)")
     checked = [f for f in files if f.endswith(PRETTIER_SUFFIXES)]
     if not checked:
-        return Check("format", Outcome.PASSED, "no file of a kind the SDK's prettier script checks")
+        return Check("format", Outcome.PASSED, "no file of a kind Prettier checks")
     # Prettier reads .prettierrc, .prettierignore and .gitignore from the checkout
     command = [str(prettier), "--check", *checked]
     result = execute(command, root)
     shown = shown_command(command, root)
     skipped = len(files) - len(checked)
-    extra = f" ({skipped} other file(s) are not the SDK's prettier script's)" if skipped else ""
+    extra = f" ({skipped} other file(s) are not of a kind Prettier checks)" if skipped else ""
     if result.returncode != 0:
         unclean = _unformatted(result.stdout + result.stderr, checked)
         # only new findings count: a file the base has unformatted already is not this change's

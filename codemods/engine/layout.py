@@ -52,6 +52,22 @@ class Indent:
         self.contents = contents
 
 
+class Align:
+    """Lines broken inside it start ``n`` columns further in (a ternary's
+    branch, under its ``? ``): spaces, or, where tabs indent and an indent
+    follows it, one tab (as Prettier counts it)."""
+
+    __slots__ = ("contents", "n")
+
+    def __init__(self, n: int, contents: object) -> None:
+        self.n = n
+        self.contents = contents
+
+
+# An Align's columns in an indent, until the indent is written out.
+_ALIGNED = "\x01"
+
+
 class Line:
     """A possible line break: a space (nothing if ``soft``) when its group is
     flat, a new line when broken; ``hard`` always breaks."""
@@ -108,7 +124,7 @@ def _has_hard(doc) -> bool:
         elif kind is Group:
             if d.broken:
                 return True
-        elif kind is Indent or kind is IndentIfBreak:
+        elif kind is Indent or kind is IndentIfBreak or kind is Align:
             stack.append(d.contents)
     return False
 
@@ -150,8 +166,9 @@ def print_doc(doc, style: Style, indent: str = "") -> str:
                 out.append(text)
                 pos += len(text)
             else:
-                out.append("\n" + ind)
-                pos = width_of(ind)
+                shown = ind.replace(_ALIGNED, " ") if _ALIGNED in ind else ind
+                out.append("\n" + shown)
+                pos = width_of(shown)
                 remeasure = remeasure or mode == _FLAT
         elif kind is Group:
             if mode == _FLAT and not d.broken and not remeasure:
@@ -175,10 +192,12 @@ def print_doc(doc, style: Style, indent: str = "") -> str:
                 modes[d.id] = chosen_mode
             stack.append((ind, chosen_mode, contents))
         elif kind is Indent:
-            stack.append((ind + style.indent, mode, d.contents))
+            stack.append((_indented(ind, style), mode, d.contents))
         elif kind is IndentIfBreak:
-            inner = ind + style.indent if modes.get(d.group, mode) == _BREAK else ind
+            inner = _indented(ind, style) if modes.get(d.group, mode) == _BREAK else ind
             stack.append((inner, mode, d.contents))
+        elif kind is Align:
+            stack.append((ind + _ALIGNED * d.n, mode, d.contents))
         elif kind is IfBreak:
             stack.append((ind, mode, _if_break(d, mode, modes)))
         else:
@@ -186,6 +205,14 @@ def print_doc(doc, style: Style, indent: str = "") -> str:
     lines = "".join(out).split("\n")
     # no spaces at the end of a line (a break after an empty indent, say)
     return style.eol.join([line.rstrip(" \t") for line in lines[:-1]] + lines[-1:])
+
+
+def _indented(ind: str, style: Style) -> str:
+    """``ind`` one level deeper; with tabs, each alignment before the new
+    level becomes a tab."""
+    if _ALIGNED in ind and style.indent == "\t":
+        ind = re.sub(_ALIGNED + "+", "\t", ind)
+    return ind + style.indent
 
 
 def _fits(next_cmd, rest, room: int, width_of, modes: dict) -> bool:
@@ -213,7 +240,7 @@ def _fits(next_cmd, rest, room: int, width_of, modes: dict) -> bool:
             group_mode = _BREAK if d.broken else mode
             contents = d.states[-1] if d.states and group_mode == _BREAK else d.contents
             cmds.append((ind, group_mode, contents))
-        elif kind is Indent or kind is IndentIfBreak:
+        elif kind is Indent or kind is IndentIfBreak or kind is Align:
             cmds.append((ind, mode, d.contents))
         elif kind is IfBreak:
             cmds.append((ind, mode, _if_break(d, mode, modes)))
@@ -256,17 +283,22 @@ def trailing_comma(style: Style, kind: str = "list") -> IfBreak:
 
 def delimited(open_: str, items: list, close: str, style: Style, *, pad: bool = False,
               kind: str = "list", broken: bool = False) -> Group:
-    """A comma-separated list: on one line if it fits, else one item per line."""
+    """A comma-separated list: on one line if it fits, else one item per line;
+    ``pad``: braces, with a space inside them where the style has one."""
     if not items:
         return group(open_, close)
-    space = LINE if pad else SOFT
+    space = LINE if pad and style.bracket_spacing else SOFT
     return group(
         open_, Indent([space, join([",", LINE], items)]), trailing_comma(style, kind), space, close,
         broken=broken,
     )
 
 
-def call_arguments(args: list, style: Style, *, hug_last: bool = False) -> Group:
+# Prints nothing, and breaks every group around it.
+_BREAK_PARENT = Group([], True)
+
+
+def call_arguments(args: list, style: Style, *, hug_last: bool = False) -> Group | list:
     """``(a, b)``; with ``hug_last`` the last argument (an object or a
     function) may open on the line of the call and break inside itself."""
     if not args:
@@ -276,7 +308,10 @@ def call_arguments(args: list, style: Style, *, hug_last: bool = False) -> Group
         return group(*all_broken)
     flat = ["(", join([", "], args), ")"]
     hugged = ["(", join([", "], args[:-1] + [_force_break(args[-1])]), ")"]
-    return Group(flat, _has_hard(args[:-1]), states=(hugged, all_broken))
+    call = Group(flat, _has_hard(args[:-1]), states=(hugged, all_broken))
+    # a hugged argument that breaks inside breaks what holds the call
+    # (Prettier's breakParent): `=> f(() => {` goes to the next line
+    return [_BREAK_PARENT, call] if _has_hard(args[-1]) else call
 
 
 def _force_break(doc):
@@ -309,8 +344,9 @@ def binary_chain(operands: list, operators: list, *, in_parens: bool = False) ->
 
 
 def conditional(test, consequent, alternate) -> Group:
-    """``test ? a : b``; broken, each branch on its own indented line."""
-    return group(test, Indent([LINE, "? ", consequent, LINE, ": ", alternate]))
+    """``test ? a : b``; broken, each branch on its own indented line, what
+    breaks inside a branch aligned under it."""
+    return group(test, Indent([LINE, "? ", Align(2, consequent), LINE, ": ", Align(2, alternate)]))
 
 
 def arrow_body(head, body, *, chain: bool = False, tail: str | None = None) -> list:
@@ -377,7 +413,7 @@ def requote(text: str, quote: str) -> str:
 
 
 # Snippets and templates are written with two spaces per indent level.
-_WRITTEN_STEP = 2
+WRITTEN_STEP = 2
 
 
 def reindent(text: str, indent: str, style: Style) -> str:
@@ -391,7 +427,7 @@ def reindent(text: str, indent: str, style: Style) -> str:
         if not stripped:
             lines.append("")
             continue
-        depth, extra = divmod(len(line) - len(stripped), _WRITTEN_STEP)
+        depth, extra = divmod(len(line) - len(stripped), WRITTEN_STEP)
         lines.append(indent + style.indent * depth + " " * extra + stripped)
     return style.eol.join(lines)[len(indent):]
 
@@ -416,15 +452,24 @@ def restyle_text(text: str, style: Style) -> str:
         if not stripped:
             out.append("")
             continue
-        depth, extra = divmod(len(line) - len(stripped), _WRITTEN_STEP)
+        depth, extra = divmod(len(line) - len(stripped), WRITTEN_STEP)
         code = stripped
         if not code.startswith(("//", "*", "/*")):
-            code = requote_all(code, style.quote)
-            if not style.semicolons and code.endswith(";"):
-                code = code[:-1]
-            if style.trailing_commas == "none" and code.endswith(","):
-                following = next((l for l in lines[index + 1:] if l.strip()), "")
-                if following.lstrip()[:1] in (")", "]", "}"):
-                    code = code[:-1]
+            code = restyle_line(requote_all(code, style.quote), lines[index + 1:], style)
         out.append(style.indent * depth + " " * extra + code)
     return style.eol.join(out)
+
+
+def restyle_line(code: str, following: list[str], style: Style) -> str:
+    """A line of code, written with semicolons and trailing commas, without
+    the semicolon that ends it or the comma before a closing bracket on the
+    next line where the style has none (``following``: the lines after it;
+    with "es5", none before the parenthesis that closes arguments or
+    parameters)."""
+    if not style.semicolons and code.endswith(";"):
+        code = code[:-1]
+    if style.trailing_commas != "all" and code.endswith(","):
+        closing = next((l for l in following if l.strip()), "").lstrip()[:1]
+        if closing == ")" or (closing in ("]", "}") and style.trailing_commas == "none"):
+            code = code[:-1]
+    return code

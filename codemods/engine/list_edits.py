@@ -90,7 +90,7 @@ class ListEdits(EditorBase):
         return items[0].start_point[0] != container.start_point[0]
 
     def _append_inline(self, container: Node, items: list[Node], groups: dict[int, list[str]]) -> None:
-        pad = " " if container.type in _PADDED else ""
+        pad = " " if container.type in _PADDED and self.style.bracket_spacing else ""
         inserts = [
             (items[index].end_byte, "".join(", " + t for t in texts)) if index >= 0
             else (container.children[0].end_byte, pad + ", ".join(texts) + pad)

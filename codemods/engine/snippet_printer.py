@@ -2,9 +2,9 @@
 code is made of (declarations, calls, objects, arrows, conditions, class
 members), each through one building block of :mod:`.layout`.
 
-Anything else is kept as written when it is on one line, and makes the
-whole snippet :class:`~.layout.Unsupported` when it spans lines (then the
-caller re-indents the snippet as written).
+Anything else is kept as written when it is on one line; a statement
+holding one over several lines is kept as written (re-indented, its
+strings in the style's quotes), its neighbours still laid out.
 """
 
 from __future__ import annotations
@@ -15,15 +15,23 @@ from tree_sitter import Node
 from typing import NamedTuple
 from . import layout as L
 from .parsing import TSX, TYPESCRIPT, parse
+from .restyle import as_written, plain_parameter, restyled
 from .style import Style
 
 _LOGICAL = {"&&", "||", "??"}
+
+
+# What a statement may start with that, after a line without a semicolon,
+# would continue that line's statement (Prettier and Biome put a `;` first).
+_CONTINUES = ("(", "[", "`", "+", "-", "/")
+
 
 
 class _Printer:
     def __init__(self, data: bytes, style: Style) -> None:
         self.data = data
         self.style = style
+        self.kept = False  # whether a statement was kept as written
 
     def text(self, node: Node) -> str:
         return self.data[node.start_byte:node.end_byte].decode()
@@ -41,13 +49,26 @@ class _Printer:
         parts: list = []
         previous = None
         for node in nodes:
-            if previous is not None:
+            if previous is not None and node.type == "comment" and node.start_point[0] == previous.end_point[0]:
+                parts.append(" ")  # a comment at the end of the statement's line stays there
+            elif previous is not None:
                 parts.append(L.HARD)
                 if node.start_point[0] - previous.end_point[0] > 1:
                     parts.append(L.HARD)
-            parts.append(self.statement(node))
+            parts.append(self.statement_or_kept(node))
             previous = node
         return parts
+
+    def statement_or_kept(self, node: Node) -> object:
+        """A statement laid out, or kept as written where the printer does
+        not know a construct of it that spans lines."""
+        try:
+            return self.statement(node)
+        except L.Unsupported:
+            self.kept = True
+            if node.type == "public_field_definition":  # its `;` is the class body's
+                return [as_written(self.data, node, self.style), self.semi()]
+            return as_written(self.data, node, self.style)
 
     def block(self, node: Node) -> object:
         inner = [c for c in node.named_children]
@@ -64,7 +85,10 @@ class _Printer:
             declarators = [self.declarator(d) for d in node.named_children if d.type == "variable_declarator"]
             return [keyword, " ", L.join(", ", declarators), self.semi()]
         if kind == "expression_statement":
-            return [self.expression(node.named_children[0]), self.semi()]
+            expression = node.named_children[0]
+            # without semicolons, a statement that starts so would continue the one before it
+            guard = ";" if not self.style.semicolons and self.text(expression).startswith(_CONTINUES) else ""
+            return [guard, self.expression(expression), self.semi()]
         if kind == "return_statement":
             if not node.named_children:
                 return "return" + self.semi()
@@ -108,9 +132,22 @@ class _Printer:
             return [self.squashed(node).removesuffix(";"), self.semi()]
         if kind == "method_definition":
             body = node.child_by_field_name("body")
+            if node.start_point[0] != body.start_point[0]:
+                raise L.Unsupported("a method's head over several lines")
+            params, returns = node.child_by_field_name("parameters"), node.child_by_field_name("return_type")
+            head = self.data[node.start_byte:params.start_byte].decode()
+            return [" ".join(head.split()), self.parameters(params), self.squashed(returns) if returns else "", " ",
+                    self.block(body)]
+        if kind == "class_declaration":
+            body = node.child_by_field_name("body")
+            if node.start_point[0] != body.start_point[0]:
+                raise L.Unsupported("a class's head over several lines")
+            members = body.named_children
+            inside = [L.Indent([L.HARD, self.statements(members)]), L.HARD] if members else []
             head = self.data[node.start_byte:body.start_byte].decode()
-            return [" ".join(head.split()), " ", self.block(body)]
-        return self.verbatim(node)
+            return [" ".join(head.split()), " {", *inside, "}"]
+        # a statement the printer does not know, on one line: as written
+        return L.restyle_line(self.verbatim(node), [], self.style)
 
     def function(self, node: Node) -> object:
         name = node.child_by_field_name("name")
@@ -148,7 +185,7 @@ class _Printer:
         alternative = node.child_by_field_name("alternative")
         if alternative is not None:
             branch = alternative.named_children[0]
-            parts += [" else ", self.statement(branch)]
+            parts += [" " if consequence.type == "statement_block" else L.HARD, "else ", self.statement(branch)]
         return parts
 
     # ---- declarations and assignments ----
@@ -184,22 +221,30 @@ class _Printer:
             return L.requote(self.text(node), self.style.quote)
         if kind in {"identifier", "this", "property_identifier", "number", "true", "false", "null", "undefined",
                     "shorthand_property_identifier", "shorthand_property_identifier_pattern", "super",
-                    "private_property_identifier", "regex", "template_string"}:
+                    "private_property_identifier", "regex"}:
             return self.text(node)
+        if kind == "template_string":
+            return restyled(self.data, node, self.style)
         if kind == "member_expression":
             obj = node.child_by_field_name("object")
             prop = node.child_by_field_name("property")
             between = self._between(obj, prop)
             return [self.expression(obj), between, self.expression(prop)]
+        if kind == "subscript_expression":
+            obj, index = node.child_by_field_name("object"), node.child_by_field_name("index")
+            opening = self._between(obj, index)  # `[` or `?.[`
+            if index.type == "number":
+                return [self.expression(obj), opening, self.text(index), "]"]
+            return [self.expression(obj), L.group(opening, L.Indent([L.SOFT, self.expression(index)]), L.SOFT, "]")]
         if kind == "call_expression":
             chain = self.member_chain(node)
             return chain if chain is not None else self.call(node)
         if kind == "new_expression":
             ctor = node.child_by_field_name("constructor")
+            types = node.child_by_field_name("type_arguments")
             args = node.child_by_field_name("arguments")
-            types = node.child_by_field_name("type_arguments")  # `new Set<string>()`: kept as written
-            typed = self.text(types) if types is not None else ""
-            return ["new ", self.expression(ctor), typed, self.arguments(args) if args is not None else ""]
+            return ["new ", self.expression(ctor), self.squashed(types) if types is not None else "",
+                    self.arguments(args) if args is not None else ""]
         if kind == "arrow_function":
             return self.arrow(node)
         if kind == "object":
@@ -241,7 +286,7 @@ class _Printer:
             left, right = node.child_by_field_name("left"), node.child_by_field_name("right")
             return L.assignment(self.expression(left), self.operator(node), self.expression(right))
         if kind == "as_expression":
-            expression, type_ = node.named_children[0], node.named_children[-1]
+            expression, type_ = node.named_children[0], node.children[-1]
             return L.type_assertion(self.expression(expression), self.squashed(type_))
         if kind == "spread_element":
             return ["...", self.expression(node.named_children[0])]
@@ -372,10 +417,12 @@ class _Printer:
         trailing comma), before the call closes on the next line."""
         params = node.child_by_field_name("parameters") or node.child_by_field_name("parameter")
         head: list = ["async "] if node.children and node.children[0].type == "async" else []
-        if params is not None and params.type == "formal_parameters":
+        if not self.style.arrow_parens and plain_parameter(node) is not None:
+            head.append(self.text(plain_parameter(node)))
+        elif params is not None and params.type == "formal_parameters":
             head.append(self.parameters(params))
         elif params is not None:
-            head.append(self.text(params))
+            head.append(self.text(params) if not self.style.arrow_parens else f"({self.text(params)})")
         returns = node.child_by_field_name("return_type")
         if returns is not None:
             head.append(self.squashed(returns))
@@ -404,17 +451,27 @@ class _Printer:
 
     def object(self, node: Node) -> object:
         entries = [c for c in node.named_children]
-        if any(e.type == "comment" for e in entries):
-            raise L.Unsupported("a comment in an object")
+        items: list = []
+        above: list = []  # comments on lines of their own, before the next entry
+        for e in entries:
+            if e.type != "comment":
+                items.append([*above, self.entry(e)])
+                above = []
+            elif e is entries[-1] or (e.prev_named_sibling and e.prev_named_sibling.end_point[0] == e.start_point[0]):
+                raise L.Unsupported("a comment after an entry of an object")
+            else:
+                above += [self.comment(e), L.HARD]
         # Biome keeps an object expanded when its first entry starts on a
         # new line in the source (here: in the snippet as written).
         expanded = bool(entries) and entries[0].start_point[0] != node.start_point[0]
-        return L.delimited("{", [self.entry(e) for e in entries], "}", self.style, pad=True, broken=expanded)
+        return L.delimited("{", items, "}", self.style, pad=True, broken=expanded)
 
     def entry(self, node: Node) -> object:
         if node.type in {"pair", "pair_pattern"}:
             key, value = node.child_by_field_name("key"), node.child_by_field_name("value")
             return [self.expression(key), ": ", self.expression(value)]
+        if node.type == "method_definition":
+            return self.statement(node)
         return self.expression(node)
 
     def comment(self, node: Node) -> object:
@@ -428,19 +485,18 @@ class _Printer:
     # ---- text kept as written ----
 
     def squashed(self, node: Node) -> str:
-        """A node's text on one line (a type, a parameter): its whitespace runs
-        become single spaces, strings get the style's quotes."""
-        text = self.text(node)
-        if "\n" in text:
+        """A node's text on one line (a type, a parameter), restyled."""
+        if node.start_point[0] != node.end_point[0]:
             raise L.Unsupported(f"{node.type} over several lines")
-        return L.requote_all(text, self.style.quote)
+        return restyled(self.data, node, self.style)
 
     def verbatim(self, node: Node) -> str:
         return self.squashed(node)
 
 
-def snippet_doc(body: str, style: Style, *, tsx: bool = False, kind: str = "statements") -> object:
-    """The layout document of a snippet: statements, or class members."""
+def snippet_doc(body: str, style: Style, *, tsx: bool = False, kind: str = "statements") -> tuple[object, bool]:
+    """The layout document of a snippet (statements, or class members), and
+    whether a statement of it is kept as written."""
     prefix = "class __Snippet {\n" if kind == "members" else ""
     suffix = "\n}" if kind == "members" else ""
     data = (prefix + body + suffix).encode()
@@ -451,13 +507,14 @@ def snippet_doc(body: str, style: Style, *, tsx: bool = False, kind: str = "stat
     nodes = tree.root_node.named_children
     if kind == "members":
         nodes = nodes[0].child_by_field_name("body").named_children
-    return printer.statements(nodes)
+    return printer.statements(nodes), printer.kept
 
 
 class SnippetLayout(NamedTuple):
     """A snippet laid out for its place: the text to insert (first line not
     indented, lines ended by the style's ``eol``) and whether the printer
-    laid it out (else kept as written)."""
+    laid it out all (else a statement of it, or all of it, is kept as
+    written)."""
 
     text: str
     laid_out: bool
@@ -470,18 +527,20 @@ def layout_snippet(snippet: str, indent: str, style: Style, *, tsx: bool = False
     indented. Falls back to re-indenting the text as written."""
     body = L.dedent(snippet).strip("\n")
     try:
-        doc = snippet_doc(body, style, tsx=tsx, kind=kind)
+        doc, kept = snippet_doc(body, style, tsx=tsx, kind=kind)
     except L.Unsupported:
         return SnippetLayout(L.reindent(snippet, indent, style), False)
-    return SnippetLayout(L.print_doc(doc, style, indent), True)
+    return SnippetLayout(L.print_doc(doc, style, indent), not kept)
 
 
 def render_file(template: str, style: Style, written_in: Style = Style()) -> str:
     """A new file from a template written in the ``written_in`` style, for
     ``style``. Each top-level statement is laid out by the printer when the
     printer gives back exactly the template's text in the template's own
-    style (so the template stays the truth where the printer knows less);
-    any other statement is kept as written, re-indented and re-quoted."""
+    style (so the template stays the truth where the printer knows less;
+    a statement it does not know is kept as written, restyled, inside a
+    statement it lays out); any other statement is kept as written,
+    re-indented and re-quoted."""
     if style == written_in:
         return template  # templates are written clean in their own style (tested)
     data = template.encode()
@@ -504,8 +563,8 @@ def render_file(template: str, style: Style, written_in: Style = Style()) -> str
 def _statement_for(data: bytes, node: Node, text: str, style: Style, written_in: Style) -> str:
     if node.type != "comment":
         try:
-            if L.print_doc(_Printer(data, written_in).statement(node), written_in) == text:
-                return L.print_doc(_Printer(data, style).statement(node), style)
+            if L.print_doc(_Printer(data, written_in).statement_or_kept(node), written_in) == text:
+                return L.print_doc(_Printer(data, style).statement_or_kept(node), style)
         except L.Unsupported:
             pass
     return L.restyle_text(text, style)

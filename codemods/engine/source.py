@@ -102,7 +102,11 @@ class SourceFile:
     def style(self) -> Style:
         """The file's one Style: the repository's formatter configuration,
         and the file itself where that is silent or disagrees."""
-        strings = [self.data[n.start_byte:n.start_byte + 1] for n in self.nodes("string")]
+        strings = [
+            self.data[n.start_byte:n.start_byte + 1] for n in self.nodes("string")
+            # a JSX attribute's quotes are not the file's (Prettier's jsxSingleQuote)
+            if n.parent is None or n.parent.type != "jsx_attribute"
+        ]
         return style_for(self.data, self.config, strings)
 
     # ---- positions ----

@@ -1,7 +1,8 @@
 """The checkout's own formatter as a last layout pass (SPEC section 3, rule 8).
 
-When the checkout has Biome installed (``node_modules/.bin/biome``), every
-file the tool changes is passed through it, under the checkout's own
+When the checkout has its formatter installed (``node_modules/.bin/biome``,
+or ``node_modules/.bin/prettier`` where it formats with Prettier: the SDK, a
+Prettier host), every file the tool changes is passed through it, under the checkout's own
 configuration, while the edits are planned; so `--dry-run` and `--check`
 show exactly what `apply` writes. The formatter's result replaces the
 built-in layout only when
@@ -14,8 +15,8 @@ built-in layout only when
 Otherwise the built-in layout stays, and the file's `Layout` says why. The
 formatter never writes into the checkout: the files are formatted in a
 temporary folder that holds a copy of the checkout's formatter
-configuration, by one Biome process for the files both before and after
-the edit.
+configuration, by one formatter process for the files both before and
+after the edit.
 """
 
 from __future__ import annotations
@@ -28,10 +29,13 @@ from pathlib import Path
 
 from typing import NamedTuple
 
+from ..engine.style import CONFIG_FILES, PRETTIER_FILES, formats_with_prettier
+
 
 class FormatterMode(str, Enum):
-    """`--formatter`: `auto` uses the checkout's Biome when installed,
-    `biome` requires it, `none` keeps the built-in layout."""
+    """`--formatter`: `auto` uses the checkout's formatter when installed
+    (Biome, or Prettier where the checkout formats with it), `biome`
+    requires Biome, `none` keeps the built-in layout."""
 
     AUTO = "auto"
     BIOME = "biome"
@@ -62,12 +66,7 @@ PRETTIER = "prettier"
 _PRETTIER = Path("node_modules", ".bin", PRETTIER)
 # Read by Prettier from a file's folders (`package.json` may hold a
 # "prettier" key); copied with the files.
-PRETTIER_CONFIG_FILES = (
-    ".prettierrc", ".prettierrc.json", ".prettierrc.yaml", ".prettierrc.yml", ".prettierrc.json5",
-    ".prettierrc.js", ".prettierrc.cjs", ".prettierrc.mjs", ".prettierrc.toml",
-    "prettier.config.js", "prettier.config.cjs", "prettier.config.mjs",
-    ".prettierignore", ".editorconfig", "package.json",
-)
+PRETTIER_CONFIG_FILES = (*PRETTIER_FILES, ".prettierignore", ".editorconfig", "package.json")
 
 
 class Biome(NamedTuple):
@@ -95,13 +94,13 @@ class FormatterChoice(NamedTuple):
 
 def choose(checkout: Path, mode: FormatterMode | str, target: str = "host") -> FormatterChoice:
     """The formatter for ``mode`` in ``checkout``: its ``node_modules/.bin/biome``,
-    or for the SDK target (ext-apps formats with Prettier) its
-    ``node_modules/.bin/prettier``."""
+    or for the SDK target (ext-apps formats with Prettier) and a host that
+    formats with Prettier its ``node_modules/.bin/prettier``."""
     mode = FormatterMode(mode)
     if mode is FormatterMode.NONE:
         return FormatterChoice(None, "--formatter none")
-    if target == "sdk":
-        return _choose_prettier(checkout, mode)
+    if target == "sdk" or formats_with_prettier(checkout):
+        return _choose_prettier(checkout, mode, target)
     biome = find_biome(checkout)
     if biome is not None and not has_config(checkout):
         # Installed as some dependency's dependency, perhaps; not the repo's formatter.
@@ -118,13 +117,14 @@ def choose(checkout: Path, mode: FormatterMode | str, target: str = "host") -> F
     return FormatterChoice(biome, f"the checkout's {_LAUNCHER.as_posix()}, under its configuration")
 
 
-def _choose_prettier(checkout: Path, mode: FormatterMode) -> FormatterChoice:
+def _choose_prettier(checkout: Path, mode: FormatterMode, target: str) -> FormatterChoice:
     if mode is FormatterMode.BIOME:
-        raise FormatterMissing("--formatter biome: the SDK target is formatted with Prettier, not Biome")
+        which = "the SDK target" if target == "sdk" else "this host"
+        raise FormatterMissing(f"--formatter biome: {which} is formatted with Prettier, not Biome")
     launcher = checkout / _PRETTIER
     if not launcher.is_file():
         return FormatterChoice(
-            None, f"no {_PRETTIER.as_posix()} in the checkout: the built-in layout of Prettier's defaults"
+            None, f"no {_PRETTIER.as_posix()} in the checkout: the built-in layout, in Prettier's style"
         )
     version = _version(launcher.resolve().parent.parent / "package.json")
     name = f"{PRETTIER} {version}" if version else PRETTIER
@@ -142,8 +142,6 @@ def is_prettier(tool: "Biome") -> bool:
 
 def has_config(root: Path) -> bool:
     """Whether ``root`` has a Biome configuration: Biome is its formatter."""
-    from ..engine.style import CONFIG_FILES
-
     return any((root / name).is_file() for name in CONFIG_FILES)
 
 

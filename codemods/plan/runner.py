@@ -70,7 +70,8 @@ def plan(
     refactors(run.results, run.refusals)
     keep_decisions(repo, target, ctx, config, restore, run.results, run.contents, run.touched)
     changes = _laid_out(repo.resolve(), run.changes(), formatter, tools)
-    return Plan(repo, target.name, choice, run.results, changes, _notices(run.results), formatter, config, names)
+    notices = (ctx.formatter.notice,) * bool(ctx.formatter.notice) + _notices(run.results)
+    return Plan(repo, target.name, choice, run.results, changes, notices, formatter, config, names)
 
 
 def _context(

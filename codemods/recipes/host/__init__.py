@@ -6,6 +6,7 @@ import re
 from collections.abc import Mapping, Sequence
 from pathlib import Path
 
+from ...engine.style import FORMATTER_FILES
 from ..base import Bridge, CommitGroup, Context, NewFile, Step
 from . import (
     bridge_role,
@@ -253,7 +254,7 @@ def is_host(repo: Path) -> bool:
 
 # Files any plan may read besides the steps' own: the configuration, the
 # formatter's settings and the manifests, wherever they are.
-_SETTINGS = frozenset({".mesh-codemod.toml", "biome.json", "biome.jsonc", ".editorconfig", "package.json", "tsconfig.json"})
+_SETTINGS = frozenset({".mesh-codemod.toml", "tsconfig.json", *FORMATTER_FILES})
 
 
 def reads(names: list[str], grep) -> set[str] | None:

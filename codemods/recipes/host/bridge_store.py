@@ -410,7 +410,8 @@ def _host_context(ed: FileEditor, store: Node, name: str, build_name: str, build
     callee = setter.named_children[0].child_by_field_name("function") if setter.named_children else None
     if callee is None or setter.named_children[0].type != "call_expression":
         raise AnchorMissing(ed.path, f"`this.bridge.setHostContext({build_name}(...))` in `pushHostContext()`")
-    ed.edits.replace(setter.start_byte, setter.end_byte, f"{ed.text(callee)}(this.{ed.member_name('hostContext')}());")
+    call = setter.named_children[0]  # the statement keeps its own `;`, or none
+    ed.edits.replace(call.start_byte, call.end_byte, f"{ed.text(callee)}(this.{ed.member_name('hostContext')}())")
 
 
 def _has_comment(ed: FileEditor, node: Node) -> bool:
