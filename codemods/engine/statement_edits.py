@@ -107,7 +107,7 @@ class StatementEdits(EditorBase):
             top = self._top_statement(group.node, scope)
             if top.id in self.retired:
                 continue  # an earlier form's removal takes it away
-            self.bindings.update(env)
+            self.bindings.update(_renamed(env))
             return top
         return None
 
@@ -145,7 +145,7 @@ class StatementEdits(EditorBase):
         env = pattern.match(target, self.bindings)
         if env is None:
             return False
-        self.bindings.update(env)
+        self.bindings.update(_renamed(env))
         return True
 
     def _with_names(self, snippet: str, names: frozenset[str]) -> str:
@@ -315,3 +315,10 @@ def _leading_comments(snippet: str) -> list[str]:
     """The ``//`` comment lines a snippet starts with."""
     lines = dedent(snippet).strip("\n").split("\n")
     return [line.strip() for line in lines[: next((i for i, l in enumerate(lines) if not l.lstrip().startswith("//")), len(lines))]]
+
+
+def _renamed(env: dict[str, str]) -> dict[str, str]:
+    """What a match binds that later matches share: the step's renamable
+    names, never a role's own metavariables (``$H`` of one role is not the
+    ``$H`` of another)."""
+    return {name: value for name, value in env.items() if not name.startswith("$")}

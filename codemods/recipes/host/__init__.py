@@ -253,7 +253,9 @@ def is_host(repo: Path) -> bool:
 
 # Files any plan may read besides the steps' own: the configuration, the
 # formatter's settings and the manifests, wherever they are.
-_SETTINGS = frozenset({".mesh-codemod.toml", "biome.json", "biome.jsonc", ".editorconfig", "package.json", "tsconfig.json"})
+_SETTINGS = frozenset({
+    ".mesh-codemod.toml", "biome.json", "biome.jsonc", ".editorconfig", "package.json", "tsconfig.json", ".oxlintrc.json",
+})
 
 
 def reads(names: list[str], grep) -> set[str] | None:
