@@ -116,7 +116,7 @@ def test_one_run_names_every_step_it_blocks(tmp_path: Path) -> None:
     remote, work = _feature_merged(tmp_path)
     bridge = work / BRIDGE
     text = bridge.read_text()
-    bridge.write_text(text.replace("this.shownAppState = params.state;", "this.shownAppState = params.state ?? null;"))
+    bridge.write_text(text.replace(GUARD, "if (this.bridge !== bridge || this.disposed) return;"))
     index = work / "apps/mesh/src/web/index.tsx"
     text = index.read_text().replace("validateSearch: unifiedChatSearchSchema,", "validateSearch: adapt(chatSearch),")
     index.write_text(text.replace("unifiedChatSearchSchema", "chatSearch") + "\nfunction adapt<T>(schema: T): T {\n  return schema;\n}\n")
@@ -176,6 +176,41 @@ def test_without_curly_a_braced_handler_is_still_an_edit(tmp_path: Path) -> None
     assert result.exit_code == 0, result.output
     [step] = json.loads(result.stdout)["blocked"]["steps"]
     assert step["step"] == "bridge-store" and "changed since mesh-codemod wrote it" in step["reason"], step
+
+
+def test_a_handler_edited_apart_from_the_change_is_migrated_by_a_merge(tmp_path: Path) -> None:
+    """A line the team added inside the handler, away from the lines the
+    migration changes, is kept by a three-way merge (`git merge-file`); an
+    edit next to them is a conflict: blocked, named, green (0.6.0: both
+    refused, exit 3)."""
+    remote, work = _feature_merged(tmp_path, "1.8.0")
+    bridge = work / BRIDGE
+    text = bridge.read_text()
+    team = "this.shownAppState = params.state;\n        console.debug(\"[app] state\", params.state);"
+    bridge.write_text(text.replace("this.shownAppState = params.state;", team))
+    commit_all(work, "chore: log the app's state")
+    _install(work, _sdk_double(tmp_path / "double", "1.8.0"))
+    result = invoke("pr", "--repo", work, "--branch", BRANCH, "--author", BOT, "--no-verify", "--json")
+    assert result.exit_code == 0, result.output
+    [commit] = json.loads(result.stdout)["commits"]
+    assert commit["subject"] == "refactor(mcp-apps): migrate the state-changed wiring to sdk mode", commit
+    wired = git(work, "show", f"{commit['sha']}:{BRIDGE}")
+    handler = wired[wired.index("bridge.onappstatechange = (params) => {"):].split("\n    };")[0]
+    assert handler.split("\n")[1:] == [
+        "      if (this.bridge !== bridge) return;",
+        "      this.shownAppState = params.state;",
+        '      console.debug("[app] state", params.state);',
+        "      this.config.onAppStateChange?.(params.state);",
+    ], handler
+    assert "StateChangedNotificationSchema" not in wired
+    # an edit on the line next to the registration collides with the change
+    bridge.write_text(text.replace(GUARD, "if (this.bridge !== bridge || this.disposed) return;"))
+    commit_all(work, "fix: a disposed store hears nothing")
+    result = invoke("pr", "--repo", work, "--branch", BRANCH, "--author", BOT, "--no-verify", "--json")
+    assert result.exit_code == 0, result.output
+    [step] = json.loads(result.stdout)["blocked"]["steps"]
+    assert step["step"] == "bridge-store" and "changed since mesh-codemod wrote it" in step["reason"], step
+    assert step["skip"] == 'skip = ["bridge-store"]'
 
 
 # --- item 2: imports by module, not spelling -------------------------------------
