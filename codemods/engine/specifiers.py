@@ -7,7 +7,6 @@ one module, whichever way it is spelled (SPEC 10)."""
 
 from __future__ import annotations
 
-import json
 import posixpath
 import re
 from collections.abc import Iterator, Mapping
