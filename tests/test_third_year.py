@@ -313,12 +313,28 @@ def test_an_api_change_within_sdk_mode_is_titled_for_what_it_is(tmp_path: Path) 
     assert "Experimental" not in (tmp_path / "body.md").read_text()
 
 
-def test_a_release_that_conflicts_with_a_team_edit_is_named_a_conflict() -> None:
+def test_a_release_that_conflicts_with_a_team_edit_is_named_a_conflict(tmp_path: Path) -> None:
+    """What a created file's upgrade says when it collides with the team's
+    edits is a conflict in the report, and so in the job summary (0.6.0:
+    "left alone (edited)" for both)."""
     from codemods.deliver.forge import decide
+    from codemods.engine.outcome import Status, StepResult
+    from codemods.plan.model import Plan
+    from codemods.recipes.base import Bridge, ModeChoice, Notice
 
-    report = {"nothing_to_do": True, "commits": [], "base": "0" * 40,
-              "left_alone": [{"step": "app-state-module", "path": f"{SRC}/app-state.ts", "why": "conflict"},
-                             {"step": "app-state-tests", "path": f"{SRC}/app-state.test.ts", "why": "edited"}]}
+    edited = f"{SRC}/app-state.ts was edited since mesh-codemod wrote it"
+    results = [
+        StepResult("app-state-module", f"{SRC}/app-state.ts", Status.ALREADY, notes=[Notice(
+            f"{edited} (0.6.0, compat mode): the upgrade to 0.7.0 conflicts with the edits at line 12: left alone; "
+            "merge them by hand")]),
+        StepResult("app-state-tests", f"{SRC}/app-state.test.ts", Status.ALREADY, notes=[Notice(
+            f"{SRC}/app-state.test.ts was edited since mesh-codemod wrote it: left alone; compare it with what this "
+            "release writes (0.7.0) by hand")]),
+    ]
+    plan = Plan(tmp_path, "host", ModeChoice(Bridge.COMPAT, "given"), results, [])
+    left = plan.left_alone()
+    assert [item["why"] for item in left] == ["conflict", "edited"], left
+    report = {"nothing_to_do": True, "commits": [], "base": "0" * 40, "left_alone": left}
     decision = decide(report, [])
     assert decision.action == "none"
     assert f"{SRC}/app-state.ts (edited, and this release conflicts with the edits: merge them by hand)" in decision.reason
