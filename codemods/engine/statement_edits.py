@@ -218,9 +218,12 @@ class StatementEdits(EditorBase):
                 changed = (node, earlier)
         if changed is not None:
             node, earlier = changed
-            nearest = self._nearest(node, [e for e in wanted.earlier if self.find_statement(block, e, scope) == node])
-            if self.merge_statement(node, nearest or earlier, wanted):
-                return node
+            # a statement known by its role (a handler) edited since merges
+            # where the edits are apart from the change (SPEC 10)
+            if wanted.role:
+                forms = [e for e in wanted.earlier if self.find_statement(block, e, scope) == node]
+                if self.merge_statement(node, self._nearest(node, forms) or earlier, wanted):
+                    return node
             first, last = node.start_point[0] + 1, node.end_point[0] + 1
             raise Conflict(
                 self.path,
