@@ -190,6 +190,10 @@ def _pr(request: PrRequest) -> int:
                 "push": {"remote": request.push, "pushed": False},
                 "blocked": err.to_json(),
             }
+            if request.body_out:  # the build job's summary: every blocked step and its way out
+                from ..deliver.forge import blocked_summary
+
+                request.body_out.write_text(blocked_summary(report), encoding="utf-8")
             return report_refactor(report, as_json, fail_on_blocked=False)
         if not series.commits:
             message = f"nothing to do: {series.base[:12]} already has every edit; branch {request.branch} left alone"

@@ -24,7 +24,7 @@ from ..recipes.names import NAMES, Names
 from ..plan.formatting import FormatterChoice
 from ..plan.model import NO_TOOLS, FileChange, Plan, TargetError, Tools, detect_target
 from ..plan.baseline import TRAILER
-from ..plan.decisions import REFACTOR, skip_line
+from ..plan.decisions import has_feature, skip_line
 from ..plan.runner import plan
 from ..plan.repository import GitProblem, Identity, commit_date, exported_tree, resolve
 
@@ -39,10 +39,11 @@ CONTENT_TRAILER = "Generated-content:"
 
 
 class Blocked(GitProblem):
-    """Every step that cannot run meets a refactor the tool cannot follow,
-    on a checkout that has the feature: the job reports ``blocked`` (green
-    unless --fail-on-blocked), naming what is missing and the line of the
-    configuration that opts out of each step."""
+    """Steps that cannot run on a checkout that has the feature (a refactor
+    the tool cannot follow, a handler edited since, an SDK whose types do
+    not fit): the job reports ``blocked`` (green unless --fail-on-blocked),
+    naming every such step in one run, its file and lines, and the line of
+    the configuration that opts out of it."""
 
     def __init__(self, message: str, plan: Plan, base: str) -> None:
         super().__init__(message)
@@ -52,7 +53,8 @@ class Blocked(GitProblem):
     def to_json(self) -> dict:
         steps = [{"step": r.step, "path": r.path, "reason": r.reason, "skip": skip_line(r.step)} for r in self.plan.refused]
         reason = "; ".join(f"{s['path']}: {s['reason']}" for s in steps)
-        return {"reason": f"a refactor the tool cannot follow, nothing built or pushed: {reason}", "steps": steps, "commits": []}
+        return {"reason": f"blocked on a checkout that has the feature, nothing built or pushed: {reason}",
+                "steps": steps, "commits": []}
 
 
 class SeriesCommit(NamedTuple):
@@ -167,11 +169,12 @@ def _plan_groups(
 
 
 def _refuse_if_refused(full: Plan, base: str) -> None:
-    """Nothing is built when a step is refused: Blocked when every refusal
-    is a refactor the tool cannot follow, else a GitProblem."""
+    """Nothing is built when a step is refused: Blocked on a checkout that
+    has the feature (SPEC 5a, "Blocked, with the way out"), else a
+    GitProblem."""
     if full.refused:
         reasons = "; ".join(f"{r.path}: {r.reason}" for r in full.refused)
-        if all(r.kind == REFACTOR for r in full.refused):
+        if has_feature(full.results):
             raise Blocked(f"refused on {base[:12]}: {reasons}", full, base)
         raise GitProblem(f"refused on {base[:12]}: {reasons}")
 

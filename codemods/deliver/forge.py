@@ -212,6 +212,10 @@ class Decision(NamedTuple):
         return {"action": self.action, "number": self.number, "reason": self.reason}
 
 
+# How the job summary names what a human decision leaves alone
+_LEFT = {"conflict": "edited, and this release conflicts with the edits: merge them by hand"}
+
+
 def decide(report: dict, pulls: Sequence[PullRequest], logins: Sequence[str] = ()) -> Decision:
     """What to do, from the build's report and the repository's own PRs;
     with ``logins``, only the PRs one of them opened can say "no" (the
@@ -229,7 +233,8 @@ def decide(report: dict, pulls: Sequence[PullRequest], logins: Sequence[str] = (
                 "closed", open_pr.number,
                 f"the base{where} already holds the change of #{open_pr.number}, which landed there another way: closed",
             )
-        left = [f"{item.get('path', '')} ({item.get('why', '')})" for item in report.get("left_alone") or []]
+        left = [f"{item.get('path', '')} ({_LEFT.get(item.get('why', ''), item.get('why', ''))})"
+                for item in report.get("left_alone") or []]
         if not left:
             return Decision("none", open_pr and open_pr.number, "the base already has every edit")
         return Decision(
@@ -329,16 +334,23 @@ def act(
     return decision
 
 
+def blocked_summary(report: dict) -> str:
+    """The job summary of a run that blocks steps on a checkout that has
+    the feature: each step, its file and why, and the line that opts out."""
+    return f"**mesh-codemod: blocked**\n\n{blocked_comment(report)}\n"
+
+
 def blocked_comment(report: dict) -> str:
     blocked = report.get("blocked") or {}
     if blocked.get("steps"):
-        lines = ["mesh-codemod cannot follow a refactor of the feature, so it leaves this PR as it is:", ""]
+        lines = ["mesh-codemod cannot take these steps on this checkout, so it leaves this PR as it is:", ""]
         lines += [f"- {code(s.get('path', ''))} ({plain(s.get('step', ''))}): {plain(s.get('reason', ''))}"
                   for s in blocked["steps"]]
+        skips = sorted({s.get("step", "") for s in blocked["steps"]})
         lines += [
             "",
-            "To opt out of a step for good, add its line to `.mesh-codemod.toml` on the target branch "
-            f"({code(blocked['steps'][0].get('skip', ''))}). Scheduled runs stay green meanwhile.",
+            "To opt out of these steps for good, add this line to `.mesh-codemod.toml` on the target branch: "
+            f"{code('skip = ' + json.dumps(skips))}. Scheduled runs stay green meanwhile.",
         ]
         return "\n".join(lines)
     commits = blocked.get("commits") or []

@@ -43,10 +43,10 @@ def title(series) -> str:
     plan = series.plan
     kind = changeover.kind(plan)
     if kind in (changeover.MIGRATION, changeover.BOTH):
-        _, to, _ = changeover.migration(plan)
+        phrase = changeover.migration_phrase(plan)
         if kind == changeover.BOTH:
-            return f"fix(mcp-apps): upgrade appState to mesh-codemod {__version__} and migrate its wiring to {to}"
-        return f"refactor(mcp-apps): migrate the state-changed wiring to {to}"
+            return f"fix(mcp-apps): upgrade appState to mesh-codemod {__version__} and {phrase}"
+        return f"refactor(mcp-apps): {phrase}"
     if kind == changeover.UPGRADE:
         return f"fix(mcp-apps): upgrade appState to mesh-codemod {__version__} (from {changeover.upgraded_from(plan)[0]})"
     if kind == changeover.COMPLETION:

@@ -154,6 +154,8 @@ def left_alone_section(plan) -> list[str]:
         "decision": "removed by someone while the rest of the feature is there: not created again"
         " (`mesh-codemod apply --restore {step}` brings it back)",
         "edited": "edited since mesh-codemod wrote it: left as it is; compare it with this release's by hand",
+        "conflict": "edited since mesh-codemod wrote it, and this release's changes conflict with those edits:"
+        " left as it is; merge them by hand",
         "pair": "kept at its release: the file it goes with was edited since, and the two change release"
         " together (upgrade both by hand)",
     }

@@ -67,6 +67,8 @@ class EditorBase(Finder):
         self._by_kind: dict[int, dict[str, list[Group]]] = {}
         # Nodes an earlier form's removal takes away: no anchor for new code.
         self.retired: set[int] = set()
+        # Earlier forms edited since, merged into the current one (present).
+        self.merged: set[int] = set()
 
     @property
     def added(self) -> list[str]:

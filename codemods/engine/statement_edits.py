@@ -107,7 +107,7 @@ class StatementEdits(EditorBase):
             top = self._top_statement(group.node, scope)
             if top.id in self.retired:
                 continue  # an earlier form's removal takes it away
-            self.bindings.update(env)
+            self.bindings.update(_renamed(env))
             return top
         return None
 
@@ -145,7 +145,7 @@ class StatementEdits(EditorBase):
         env = pattern.match(target, self.bindings)
         if env is None:
             return False
-        self.bindings.update(env)
+        self.bindings.update(_renamed(env))
         return True
 
     def _with_names(self, snippet: str, names: frozenset[str]) -> str:
@@ -184,6 +184,8 @@ class StatementEdits(EditorBase):
         other code is kept as it is, and so is another form of the same
         work (``alike``)."""
         found = self.find_statement(block, wanted, scope)
+        if found is not None and found.id in self.merged:
+            return found
         if not wanted.earlier or (found is not None and self.same_code(found, wanted.snippet, wanted.names)):
             # the current code under an earlier form's comment: the comment goes
             for earlier in wanted.earlier if found is not None else ():
@@ -206,6 +208,8 @@ class StatementEdits(EditorBase):
             )
             if node is None:
                 continue
+            if node.id in self.merged:
+                return node
             # Replacing decides to drop bytes: a comment the team added is an edit.
             if self.same_code(node, earlier.snippet, earlier.names, comments=True):
                 self._replace_statement(node, earlier, wanted)
@@ -214,6 +218,12 @@ class StatementEdits(EditorBase):
                 changed = (node, earlier)
         if changed is not None:
             node, earlier = changed
+            # a statement known by its role (a handler) edited since merges
+            # where the edits are apart from the change (SPEC 10)
+            if wanted.role:
+                forms = [e for e in wanted.earlier if self.find_statement(block, e, scope) == node]
+                if self.merge_statement(node, self._nearest(node, forms) or earlier, wanted):
+                    return node
             first, last = node.start_point[0] + 1, node.end_point[0] + 1
             raise Conflict(
                 self.path,
@@ -229,6 +239,53 @@ class StatementEdits(EditorBase):
                     self.note(f"line {first} does this step's work in another form; kept as it is")
                     return found
         return found
+
+    def _nearest(self, node: Node, forms: Sequence[Form]) -> Form | None:
+        """Of ``forms``, the one whose output ``node`` differs least from."""
+        from .merge import differing_lines
+
+        ours = self.text(node)
+        indent = self.source.indent_of(node)
+        return min(forms, key=lambda f: differing_lines(self._written(f, indent), ours), default=None)
+
+    def _written(self, form: Form | Statement, indent: str) -> str:
+        return self.render(self._with_names(form.snippet, form.names), indent)
+
+    def merge_statement(self, node: Node, earlier: Form, wanted: Statement) -> bool:
+        """Replace ``node``, ``earlier`` as mesh-codemod wrote it and edited
+        since (by the team's linter, say), with ``wanted``, keeping the
+        edits: a three-way merge by ``git merge-file`` (base: ``earlier``
+        as written here, ours: the statement, theirs: ``wanted``). False,
+        with nothing planned, where the edits are next to or on the lines
+        the change touches, or the merge does not parse."""
+        from .merge import merge
+        from .statements import layout_tree
+
+        start = self._comments_above(node, _leading_comments(earlier.snippet)) or node
+        indent = self.source.indent_of(node)
+        ours = self.source.data[start.start_byte:node.end_byte].decode("utf-8")
+
+        def lines(text: str) -> str:
+            # a change of depth re-indents every line: compared without it,
+            # and the result laid out again
+            return "".join(line.strip() + "\n" for line in text.splitlines())
+
+        done = merge(lines(self._written(earlier, indent)), lines(ours), lines(self._written(wanted, indent)))
+        if done.conflicts or layout_tree(done.text, self.source.language is TSX) is None:
+            return False
+        text = self.laid_out(done.text, indent)
+        if text is None or text == ours:
+            return False
+        self.edits.replace(start.start_byte, node.end_byte, text)
+        self.merged.add(node.id)
+        first, last = start.start_point[0] + 1, node.end_point[0] + 1
+        where = f"line {first}" if first == last else f"lines {first}-{last}"
+        self.form_changes.append(FormChange(earlier.kind, where, earlier.label, wanted.label or "the current form"))
+        self.note(
+            f"{where}: {earlier.label}, changed since mesh-codemod wrote it, "
+            f"{'migrated' if earlier.kind == 'migrate' else 'upgraded'} by a three-way merge, keeping the changes"
+        )
+        return True
 
     def _comments_above(self, node: Node, comments: list[str]) -> Node | None:
         """The first of the comment lines ``comments`` right above ``node``
@@ -315,3 +372,10 @@ def _leading_comments(snippet: str) -> list[str]:
     """The ``//`` comment lines a snippet starts with."""
     lines = dedent(snippet).strip("\n").split("\n")
     return [line.strip() for line in lines[: next((i for i, l in enumerate(lines) if not l.lstrip().startswith("//")), len(lines))]]
+
+
+def _renamed(env: dict[str, str]) -> dict[str, str]:
+    """What a match binds that later matches share: the step's renamable
+    names, never a role's own metavariables (``$H`` of one role is not the
+    ``$H`` of another)."""
+    return {name: value for name, value in env.items() if not name.startswith("$")}

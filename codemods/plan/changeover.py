@@ -38,20 +38,36 @@ def kind(plan: Plan) -> str:
     return FIRST
 
 
-def migrations(plan: Plan) -> list:
-    """The plan's migrations, the wiring's own first: what only the earlier
-    wiring used (compat mode's schema) goes with it, named by no wiring."""
-    found = [(r, c) for r, c in plan.form_changes if c.kind == "migrate"]
-    return sorted(found, key=lambda found: found[1].now == __version__)
-
-
 def migration(plan: Plan) -> tuple[str, str, str] | None:
-    """(from, to, why) of the plan's first migration."""
+    """(from, to, why) of the plan's migration of the wiring (else its
+    first migration: a file or schema it replaces)."""
     found = migrations(plan)
     if not found:
         return None
     result, change = found[0]
     return _short(change.was), _short(change.now).removeprefix(__version__ + ", "), result.why
+
+
+def migrations(plan: Plan) -> list:
+    """The plan's migrations, the wiring's first (its label names a mode,
+    not a release)."""
+    found = [(r, c) for r, c in plan.form_changes if c.kind == "migrate"]
+    return sorted(found, key=lambda rc: bool(re.match(r"\d", _short(rc[1].now))))
+
+
+def migration_phrase(plan: Plan) -> str:
+    """What the plan's migration does, for a subject or a title: "migrate
+    the state-changed wiring to <mode>", or, where the wiring stays in sdk
+    mode and only the SDK's API changed, "follow the SDK's ..."."""
+    found = migrations(plan)
+    if not found:
+        return ""
+    change = found[0][1]
+    was, now = _short(change.was).split(", ")[-1], _short(change.now).removeprefix(__version__ + ", ")
+    if was == now == "sdk mode":
+        api = change.now.split(" (", 1)[1].rstrip(")") if " (" in change.now else "state-changed API"
+        return f"follow the SDK's {api.split(', params.')[0]}"
+    return f"migrate the state-changed wiring to {now}"
 
 
 def upgraded_from(plan: Plan) -> list[str]:
@@ -151,6 +167,8 @@ def _short(label: str) -> str:
 def _left_reason(item: dict) -> str:
     if item["why"] == "pair":
         return "kept at its release, with the file it goes with, which someone edited"
+    if item["why"] == "conflict":
+        return "this release conflicts with edits made since mesh-codemod wrote it; merge them by hand"
     return "edited since mesh-codemod wrote it; compare it with this release's by hand"
 
 
@@ -160,7 +178,7 @@ def commit_group(plan: Plan) -> CommitGroup:
     upgrades = [(r, c) for r, c in plan.form_changes if c.kind == "upgrade"]
     parts = []
     if wiring:
-        parts.append(f"migrate the state-changed wiring to {_short(wiring[0][1].now).removeprefix(__version__ + ', ')}")
+        parts.append(migration_phrase(plan))
     if upgrades:
         parts.append(f"upgrade the appState feature to mesh-codemod {__version__}")
     subject = "refactor(mcp-apps): " + " and ".join(parts)
@@ -192,7 +210,7 @@ def commit_group(plan: Plan) -> CommitGroup:
         body.append(f"- {path}: {was} -> {now} ({where})")
     others = sorted({c.path for c in plan.changes} - set(by_file))
     body += [f"- {path}: completed to release {__version__}" for path in others]
-    left = [item for item in plan.left_alone() if item["why"] in ("edited", "pair")]
+    left = [item for item in plan.left_alone() if item["why"] in ("edited", "conflict", "pair")]
     if left:
         body += ["", "Left behind (a person's edit stands):"]
         body += [f"- {item['path']}: {_left_reason(item)}" for item in left]

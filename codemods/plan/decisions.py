@@ -173,26 +173,36 @@ def _rest_present(repo, target, ctx, config, step_id, done, contents, newer) -> 
 REFACTOR = "refactor"
 
 
+def has_feature(results: list[StepResult]) -> bool:
+    """Whether the checkout already has the feature: a step finds its work
+    present by role, or in an earlier form it replaces."""
+    return any(r.status is Status.ALREADY or r.form_changes for r in results)
+
+
 def refactors(results: list[StepResult], refusals: dict) -> None:
-    """A step that cannot find what it needs (an anchor, its file) on a
-    checkout that already has the feature (another step present by role, or
-    an earlier form of it) meets a refactor the tool cannot follow, not an
-    old revision (SPEC 5a, "The second year"): its result says what is
-    missing and the one line of the configuration that opts out of the
-    step (kind ``refactor``; the job reports it as ``blocked``)."""
-    present = any(r.status is Status.ALREADY or r.form_changes for r in results)
-    if not present:
+    """Blocked, with the way out (SPEC 5a): on a checkout that already has
+    the feature, every refused step names the one line of the
+    configuration that opts out of it, beside its file and lines. A step
+    that cannot find what it needs (an anchor, its file) meets a refactor
+    the tool cannot follow, not an old revision (kind ``refactor``); any
+    other refusal keeps its kind and reason. The job reports them all as
+    ``blocked``, in one run."""
+    if not has_feature(results):
         return
     for index, result in enumerate(results):
-        refusal = refusals.get(result.step)
-        if result.status is not Status.REFUSED or refusal is None or refusal.kind not in ("anchor-missing", "file-missing"):
+        if result.status is not Status.REFUSED:
             continue
-        what = getattr(refusal, "what", "") or refusal.reason
-        reason = (
-            f"cannot find {what}; the checkout has the feature, so this looks like a refactor the tool cannot "
-            f"follow: opt out of this step with `{skip_line(result.step)}` in .mesh-codemod.toml"
-        )
-        results[index] = result._replace(reason=reason, kind=REFACTOR)
+        refusal = refusals.get(result.step)
+        way_out = f"opt out of this step with `{skip_line(result.step)}` in .mesh-codemod.toml"
+        if refusal is not None and refusal.kind in ("anchor-missing", "file-missing"):
+            what = getattr(refusal, "what", "") or refusal.reason
+            reason = (
+                f"cannot find {what}; the checkout has the feature, so this looks like a refactor the tool cannot "
+                f"follow: {way_out}"
+            )
+            results[index] = result._replace(reason=reason, kind=REFACTOR)
+        else:
+            results[index] = result._replace(reason=f"{result.reason}; or {way_out}")
 
 
 def skip_line(step: str) -> str:

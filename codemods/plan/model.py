@@ -118,7 +118,9 @@ class Plan(NamedTuple):
                 if isinstance(note, Notice) and LEFT_WITH_PAIR in note:
                     out.append({"step": r.step, "path": r.path, "why": "pair", "reason": str(note)})
                 elif isinstance(note, Notice) and "was edited since" in note:
-                    out.append({"step": r.step, "path": r.path, "why": "edited", "reason": str(note)})
+                    # a release that conflicts with the team's edits is named as such
+                    why = "conflict" if " conflicts with the edits" in note else "edited"
+                    out.append({"step": r.step, "path": r.path, "why": why, "reason": str(note)})
         return out
 
     def to_json(self) -> dict:

@@ -10,6 +10,7 @@ from types import MappingProxyType
 from typing import NamedTuple
 
 from ..engine.outcome import NotApplicable, Refused, Status, StepResult
+from ..engine.specifiers import workspace_aliases
 from ..engine.style import read_config
 from .formatting import BUILT_IN, Candidate, FormatterChoice, FormatterMode, Layout, choose
 from ..recipes import Target
@@ -93,7 +94,7 @@ def _context(
         sdk_api=choice.sdk_api,
         run=tools.run,
         located=MappingProxyType(located),
-        aliases=target.aliases,
+        aliases=workspace_aliases(repo, target.aliases),
         names=names,
     )
 

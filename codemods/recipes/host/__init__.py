@@ -254,7 +254,7 @@ def is_host(repo: Path) -> bool:
 
 # Files any plan may read besides the steps' own: the configuration, the
 # formatter's settings and the manifests, wherever they are.
-_SETTINGS = frozenset({".mesh-codemod.toml", "tsconfig.json", *FORMATTER_FILES})
+_SETTINGS = frozenset({".mesh-codemod.toml", "tsconfig.json", ".oxlintrc.json", *FORMATTER_FILES})
 
 
 def reads(names: list[str], grep) -> set[str] | None:

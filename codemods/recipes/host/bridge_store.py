@@ -294,6 +294,8 @@ def _not_an_edited_form(ed: FileEditor, store: Node, wanted: Statement) -> None:
         # the tool's handler reaches the site's callback (0.6.0's through a method of its own)
         if nearest is wanted or not any(name in text for name in ("onAppStateChange", "reportAppState")):
             return
+        if ed.merge_statement(node, nearest, wanted):  # the edits merge with the change
+            return
         first, last = node.start_point[0] + 1, node.end_point[0] + 1
         raise Conflict(
             ed.path,

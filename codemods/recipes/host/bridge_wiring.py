@@ -10,7 +10,10 @@ other form becomes the run's: a migration, or an upgrade of 0.6.0's own.
 
 from __future__ import annotations
 
+import re
+
 from ...engine.outcome import Conflict
+from ...engine.style import parse_jsonc
 from ...engine.statements import Statement, as_form, form, statement
 from ..base import Bridge, Context
 from ..names import NAMES
@@ -117,10 +120,52 @@ def wiring(ctx: Context) -> str:
     return COMPAT_2X if ctx.form == "2.x" else COMPAT_1X
 
 
+# oxlint's severities that leave a rule off
+_OFF = ("off", "allow", 0)
+_GUARD = re.compile(r"^([ \t]*)if \((.*)\) return;$", re.M)
+
+
+def curly(ctx: Context) -> bool:
+    """Whether the checkout's `.oxlintrc.json` turns on `curly` (SPEC 10):
+    then the handler's guard is written and recognised braced."""
+    try:
+        data = parse_jsonc((ctx.repo / ".oxlintrc.json").read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return False
+    rules = data.get("rules") if isinstance(data, dict) else None
+    if not isinstance(rules, dict):
+        return False
+    level = rules.get("curly", rules.get("eslint/curly", "off"))
+    if isinstance(level, list):
+        level = level[0] if level else "off"
+    return level not in _OFF
+
+
+def braced(snippet: str) -> str:
+    """``snippet`` with each ``if (...) return;`` guard braced, as oxlint's
+    `curly` fix leaves it."""
+    return _GUARD.sub(lambda m: f"{m[1]}if ({m[2]}) {{\n{m[1]}  return;\n{m[1]}}}", snippet)
+
+
+def _braced_forms(wanted: Statement) -> Statement:
+    """``wanted`` with its guard braced; its earlier forms recognised
+    braced too (the team's linter fixed them), and as written. The
+    current handler unbraced is the team's to fix (its lint fails): kept."""
+    forms = [*wanted.earlier]
+    forms += [f._replace(snippet=braced(f.snippet)) for f in wanted.earlier if braced(f.snippet) != f.snippet]
+    return wanted._replace(snippet=braced(wanted.snippet), earlier=tuple(forms))
+
+
 def handler(ctx: Context, path: str) -> Statement:
     """The run's handler; every other form becomes it: another wiring's (a
     migration), 0.6.0's (an upgrade, or a migration where it was written
-    for another wiring)."""
+    for another wiring). Where the checkout's oxlint turns on `curly`, its
+    guard is braced, and so is each earlier form it recognises."""
+    found = _handler(ctx, path)
+    return _braced_forms(found) if curly(ctx) else found
+
+
+def _handler(ctx: Context, path: str) -> Statement:
     current = wiring(ctx)
     if ctx.sdk_api is not None and ctx.sdk_api.context_problem:
         raise Conflict(path, f"{current} cannot hand the state back: {ctx.sdk_api.context_problem}")

@@ -9,7 +9,7 @@ from tree_sitter import Node
 
 from ...engine.editor import FileEditor
 from ...engine.find import module_stem
-from ...engine.specifiers import resolve, spell, spellings
+from ...engine.specifiers import prefixes, resolve, spell, spellings
 from ...engine.statements import Form, Item, Statement, as_form, form, statement
 from .. import names
 from ..base import Context
@@ -104,7 +104,7 @@ def folder_import(ed: FileEditor, ctx: Context, usual: str, *, alias: bool) -> t
         if same_folder:
             bare = module_stem(specifier) == specifier
         depth = next((i for i, (a, b) in enumerate(zip(folder, other)) if a != b), min(len(folder), len(other)))
-        spelled_alike = any(specifier.startswith(prefix) for prefix in aliases) == alias
+        spelled_alike = any(specifier.startswith(prefix) for prefix in prefixes(ed.path, aliases)) == alias
         rank = (len(folder) + 1 if same_folder else depth, spelled_alike)
         if best is None or rank >= best[0]:
             best = (rank, node)

@@ -17,7 +17,7 @@ from ...engine.editor import FileEditor
 from ...engine.find import Finder, module_stem
 from ...engine.outcome import AnchorMissing
 from ..base import Context, Role
-from .common import PROP_MEMBERS, PROP_NAMES, RENDERER_MODULE, RENDERER_PATH
+from .common import ALIASES, PROP_MEMBERS, PROP_NAMES, RENDERER_MODULE, RENDERER_PATH
 from .roles import candidates, has_jsx, imported, one_of, props_type_name, top_functions
 
 PATH = RENDERER_PATH
@@ -43,7 +43,7 @@ ROLE = Role("it renders an app through the bridge hook (`useAppBridge`)", files,
 def renderer_names(f: Finder, ctx: Context) -> dict[str, str]:
     """What ``f``'s file imports from the iframe renderer's file, wherever
     that is: local name -> exported name."""
-    return imported(f, ctx.at(PATH))
+    return imported(f, ctx.at(PATH), ctx.aliases or ALIASES)
 
 
 def renderer_local(f: Finder, ctx: Context) -> str:

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import os
 import posixpath
-from collections.abc import Iterator
+from collections.abc import Iterator, Mapping
 from pathlib import Path
 
 from tree_sitter import Node
@@ -20,7 +20,7 @@ from ...engine.files import files_containing
 from ...engine.find import FUNCTION_TYPES, Finder, module_stem, squash
 from ...engine.outcome import Conflict
 from ...engine.source import SourceError, SourceFile
-from ...engine.specifiers import resolve
+from ...engine.specifiers import resolve, workspace_aliases
 from .common import ALIASES
 
 _EXTENSIONS = ("", ".ts", ".tsx", "/index.ts", "/index.tsx")
@@ -44,8 +44,9 @@ def candidates(repo: Path, needle: str) -> Iterator[tuple[str, Finder]]:
 
 
 def module_file(repo: Path, importer: str, specifier: str) -> str | None:
-    """The file of the checkout an import of ``importer`` names."""
-    target = resolve(importer, specifier, ALIASES)
+    """The file of the checkout an import of ``importer`` names (through
+    the checkout's path aliases and workspace packages too)."""
+    target = resolve(importer, specifier, workspace_aliases(repo, ALIASES))
     if target is None:
         return None
     for extension in _EXTENSIONS:
@@ -55,13 +56,13 @@ def module_file(repo: Path, importer: str, specifier: str) -> str | None:
     return None
 
 
-def imported(f: Finder, target: str) -> dict[str, str]:
+def imported(f: Finder, target: str, aliases: Mapping[str, str] = ALIASES) -> dict[str, str]:
     """The names ``f``'s file imports from the file ``target``, however the
-    import spells it (relative or through an alias, with or without an
-    extension): local name -> exported name."""
+    import spells it (relative, through an alias or a workspace package's
+    name, with or without an extension): local name -> exported name."""
     names = {}
     for local, (exported, specifier) in import_sources(f).items():
-        named = resolve(f.path, specifier, ALIASES)
+        named = resolve(f.path, specifier, aliases)
         if named is not None and module_stem(named) == module_stem(target):
             names[local] = exported
     return names

@@ -267,7 +267,8 @@ def _context_problem(decls: _Declarations) -> str:
     if declared in OPEN_TYPES:
         return ""
     return (
-        f"{decls.label(path)}: `McpUiHostContext.{NAMES.context_field}` is declared `{declared}`, but the host "
+        f"{decls.label(path)} line {member.start_point[0] + 1}: `McpUiHostContext.{NAMES.context_field}` is declared "
+        f"`{declared}`, but the host "
         "hands back whatever JSON value the URL holds (or null to clear it), which that type does not "
         "promise, in either bridge mode; use an SDK that types it `unknown`"
     )
