@@ -24,8 +24,8 @@ from ...engine.editor import FileEditor
 from ...engine.find import squash
 from ...engine.outcome import AnchorMissing, Conflict
 from ...engine.statements import Form, Item, Statement, code_of, form, statement
-from ..base import Context
-from . import bridge_role, bridge_wiring
+from ..base import Context, Notice
+from . import bridge_role, bridge_wiring, registrations
 from .bridge_wiring import MEMBERS, SCHEMAS, wiring
 from .common import (
     FLOOR,
@@ -38,6 +38,7 @@ from .common import (
     import_of,
 )
 from .protocol_types import PATH as TYPES_PATH
+from .roles import top_variables
 
 PATH = "apps/mesh/src/mcp-apps/use-app-bridge.ts"
 # What only the bridge store defines: how it is found where the team moved
@@ -254,6 +255,12 @@ def transform(ed: FileEditor, ctx: Context) -> None:
     _host_context(ed, store, name, build_name, build, dropped)
     _attach(ed, store, name, build_name, dropped)
 
+    # The team hears state-changed itself: no second registration, and no
+    # schema imported for one.
+    team = registrations.teams(ed, ctx.repo, ctx.names)
+    if team is not None:
+        ed.note(registrations.handled_by_the_team(ed, team, ctx))
+        return
     # Heard in any method of the store (a helper that registerHandlers
     # calls, say); the size handler is needed only to add it.
     handlers = ed.body(ed.method(store, "registerHandlers"))
@@ -490,6 +497,11 @@ def _capabilities(ed: FileEditor, attach: Node, context: Node, store: str) -> No
     if len(arguments) < 3:
         raise AnchorMissing(ed.path, where)
     argument = arguments[2]
+    advertised = _advertised(ed, argument)
+    if advertised is not None:
+        line = advertised.start_point[0] + 1
+        ed.note(Notice(f"mesh advertises the {fill('{{capability}}')} capability itself at {ed.path}:{line}: kept as it is"))
+        return
     constant = ed.text(argument)
     spread = _spread_060(ed, argument)
     if spread is not None:
@@ -508,6 +520,21 @@ def _capabilities(ed: FileEditor, attach: Node, context: Node, store: str) -> No
     after = ed.source.data[argument.end_byte:bridge.end_byte].decode()
     laid = ed.laid_out(f"{before}capabilities{after}", ed.source.indent_of(bridge))
     ed.edits.replace(bridge.start_byte, bridge.end_byte, laid if laid is not None else f"{before}capabilities{after}")
+
+
+def _advertised(ed: FileEditor, argument: Node) -> Node | None:
+    """The team's own entry of the capability in the host capabilities
+    the bridge is constructed with: in the object passed, or in the
+    declaration of the constant passed."""
+    value: Node | None = argument
+    if argument.type == "identifier":
+        declared = [d for n, d, _exported in top_variables(ed) if n == ed.text(argument)]
+        value = declared[0].child_by_field_name("value") if declared else None
+    while value is not None and value.type in {"as_expression", "satisfies_expression", "parenthesized_expression"}:
+        value = value.named_children[0] if value.named_children else None
+    if value is None or value.type != "object":
+        return None
+    return next((e for e in ed.entries(value) if ed.item_key(e) == fill("{{capability}}")), None)
 
 
 def _spread_060(ed: FileEditor, node: Node) -> str | None:
