@@ -162,11 +162,14 @@ def test_the_team_s_capability_is_kept(tmp_path: Path) -> None:
 
 
 @pytest.mark.slow
-def test_the_output_type_checks_with_mesh_s_flags(tmp_path: Path) -> None:
+@pytest.mark.parametrize("context", [False, True], ids=["handler-and-param", "and-host-context"])
+def test_the_output_type_checks_with_mesh_s_flags(context: bool, tmp_path: Path) -> None:
     """mesh's compiler options (noUnusedLocals among them), the real
     packages: the tool's output adds no error to the team's tree."""
     tsc = require(BIN / "tsc", "TypeScript (tsc)")
     repo = _world(tmp_path)
+    if context:
+        _with_the_team_s_context(repo / STORE)
     before = _errors(tsc, _typecheck_tree(repo, tmp_path / "before"), "tsconfig.json")
     _apply(repo)
     after = _errors(tsc, _typecheck_tree(repo, tmp_path / "after"), "tsconfig.json")
@@ -206,3 +209,39 @@ def test_the_real_bridge_constructs_with_the_patched_store(sdk: str, tmp_path: P
     )
     output = run.stdout + run.stderr
     assert run.returncode == 0 and " 1 pass" in output and " 0 fail" in output, output
+
+
+def _with_the_team_s_context(store: Path) -> None:
+    """The team's builder puts the state in the context, from a config
+    field of its own."""
+    text = store.read_text()
+    for old, new in (
+        ("  orgId?: string,\n): McpUiHostContext {", "  orgId?: string,\n  view?: unknown,\n): McpUiHostContext {"),
+        ("    ...(orgId != null && { orgId }),\n", "    ...(orgId != null && { orgId }),\n    ...(view !== undefined && { appState: view }),\n"),
+        ("  onViewReport?: (state: unknown) => void;\n}\n", "  onViewReport?: (state: unknown) => void;\n  view?: unknown;\n}\n"),
+        ("const { displayMode, maxHeight, toolInfo, orgId } = this.config;", "const { displayMode, maxHeight, toolInfo, orgId, view } = this.config;"),
+        ("buildHostContext(displayMode, toolInfo, maxHeight, orgId),", "buildHostContext(displayMode, toolInfo, maxHeight, orgId, view),"),
+        ("const { client, displayMode, maxHeight, toolInfo, orgId } = this.config;", "const { client, displayMode, maxHeight, toolInfo, orgId, view } =\n        this.config;"),
+        ("        orgId,\n      );\n", "        orgId,\n        view,\n      );\n"),
+    ):
+        assert old in text, old
+        text = text.replace(old, new)
+    store.write_text(text)
+
+
+def test_the_team_s_host_context_field_is_kept(tmp_path: Path) -> None:
+    repo = _world(tmp_path)
+    store = repo / STORE
+    _with_the_team_s_context(store)
+    before = store.read_text()
+    result = _apply(repo)
+    text = store.read_text()
+    # the team's builder and its calls stay; the store keeps no context state of its own
+    assert "...(view !== undefined && { appState: view })" in text
+    assert text.count("buildHostContext(") == before.count("buildHostContext(")
+    assert "contextAppState" not in text and "hostContext()" not in text, text
+    assert f"mesh puts appState in the host context itself at {STORE}:" in result.stderr
+    # the app's state still reaches a live app
+    assert "this.bridge.sendHostContextChange({ appState: this.shownAppState })" in text
+    again = invoke("apply", "--repo", repo, "--bridge", "compat")
+    assert again.exit_code == 0 and "nothing to do" in again.stderr, again.output

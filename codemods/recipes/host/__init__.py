@@ -12,10 +12,10 @@ from . import (
     bridge_role,
     bridge_store,
     bridge_wiring,
+    by_other_hands,
     iframe_renderer,
     panel_app_view,
     protocol_types,
-    registrations,
     releases,
     search_schema,
     tool_call_part,
@@ -84,10 +84,10 @@ def render_store_tests(ctx: Context, templates: Mapping[str, str], wiring: str) 
     the store's file, else as it is. Where the team hears state-changed
     itself, they test the tool's handler, which the store does not have:
     not written."""
-    team = registrations.in_store(ctx, bridge_store.PATH)
+    team = by_other_hands.in_store(ctx, bridge_store.PATH)
     if team is not None:
         f, node = team
-        raise NotApplicable(f"mesh handles {ctx.names.method} itself at {registrations.where(f, node)}: "
+        raise NotApplicable(f"mesh handles {ctx.names.method} itself at {by_other_hands.where(f, node)}: "
                             "these tests are of the tool's handler")
     template = fill(templates["use-app-bridge.test.ts"])
     name = bridge_role.class_name(ctx, "bridge-store", bridge_store.PATH)

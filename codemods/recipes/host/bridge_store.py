@@ -25,7 +25,7 @@ from ...engine.find import squash
 from ...engine.outcome import AnchorMissing, Conflict
 from ...engine.statements import Form, Item, Statement, code_of, form, statement
 from ..base import Context, Notice
-from . import bridge_role, bridge_wiring, registrations
+from . import bridge_role, bridge_wiring, by_other_hands
 from .bridge_wiring import MEMBERS, SCHEMAS, wiring
 from .common import (
     FLOOR,
@@ -38,7 +38,6 @@ from .common import (
     import_of,
 )
 from .protocol_types import PATH as TYPES_PATH
-from .roles import top_variables
 
 PATH = "apps/mesh/src/mcp-apps/use-app-bridge.ts"
 # What only the bridge store defines: how it is found where the team moved
@@ -122,11 +121,24 @@ _PUSH = (
 )
 
 
+# Where the team's own builder puts the state in the context, a loading
+# app starts from what that builder reads.
+_PUSH_TEAMS_CONTEXT = """
+    if (this.snapshot.isLoading) {
+      this.pushHostContext();
+    } else {
+      this.bridge.sendHostContextChange({ {{context_field}}: this.shownAppState });
+    }
+    """
+
+
 @cache
-def push_statements(config: str) -> list[Statement]:
+def push_statements(config: str, own_context: bool = True) -> list[Statement]:
     """The push decision's statements, ``config`` being the name of the
     parameter of ``updateConfig()``."""
     texts = [fill(text).replace("config.", f"{config}.") for text in _PUSH]
+    if not own_context:
+        texts[-1] = fill(_PUSH_TEAMS_CONTEXT)
     return [statement(texts[0], names=MEMBERS)] + [statement(t, role=t, names=MEMBERS) for t in texts[1:]]
 
 
@@ -249,17 +261,24 @@ def transform(ed: FileEditor, ctx: Context) -> None:
 
     for member, text in MEMBERS_060.items():
         ed.retire_member(store, member, Form(f"{_060}'s `{member}`", text))
-    _fields(ed, store)
+    # The team's builder puts the state in the context itself: the store
+    # keeps no context state of its own, and the builder's calls stay.
+    field = fill("{{context_field}}")
+    teams = by_other_hands.context_entry(ed, build, field) if build is not None and dropped is None else None
+    if teams is not None:
+        ed.note(Notice(f"mesh puts {field} in the host context itself at {ed.path}:{teams.start_point[0] + 1}: kept as it is"))
+    _fields(ed, store, teams is None)
     _navigation(ed, store)
-    _push(ed, store)
-    _host_context(ed, store, name, build_name, build, dropped)
-    _attach(ed, store, name, build_name, dropped)
+    _push(ed, store, teams is None)
+    if teams is None:
+        _host_context(ed, store, name, build_name, build, dropped)
+    _attach(ed, store, name, build_name, dropped, teams is None)
 
     # The team hears state-changed itself: no second registration, and no
     # schema imported for one.
-    team = registrations.teams(ed, ctx.repo, ctx.names)
+    team = by_other_hands.teams(ed, ctx.repo, ctx.names)
     if team is not None:
-        ed.note(registrations.handled_by_the_team(ed, team, ctx))
+        ed.note(by_other_hands.handled_by_the_team(ed, team, ctx))
         return
     # Heard in any method of the store (a helper that registerHandlers
     # calls, say); the size handler is needed only to add it.
@@ -321,7 +340,7 @@ def _without_060_parameter(ed: FileEditor, build: Node) -> int | None:
     return index
 
 
-def _fields(ed: FileEditor, store: Node) -> None:
+def _fields(ed: FileEditor, store: Node, own_context: bool) -> None:
     def unsub_theme():
         return ed.class_member(store, "unsubTheme")
 
@@ -329,6 +348,8 @@ def _fields(ed: FileEditor, store: Node) -> None:
     shown = ed.class_members(store, ed.member_name("shownAppState"))
     ed.ensure_class_member(store, "lastAppState", LAST_FIELD, after=lambda: shown[0] if shown else unsub_theme(), names=MEMBERS)
     last = ed.class_members(store, ed.member_name("lastAppState"))
+    if not own_context:
+        return
     ed.ensure_class_member(
         store, "contextAppState", CONTEXT_FIELD, after=lambda: (last or shown)[0] if last or shown else unsub_theme(),
         names=MEMBERS,
@@ -357,7 +378,7 @@ def _navigation(ed: FileEditor, store: Node) -> None:
     ed.ensure_statements_after(ed.enclosing_statement(subscribed[0]), [LISTEN])
 
 
-def _push(ed: FileEditor, store: Node) -> None:
+def _push(ed: FileEditor, store: Node, own_context: bool) -> None:
     """The push decision, last in ``updateConfig(config)``; 0.6.0's call of
     its own method goes."""
     update = ed.method(store, "updateConfig")
@@ -367,7 +388,7 @@ def _push(ed: FileEditor, store: Node) -> None:
     parameter = params[0].child_by_field_name("pattern") if params else None
     if parameter is None or parameter.type != "identifier":
         raise AnchorMissing(ed.path, "the config parameter of `updateConfig`")
-    ed.ensure_statements_at_end(body, push_statements(ed.text(parameter)), spaced=True)
+    ed.ensure_statements_at_end(body, push_statements(ed.text(parameter), own_context), spaced=True)
 
 
 def _host_context(ed: FileEditor, store: Node, name: str, build_name: str, build: Node | None, dropped: int | None) -> None:
@@ -440,7 +461,7 @@ def _used_outside(ed: FileEditor, scope: Node, declaration: Node, inside: Node, 
     return False
 
 
-def _attach(ed: FileEditor, store: Node, name: str, build_name: str, dropped: int | None) -> None:
+def _attach(ed: FileEditor, store: Node, name: str, build_name: str, dropped: int | None, own_context: bool) -> None:
     """``attach()`` starts the app from its slot: the config read for it,
     the context from ``hostContext()``, the capability where the site
     keeps state; 0.6.0's statements for it go."""
@@ -449,9 +470,11 @@ def _attach(ed: FileEditor, store: Node, name: str, build_name: str, dropped: in
     declaration = ed.enclosing_statement(pattern)
     for was in STARTING_060:
         ed.retire_statement(declaration.parent, was)
-    calls = ed.calls(attach, build_name)
+    calls = ed.calls(attach, build_name) if own_context else []
     context = ed.enclosing_statement(calls[0]) if calls else None
-    if calls:
+    if not own_context:
+        context = _building_host_context(ed, attach, build_name)
+    elif calls:
         ed.edits.replace(calls[0].start_byte, calls[0].end_byte, f"this.{ed.member_name('hostContext')}()")
     else:
         context = _declaring_host_context(ed, attach)
@@ -474,8 +497,15 @@ def _attach(ed: FileEditor, store: Node, name: str, build_name: str, dropped: in
             value = declaration.named_children[0].child_by_field_name("value")
             text = f"{ed.text(declaration).split(' ', 1)[0]} {{ {', '.join(wanted)} }} = {ed.text(value)};"
             ed.edits.replace(declaration.start_byte, declaration.end_byte, ed.render(text, ed.source.indent_of(declaration)))
-    ed.ensure_statements_after(declaration, STARTING)
+    ed.ensure_statements_after(declaration, STARTING if own_context else [STARTING[0], STARTING[2]])
     _capabilities(ed, attach, context, name)
+
+
+def _building_host_context(ed: FileEditor, attach: Node, build_name: str) -> Node:
+    calls = ed.calls(attach, build_name)
+    if not calls:
+        raise AnchorMissing(ed.path, f"the host context built with `{build_name}(...)` in `attach()`")
+    return ed.enclosing_statement(calls[0])
 
 
 def _declaring_host_context(ed: FileEditor, attach: Node) -> Node:
@@ -497,7 +527,7 @@ def _capabilities(ed: FileEditor, attach: Node, context: Node, store: str) -> No
     if len(arguments) < 3:
         raise AnchorMissing(ed.path, where)
     argument = arguments[2]
-    advertised = _advertised(ed, argument)
+    advertised = by_other_hands.capability_entry(ed, argument, fill("{{capability}}"))
     if advertised is not None:
         line = advertised.start_point[0] + 1
         ed.note(Notice(f"mesh advertises the {fill('{{capability}}')} capability itself at {ed.path}:{line}: kept as it is"))
@@ -520,21 +550,6 @@ def _capabilities(ed: FileEditor, attach: Node, context: Node, store: str) -> No
     after = ed.source.data[argument.end_byte:bridge.end_byte].decode()
     laid = ed.laid_out(f"{before}capabilities{after}", ed.source.indent_of(bridge))
     ed.edits.replace(bridge.start_byte, bridge.end_byte, laid if laid is not None else f"{before}capabilities{after}")
-
-
-def _advertised(ed: FileEditor, argument: Node) -> Node | None:
-    """The team's own entry of the capability in the host capabilities
-    the bridge is constructed with: in the object passed, or in the
-    declaration of the constant passed."""
-    value: Node | None = argument
-    if argument.type == "identifier":
-        declared = [d for n, d, _exported in top_variables(ed) if n == ed.text(argument)]
-        value = declared[0].child_by_field_name("value") if declared else None
-    while value is not None and value.type in {"as_expression", "satisfies_expression", "parenthesized_expression"}:
-        value = value.named_children[0] if value.named_children else None
-    if value is None or value.type != "object":
-        return None
-    return next((e for e in ed.entries(value) if ed.item_key(e) == fill("{{capability}}")), None)
 
 
 def _spread_060(ed: FileEditor, node: Node) -> str | None:

@@ -16,7 +16,7 @@ from ...engine.editor import FileEditor
 from ...engine.outcome import Conflict, NotApplicable
 from ...engine.statements import Statement, as_form, statement
 from ..base import Bridge, Context
-from . import registrations
+from . import by_other_hands
 from .common import fill
 from .roles import candidates, imported
 
@@ -72,9 +72,9 @@ def importers(ctx: Context, name: str, path: str) -> list[str]:
 
 
 def transform(ed: FileEditor, ctx: Context) -> None:
-    team = registrations.in_store(ctx, STORE_PATH)
+    team = by_other_hands.in_store(ctx, STORE_PATH)
     if team is not None:
-        ed.note(registrations.handled_by_the_team(*team, ctx))
+        ed.note(by_other_hands.handled_by_the_team(*team, ctx))
         return
     name = wanted(ctx)
     root = ed.source.root

@@ -1,14 +1,17 @@
-"""Who hears state-changed in the bridge store (SPEC 5a, "The feature by
-other hands"; SPEC 10): every registration of the method, found by role
-whoever wrote it, with any schema, name or form:
-``setNotificationHandler`` with the method's name or a schema whose
+"""The feature by other hands (SPEC 5a; SPEC 10): what the tool would write
+into the bridge store, written by the team, found by role whoever wrote it.
+
+Every registration of the state-changed method, with any schema, name or
+form: ``setNotificationHandler`` with the method's name or a schema whose
 ``method`` is that literal (declared in the file, in a module it imports,
 or the SDK's own), ``fallbackNotificationHandler`` checking the method's
 name, and the SDK's own API (its ``on*`` accessor, ``addEventListener``).
-
 The tool's handler reaches the store's ``onAppStateChange`` (0.6.0's
 through ``reportAppState``); any other registration is the team's, and the
-steps that would register the method, or give it a schema, stand down."""
+steps that would register the method, give it a schema or test the tool's
+handler stand down. Likewise the context field in what
+``buildHostContext`` returns, and the capability in the host capabilities
+the bridge is constructed with."""
 
 from __future__ import annotations
 
@@ -113,3 +116,47 @@ def in_store(ctx: Context, usual: str) -> tuple[Finder, Node] | None:
     f = parsed(Path(ctx.repo), path) if path is not None and os.path.isfile(Path(ctx.repo) / path) else None
     node = teams(f, Path(ctx.repo), ctx.names) if f is not None else None
     return (f, node) if node is not None else None
+
+
+def _unwrapped(node: Node | None) -> Node | None:
+    while node is not None and node.type in {"as_expression", "satisfies_expression", "parenthesized_expression"}:
+        node = node.named_children[0] if node.named_children else None
+    return node
+
+
+def _keyed(f: Finder, node: Node | None, key: str) -> Node | None:
+    """The entry of the object ``node`` keyed ``key`` (``key: x``, ``key``),
+    or a spread of an object holding one (``...(x && { key })``)."""
+    node = _unwrapped(node)
+    if node is None or node.type != "object":
+        return None
+    for entry in node.named_children:
+        if entry.type == "pair" and f.text(entry.child_by_field_name("key")).strip("\"'") == key:
+            return entry
+        if entry.type == "shorthand_property_identifier" and f.text(entry) == key:
+            return entry
+        if entry.type == "spread_element" and any(
+            _keyed(f, inner, key) is not None for inner in f.walk(entry) if inner.type == "object"
+        ):
+            return entry
+    return None
+
+
+def context_entry(f: Finder, build: Node, field: str) -> Node | None:
+    """The team's ``field`` in the host context ``build`` (the store's
+    ``buildHostContext``) returns."""
+    for node in f.walk(build):
+        if node.type == "return_statement" and node.named_children:
+            found = _keyed(f, node.named_children[0], field)
+            if found is not None:
+                return found
+    return None
+
+
+def capability_entry(f: Finder, argument: Node, key: str) -> Node | None:
+    """The team's ``key`` in the host capabilities ``argument`` the bridge is
+    constructed with: the object passed, or the constant's declaration."""
+    if argument.type == "identifier":
+        declared = [d for n, d, _exported in top_variables(f) if n == f.text(argument)]
+        return _keyed(f, declared[0].child_by_field_name("value"), key) if declared else None
+    return _keyed(f, argument, key)
