@@ -245,3 +245,34 @@ def test_the_team_s_host_context_field_is_kept(tmp_path: Path) -> None:
     assert "this.bridge.sendHostContextChange({ appState: this.shownAppState })" in text
     again = invoke("apply", "--repo", repo, "--bridge", "compat")
     assert again.exit_code == 0 and "nothing to do" in again.stderr, again.output
+
+
+@pytest.mark.slow
+def test_a_no_to_the_rest_holds_while_main_moves_on(tmp_path: Path) -> None:
+    """The scheduled job on mesh's own feature: its PR holds no second
+    registration and no unused import; closed without merging, it is a "no"
+    the next days keep, though main moves on (lines above the team's
+    handler too, so the step's note names another line)."""
+    from .gitrepo import bun_lock, commit_all, fixture_repo, git
+    from .team_action import edit_pull, gh_state, run_action
+
+    seed = fixture_repo(tmp_path / "seed", case="team-wrote-it", files={"bun.lock": bun_lock("1.7.1")})
+    remote = tmp_path / "remote.git"
+    git(tmp_path, "clone", "-q", "--bare", str(seed), str(remote))
+    work = tmp_path / "work"
+    git(tmp_path, "clone", "-q", str(remote), str(work))
+    state = gh_state(tmp_path)
+    day1 = run_action(tmp_path, work, "1")
+    assert day1.outputs["pr-action"] == "open", day1
+    branch = "refs/heads/codemod/app-state"
+    store = git(remote, "show", f"{branch}:{STORE}")
+    assert _registrations(store) == 1 and not TOOLS_HANDLER.search(store)
+    assert git(remote, "show", f"{branch}:{INDEX}") == git(remote, "show", f"main:{INDEX}")
+    edit_pull(state, 1, state="closed")
+
+    path = work / STORE
+    path.write_text(path.read_text().replace("const INIT_TIMEOUT_MS", "// How long an app may take to say hello.\nconst INIT_TIMEOUT_MS"))
+    commit_all(work, "chore: say why the timeout")
+    git(work, "push", "-q", "origin", "main")
+    day2 = run_action(tmp_path, work, "2")
+    assert day2.outputs["pr-action"] == "declined" and day2.outputs["pr-number"] == "1", day2
