@@ -497,7 +497,7 @@ def _attach(ed: FileEditor, store: Node, name: str, build_name: str, dropped: in
             value = declaration.named_children[0].child_by_field_name("value")
             text = f"{ed.text(declaration).split(' ', 1)[0]} {{ {', '.join(wanted)} }} = {ed.text(value)};"
             ed.edits.replace(declaration.start_byte, declaration.end_byte, ed.render(text, ed.source.indent_of(declaration)))
-    ed.ensure_statements_after(declaration, STARTING if own_context else [STARTING[0], STARTING[2]])
+    ed.ensure_statements_after(declaration, [s for s in STARTING if own_context or "contextAppState" not in s.snippet])
     _capabilities(ed, attach, context, name)
 
 

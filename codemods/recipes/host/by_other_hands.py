@@ -136,7 +136,9 @@ def _keyed(f: Finder, node: Node | None, key: str) -> Node | None:
         if entry.type == "shorthand_property_identifier" and f.text(entry) == key:
             return entry
         if entry.type == "spread_element" and any(
-            _keyed(f, inner, key) is not None for inner in f.walk(entry) if inner.type == "object"
+            _keyed(f, inner, key) is not None
+            for inner in f.walk(entry)
+            if inner.type == "object" and inner.parent is not None and inner.parent.type != "pair"
         ):
             return entry
     return None
