@@ -120,7 +120,7 @@ def test_the_team_s_registration_in_any_shape_is_present(shape: str, mode: str, 
 
 @pytest.mark.parametrize(
     "where",
-    ["declared in the store's file", "imported through mesh's alias", "imported from the SDK"],
+    ["declared in the store's file", "imported through mesh's alias", "imported as a namespace", "imported from the SDK"],
 )
 def test_the_team_s_schema_is_found_wherever_it_is_declared(where: str, tmp_path: Path) -> None:
     repo = _world(tmp_path)
@@ -132,6 +132,9 @@ def test_the_team_s_schema_is_found_wherever_it_is_declared(where: str, tmp_path
         text = text.replace("interface BridgeSnapshot {", "// An app tells Studio" + schema.replace("export ", "") + "\ninterface BridgeSnapshot {")
     elif where == "imported through mesh's alias":
         text = text.replace('from "./types";', 'from "@/mcp-apps/types.ts";')
+    elif where == "imported as a namespace":
+        text = text.replace("import { AppViewReportSchema } from", "import * as protocol from")
+        text = text.replace("setNotificationHandler(AppViewReportSchema,", "setNotificationHandler(protocol.AppViewReportSchema,")
     else:  # the schema the SDK generates of the notification, once it ships one
         text = text.replace('import { AppViewReportSchema } from "./types";\n', 'import { McpUiStateChangedNotificationSchema as AppViewReportSchema } from "@modelcontextprotocol/ext-apps/app-bridge";\n')
     store.write_text(text)

@@ -41,6 +41,18 @@ def _strings(f: Finder, node: Node) -> set[str]:
     }
 
 
+def _namespaces(f: Finder) -> dict[str, str]:
+    """Each namespace ``f``'s file imports (``import * as ns``): ns -> its
+    module specifier."""
+    found = {}
+    for statement in f.imports():
+        source = statement.child_by_field_name("source")
+        for node in f.walk(statement):
+            if node.type == "namespace_import" and source is not None and node.named_children:
+                found[f.text(node.named_children[-1])] = f.text(source)[1:-1]
+    return found
+
+
 def _names_method(f: Finder, repo: Path, node: Node, names: Names) -> bool:
     """Whether the first argument ``node`` of ``setNotificationHandler``
     stands for ``names.method``: the method's name, or a schema whose
@@ -48,13 +60,17 @@ def _names_method(f: Finder, repo: Path, node: Node, names: Names) -> bool:
     SDK's own schema of it."""
     if node.type in {"string", "template_string"}:
         return names.method in _strings(f, node)
-    if node.type != "identifier":
+    if node.type == "member_expression":  # `types.Schema`, of `import * as types`
+        namespace, member = node.child_by_field_name("object"), node.child_by_field_name("property")
+        exported, specifier = f.text(member), _namespaces(f).get(f.text(namespace), "")
+    elif node.type == "identifier":
+        name = f.text(node)
+        declared = {n: d for n, d, _exported in top_variables(f)}
+        if name in declared:
+            return names.method in _strings(f, declared[name])
+        exported, specifier = import_sources(f).get(name, ("", ""))
+    else:
         return False
-    name = f.text(node)
-    declared = {n: d for n, d, _exported in top_variables(f)}
-    if name in declared:
-        return names.method in _strings(f, declared[name])
-    exported, specifier = import_sources(f).get(name, ("", ""))
     if specifier == bridge_role.PACKAGE or specifier.startswith(bridge_role.PACKAGE + "/"):
         return exported == names.schema
     source = module_file(repo, f.path, specifier) if specifier else None
