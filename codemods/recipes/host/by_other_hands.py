@@ -82,6 +82,11 @@ def _names_method(f: Finder, repo: Path, node: Node, names: Names) -> bool:
 def registrations(f: Finder, repo: Path, names: Names) -> list[Node]:
     """The statements of ``f``'s file that register ``names.method``, in
     document order."""
+    accessors = dict.fromkeys((names.accessor, *sdk_api.ACCESSORS))
+    events = dict.fromkeys((names.event, *sdk_api.EVENT_KEYS))
+    words = ("setNotificationHandler", "fallbackNotificationHandler", *accessors, *events)
+    if not any(word.encode() in f.source.data for word in words):
+        return []  # nothing to match: the tree is not built
     tree = canonical_tree(f.source.root, f.source.data)
     found = []
     for group, _env in _SETTER.search(tree):
@@ -91,8 +96,6 @@ def registrations(f: Finder, repo: Path, names: Names) -> list[Node]:
     for group, _env in _FALLBACK.search(tree):
         if group.node is not None and names.method in _strings(f, group.node):
             found.append(group.node)
-    accessors = dict.fromkeys((names.accessor, *sdk_api.ACCESSORS))
-    events = dict.fromkeys((names.event, *sdk_api.EVENT_KEYS))
     api = [f"$B.{name} = $H" for name in accessors] + [f'$B.addEventListener("{name}", $$$)' for name in events]
     for role in api:
         found += [group.node for group, _env in compile_pattern(role, True).search(tree) if group.node is not None]
