@@ -7,11 +7,13 @@ from collections.abc import Mapping, Sequence
 from pathlib import Path
 
 from ...engine.style import FORMATTER_FILES
+from ...engine.outcome import NotApplicable
 from ..base import Bridge, CommitGroup, Context, NewFile, Step
 from . import (
     bridge_role,
     bridge_store,
     bridge_wiring,
+    by_other_hands,
     iframe_renderer,
     panel_app_view,
     protocol_types,
@@ -80,7 +82,14 @@ def module_exports(ctx: Context) -> list[str]:
 def render_store_tests(ctx: Context, templates: Mapping[str, str], wiring: str) -> str:
     """use-app-bridge.test.ts, testing the store's class under the name it
     has in this checkout (the team may have renamed it): as this run leaves
-    the store's file, else as it is."""
+    the store's file, else as it is. Where the team hears state-changed
+    itself, they test the tool's handler, which the store does not have:
+    not written."""
+    team = by_other_hands.in_store(ctx, bridge_store.PATH)
+    if team is not None:
+        f, node = team
+        raise NotApplicable(f"mesh handles {ctx.names.method} itself at {by_other_hands.where(f, node)}: "
+                            "these tests are of the tool's handler")
     template = fill(templates["use-app-bridge.test.ts"])
     name = bridge_role.class_name(ctx, "bridge-store", bridge_store.PATH)
     return template if name == bridge_role.CLASS else re.sub(rf"\b{bridge_role.CLASS}\b", name, template)

@@ -24,8 +24,8 @@ from ...engine.editor import FileEditor
 from ...engine.find import squash
 from ...engine.outcome import AnchorMissing, Conflict
 from ...engine.statements import Form, Item, Statement, code_of, form, statement
-from ..base import Context
-from . import bridge_role, bridge_wiring
+from ..base import Context, Notice
+from . import bridge_role, bridge_wiring, by_other_hands
 from .bridge_wiring import MEMBERS, SCHEMAS, wiring
 from .common import (
     FLOOR,
@@ -121,11 +121,24 @@ _PUSH = (
 )
 
 
+# Where the team's own builder puts the state in the context, a loading
+# app starts from what that builder reads.
+_PUSH_TEAMS_CONTEXT = """
+    if (this.snapshot.isLoading) {
+      this.pushHostContext();
+    } else {
+      this.bridge.sendHostContextChange({ {{context_field}}: this.shownAppState });
+    }
+    """
+
+
 @cache
-def push_statements(config: str) -> list[Statement]:
+def push_statements(config: str, own_context: bool = True) -> list[Statement]:
     """The push decision's statements, ``config`` being the name of the
     parameter of ``updateConfig()``."""
     texts = [fill(text).replace("config.", f"{config}.") for text in _PUSH]
+    if not own_context:
+        texts[-1] = fill(_PUSH_TEAMS_CONTEXT)
     return [statement(texts[0], names=MEMBERS)] + [statement(t, role=t, names=MEMBERS) for t in texts[1:]]
 
 
@@ -248,14 +261,28 @@ def transform(ed: FileEditor, ctx: Context) -> None:
 
     for member, text in MEMBERS_060.items():
         ed.retire_member(store, member, Form(f"{_060}'s `{member}`", text))
+    # The team's builder puts the state in the context itself: the store
+    # keeps no context state of its own, and the builder's calls stay.
+    field = fill("{{context_field}}")
+    teams = by_other_hands.context_entry(ed, build, field) if build is not None and dropped is None else None
+    if teams is not None:
+        ed.note(Notice(f"mesh puts {field} in the host context itself at {ed.path}:{teams.start_point[0] + 1}: kept as it is"))
+    own = teams is None
     _navigation(ed, store)
     # The statements found first, inserted last: a field the team renamed is
     # known by the name the statements that are there give it.
-    _host_context(ed, store, name, build_name, build, dropped)
-    _attach(ed, store, name, build_name, dropped)
-    _push(ed, store)
-    _fields(ed, store)
+    if own:
+        _host_context(ed, store, name, build_name, build, dropped)
+    _attach(ed, store, name, build_name, dropped, own)
+    _push(ed, store, own)
+    _fields(ed, store, own)
 
+    # The team hears state-changed itself: no second registration, and no
+    # schema imported for one.
+    team = by_other_hands.teams(ed, ctx.repo, ctx.names)
+    if team is not None:
+        ed.note(by_other_hands.handled_by_the_team(ed, team, ctx))
+        return
     # Heard in any method of the store (a helper that registerHandlers
     # calls, say); the size handler is needed only to add it.
     handlers = ed.body(ed.method(store, "registerHandlers"))
@@ -318,7 +345,7 @@ def _without_060_parameter(ed: FileEditor, build: Node) -> int | None:
     return index
 
 
-def _fields(ed: FileEditor, store: Node) -> None:
+def _fields(ed: FileEditor, store: Node, own_context: bool) -> None:
     def unsub_theme():
         return ed.class_member(store, "unsubTheme")
 
@@ -326,6 +353,8 @@ def _fields(ed: FileEditor, store: Node) -> None:
     shown = ed.class_members(store, ed.member_name("shownAppState"))
     ed.ensure_class_member(store, "lastAppState", LAST_FIELD, after=lambda: shown[0] if shown else unsub_theme(), names=MEMBERS)
     last = ed.class_members(store, ed.member_name("lastAppState"))
+    if not own_context:
+        return
     ed.ensure_class_member(
         store, "contextAppState", CONTEXT_FIELD, after=lambda: (last or shown)[0] if last or shown else unsub_theme(),
         names=MEMBERS,
@@ -359,7 +388,7 @@ def _navigation(ed: FileEditor, store: Node) -> None:
     ed.ensure_statements_after(subscription, [LISTEN], block=block, scope=attach)
 
 
-def _push(ed: FileEditor, store: Node) -> None:
+def _push(ed: FileEditor, store: Node, own_context: bool) -> None:
     """The push decision, last in ``updateConfig(config)``; 0.6.0's call of
     its own method goes."""
     update = ed.method(store, "updateConfig")
@@ -369,7 +398,7 @@ def _push(ed: FileEditor, store: Node) -> None:
     parameter = params[0].child_by_field_name("pattern") if params else None
     if parameter is None or parameter.type != "identifier":
         raise AnchorMissing(ed.path, "the config parameter of `updateConfig`")
-    ed.ensure_statements_at_end(body, push_statements(ed.text(parameter)), spaced=True)
+    ed.ensure_statements_at_end(body, push_statements(ed.text(parameter), own_context), spaced=True)
 
 
 def _host_context(ed: FileEditor, store: Node, name: str, build_name: str, build: Node | None, dropped: int | None) -> None:
@@ -443,7 +472,7 @@ def _used_outside(ed: FileEditor, scope: Node, declaration: Node, inside: Node, 
     return False
 
 
-def _attach(ed: FileEditor, store: Node, name: str, build_name: str, dropped: int | None) -> None:
+def _attach(ed: FileEditor, store: Node, name: str, build_name: str, dropped: int | None, own_context: bool) -> None:
     """``attach()`` starts the app from its slot: the config read for it,
     the context from ``hostContext()``, the capability where the site
     keeps state; 0.6.0's statements for it go."""
@@ -452,9 +481,11 @@ def _attach(ed: FileEditor, store: Node, name: str, build_name: str, dropped: in
     declaration = ed.enclosing_statement(pattern)
     for was in STARTING_060:
         ed.retire_statement(declaration.parent, was)
-    calls = ed.calls(attach, build_name)
+    calls = ed.calls(attach, build_name) if own_context else []
     context = ed.enclosing_statement(calls[0]) if calls else None
-    if calls:
+    if not own_context:
+        context = _building_host_context(ed, attach, build_name)
+    elif calls:
         ed.edits.replace(calls[0].start_byte, calls[0].end_byte, f"this.{ed.member_name('hostContext')}()")
     else:
         context = _declaring_host_context(ed, attach)
@@ -477,8 +508,15 @@ def _attach(ed: FileEditor, store: Node, name: str, build_name: str, dropped: in
             value = declaration.named_children[0].child_by_field_name("value")
             text = f"{ed.text(declaration).split(' ', 1)[0]} {{ {', '.join(wanted)} }} = {ed.text(value)};"
             ed.edits.replace(declaration.start_byte, declaration.end_byte, ed.render(text, ed.source.indent_of(declaration)))
-    ed.ensure_statements_after(declaration, STARTING)
+    ed.ensure_statements_after(declaration, [s for s in STARTING if own_context or "contextAppState" not in s.snippet])
     _capabilities(ed, attach, context, name)
+
+
+def _building_host_context(ed: FileEditor, attach: Node, build_name: str) -> Node:
+    calls = ed.calls(attach, build_name)
+    if not calls:
+        raise AnchorMissing(ed.path, f"the host context built with `{build_name}(...)` in `attach()`")
+    return ed.enclosing_statement(calls[0])
 
 
 def _declaring_host_context(ed: FileEditor, attach: Node) -> Node:
@@ -500,6 +538,11 @@ def _capabilities(ed: FileEditor, attach: Node, context: Node, store: str) -> No
     if len(arguments) < 3:
         raise AnchorMissing(ed.path, where)
     argument = arguments[2]
+    advertised = by_other_hands.capability_entry(ed, argument, fill("{{capability}}"))
+    if advertised is not None:
+        line = advertised.start_point[0] + 1
+        ed.note(Notice(f"mesh advertises the {fill('{{capability}}')} capability itself at {ed.path}:{line}: kept as it is"))
+        return
     constant = ed.text(argument)
     spread = _spread_060(ed, argument)
     if spread is not None:

@@ -16,10 +16,12 @@ from ...engine.editor import FileEditor
 from ...engine.outcome import Conflict, NotApplicable
 from ...engine.statements import Statement, as_form, statement
 from ..base import Bridge, Context, Notice
+from . import by_other_hands
 from .common import fill
 from .roles import candidates, imported
 
 PATH = "apps/mesh/src/mcp-apps/types.ts"
+STORE_PATH = "apps/mesh/src/mcp-apps/use-app-bridge.ts"
 # What only this file defines: how it is found where the team moved it.
 DEFINES = "export function getUIResourceUri("
 # The wirings' labels (bridge_wiring.COMPAT_1X, COMPAT_2X) -> their schema.
@@ -62,7 +64,7 @@ def wanted(ctx: Context) -> str:
 def importers(ctx: Context, name: str, path: str) -> list[str]:
     """The files of the checkout besides the bridge store (which this run
     rewrites) that import ``name`` from this file at ``path``."""
-    store = ctx.at("apps/mesh/src/mcp-apps/use-app-bridge.ts")
+    store = ctx.at(STORE_PATH)
     return [
         file for file, f in candidates(ctx.repo, name)
         if file not in (path, store) and name in imported(f, path).values()
@@ -70,6 +72,10 @@ def importers(ctx: Context, name: str, path: str) -> list[str]:
 
 
 def transform(ed: FileEditor, ctx: Context) -> None:
+    team = by_other_hands.in_store(ctx, STORE_PATH)
+    if team is not None:
+        ed.note(by_other_hands.handled_by_the_team(*team, ctx))
+        return
     name = wanted(ctx)
     root = ed.source.root
     for other, schema in schemas().items():

@@ -14,7 +14,7 @@ from ...engine.editor import FileEditor
 from ...engine.find import Finder
 from ...engine.statements import Item
 from ...engine.outcome import AnchorMissing
-from ..base import Context, Role
+from ..base import Context, Notice, Role
 from .common import FLOOR, MODULE_PATH, earlier_import, ensure_import_like_neighbours, import_of
 from .roles import candidates, import_sources, is_call_of, module_file, one_of, parsed, top_variables
 
@@ -114,9 +114,14 @@ def transform(ed: FileEditor, ctx: Context) -> None:
         found = ed.text(value).split("(")[0] + "(...)" if value is not None else "nothing"
         raise AnchorMissing(ed.path, f"`{name} = z.object({{...}})` (it is `{name} = {found}`)")
     shape = ed.object_argument(value)
-    # an `appState` key, however written, is the param's
-    if not any(ed.item_key(entry) == "appState" for entry in ed.entries(shape)):
-        ed.ensure_list_items(shape, [ENTRY])
+    # An `appState` key, whatever validates it, is the team's param: the
+    # constant's import would be used by nothing.
+    own = [entry for entry in ed.entries(shape) if ed.item_key(entry) == "appState"]
+    if own:
+        line = own[0].start_point[0] + 1
+        ed.note(Notice(f"mesh's route already takes the appState search param at {ed.path}:{line}: kept as it is"))
+        return
+    ed.ensure_list_items(shape, [ENTRY])
     module, _same = import_of(ed, ctx, MODULE_PATH, alias=True)
     earlier = [earlier_import(f"{FLOOR}, the schema's import of app-state.ts", ["APP_STATE_PARAM"], module)]
     ensure_import_like_neighbours(ed, ctx, MODULE_PATH, ["APP_STATE_PARAM"], alias=True, earlier=earlier)
