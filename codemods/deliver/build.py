@@ -20,7 +20,7 @@ import git
 
 from typing import NamedTuple
 from ..recipes.base import Bridge, CommitGroup, ModeChoice
-from ..recipes.names import NAMES, Names
+from ..recipes.names import Names
 from ..plan.formatting import FormatterChoice
 from ..plan.model import NO_TOOLS, FileChange, Plan, TargetError, Tools, detect_target
 from ..plan.baseline import TRAILER
@@ -96,7 +96,7 @@ def build_series(
     tools: Tools = NO_TOOLS,
     config_rev: str | None = None,
     only_target: str | None = None,
-    names: Names = NAMES,
+    names: Names | None = None,
 ) -> Series:
     """Make (in the object store only) one commit per commit group whose
     steps change something, on top of ``base_rev``. The files are always
@@ -130,7 +130,7 @@ def build_series(
 
 def _plan_groups(
     repo: git.Repo, tree: Path, base: str, bridge: Bridge | ModeChoice | Callable[[Path], ModeChoice],
-    tools: Tools, config_rev: str | None, only_target: str | None, names: Names,
+    tools: Tools, config_rev: str | None, only_target: str | None, names: Names | None,
 ) -> tuple[tuple[CommitGroup, ...], ModeChoice, list[Plan]]:
     """The target's commit groups, the bridge mode, and one plan per group
     on the exported ``tree``, each with the steps of the groups so far (the
@@ -156,7 +156,7 @@ def _plan_groups(
     elif callable(bridge):  # the publishing side's: from the base's files, then the current pins
         choice = configuration.pinned(bridge(tree), settings, Bridge.AUTO)
     else:
-        choice = configuration.pinned(target.choose_mode(checkout, bridge), settings, bridge)
+        choice = configuration.pinned(target.choose_mode(checkout, bridge, settings.names), settings, bridge)
     plans: list[Plan] = []
     selected: list[str] = []
     for group in target.commits:

@@ -15,6 +15,7 @@ from . import (
     panel_app_view,
     protocol_types,
     releases,
+    sdk_api,
     search_schema,
     tool_call_part,
 )
@@ -50,7 +51,8 @@ def render_module(ctx: Context, templates: Mapping[str, str], wiring: str, kept:
         text = "{{compat_import}}" + text + "{{compat_schema}}"
     return fill(
         text.replace("{{compat_import}}", 'import { z } from "zod";\n\n' if schemas else "")
-        .replace("{{compat_schema}}", "".join(templates[schema] for schema in schemas))
+        .replace("{{compat_schema}}", "".join(templates[schema] for schema in schemas)),
+        ctx.names,
     )
 
 
@@ -79,15 +81,26 @@ def module_exports(ctx: Context) -> list[str]:
 def render_store_tests(ctx: Context, templates: Mapping[str, str], wiring: str) -> str:
     """use-app-bridge.test.ts, testing the store's class under the name it
     has in this checkout (the team may have renamed it): as this run leaves
-    the store's file, else as it is."""
-    template = fill(templates["use-app-bridge.test.ts"])
+    the store's file, else as it is. It asserts the capability ``wiring``
+    (the shape the run writes, or another SDK's: a migration; "" when left
+    out: advertised by no site)."""
+    template = fill(templates["use-app-bridge.test.ts"], ctx.names, capability_value=wiring or "undefined")
     name = bridge_role.class_name(ctx, "bridge-store", bridge_store.PATH)
     return template if name == bridge_role.CLASS else re.sub(rf"\b{bridge_role.CLASS}\b", name, template)
 
 
+def store_test_shapes(ctx: Context) -> list[str]:
+    """The capability shapes the store tests were written for, the run's
+    first ("" when it is left out)."""
+    current = ctx.sdk_api.capability if ctx.sdk_api is not None else sdk_api.DEFAULT_CAPABILITY
+    return list(dict.fromkeys((current, *bridge_store.SHAPES)))
+
+
 def _as_written(name: str, exports: Sequence[str] = ()) -> NewFile:
     """A created file that is its template, its holes filled."""
-    return NewFile(name, lambda ctx, templates, wiring: fill(templates[name]), lambda ctx: list(exports), releases.releases)
+    return NewFile(
+        name, lambda ctx, templates, wiring: fill(templates[name], ctx.names), lambda ctx: list(exports), releases.releases
+    )
 
 
 STEPS: tuple[Step, ...] = (
@@ -136,7 +149,9 @@ STEPS: tuple[Step, ...] = (
         id="bridge-store-tests",
         path=STORE_TESTS_PATH,
         description="new use-app-bridge.test.ts: bun tests of the bridge store with the SDK's AppBridge and App",
-        new_file=NewFile("use-app-bridge.test.ts", render_store_tests, lambda ctx: [], releases.releases),
+        new_file=NewFile(
+            "use-app-bridge.test.ts", render_store_tests, lambda ctx: [], releases.releases, wirings=store_test_shapes
+        ),
         beside="bridge-store",
     ),
     Step(

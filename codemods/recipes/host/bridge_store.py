@@ -24,8 +24,9 @@ from ...engine.editor import FileEditor
 from ...engine.find import squash
 from ...engine.outcome import AnchorMissing, Conflict
 from ...engine.statements import Form, Item, Statement, code_of, form, statement
-from ..base import Context
-from . import bridge_role, bridge_wiring
+from ..base import Context, Notice
+from ..names import KNOWN, Names
+from . import bridge_role, bridge_wiring, sdk_api
 from .bridge_wiring import MEMBERS, SCHEMAS, wiring
 from .common import (
     FLOOR,
@@ -89,13 +90,31 @@ STARTING = [
     ),
 ]
 
-# The capability only where the render site keeps state (SPEC 3, rule 8).
+# The capability only where the render site keeps state (SPEC 3, rule 8),
+# in the shape the installed SDK declares (sdk_api.capability_value).
 CAPABILITIES = """
 // Where the render site keeps the app's state, the app may restore it.
 const capabilities = onAppStateChange
-  ? { ...{constant}, {{capability}}: { maxLength: 1024 } }
+  ? { ...{constant}, {{capability}}: {{capability_value}} }
   : {constant};
 """
+# The shapes written for other SDKs (a change of shape is a migration).
+SHAPES = (sdk_api.DEFAULT_CAPABILITY, f"{{ maxBytes: {sdk_api.CAPABILITY_SIZE} }}", "true")
+
+
+def capabilities_statement(constant: str, names: Names, value: str) -> Statement:
+    """``const capabilities = ...`` with the capability ``value`` under
+    ``names``; what another SDK's names or shape wrote becomes it."""
+    def text(names: Names, value: str) -> str:
+        return fill(CAPABILITIES.replace("{constant}", constant), names, capability_value=value)
+
+    wanted = text(names, value)
+    earlier = [
+        form(f"the capability `{other.capability}: {shape}`", text(other, shape), kind="migrate")
+        for other in dict.fromkeys((names, *KNOWN)) for shape in SHAPES
+        if text(other, shape) != wanted
+    ]
+    return statement(wanted, earlier=earlier, label=f"the capability `{names.capability}: {value}`")
 
 # updateConfig(), last: the push decision.
 _PUSH = (
@@ -122,10 +141,10 @@ _PUSH = (
 
 
 @cache
-def push_statements(config: str) -> list[Statement]:
+def push_statements(config: str, names: Names) -> list[Statement]:
     """The push decision's statements, ``config`` being the name of the
     parameter of ``updateConfig()``."""
-    texts = [fill(text).replace("config.", f"{config}.") for text in _PUSH]
+    texts = [fill(text, names).replace("config.", f"{config}.") for text in _PUSH]
     return [statement(texts[0], names=MEMBERS)] + [statement(t, role=t, names=MEMBERS) for t in texts[1:]]
 
 
@@ -250,9 +269,9 @@ def transform(ed: FileEditor, ctx: Context) -> None:
         ed.retire_member(store, member, Form(f"{_060}'s `{member}`", text))
     _fields(ed, store)
     _navigation(ed, store)
-    _push(ed, store)
-    _host_context(ed, store, name, build_name, build, dropped)
-    _attach(ed, store, name, build_name, dropped)
+    _push(ed, store, ctx.names)
+    _host_context(ed, store, name, build_name, build, dropped, ctx.names)
+    _attach(ed, store, name, build_name, dropped, ctx)
 
     # Heard in any method of the store (a helper that registerHandlers
     # calls, say); the size handler is needed only to add it.
@@ -279,7 +298,7 @@ def _not_an_edited_form(ed: FileEditor, store: Node, wanted: Statement) -> None:
     to the run's (the tool's handler, someone edited since), would be kept
     where this release rewrites what it calls: refused, named. One nearer
     to the run's handler is the team's edit of it: kept."""
-    for role in bridge_wiring.REGISTRATIONS:
+    for role in wanted.alike:
         node = ed.find_role(store, role)
         if node is None:
             continue
@@ -350,7 +369,7 @@ def _navigation(ed: FileEditor, store: Node) -> None:
     ed.ensure_statements_after(ed.enclosing_statement(subscribed[0]), [LISTEN])
 
 
-def _push(ed: FileEditor, store: Node) -> None:
+def _push(ed: FileEditor, store: Node, names: Names) -> None:
     """The push decision, last in ``updateConfig(config)``; 0.6.0's call of
     its own method goes."""
     update = ed.method(store, "updateConfig")
@@ -360,10 +379,12 @@ def _push(ed: FileEditor, store: Node) -> None:
     parameter = params[0].child_by_field_name("pattern") if params else None
     if parameter is None or parameter.type != "identifier":
         raise AnchorMissing(ed.path, "the config parameter of `updateConfig`")
-    ed.ensure_statements_at_end(body, push_statements(ed.text(parameter)), spaced=True)
+    ed.ensure_statements_at_end(body, push_statements(ed.text(parameter), names), spaced=True)
 
 
-def _host_context(ed: FileEditor, store: Node, name: str, build_name: str, build: Node | None, dropped: int | None) -> None:
+def _host_context(
+    ed: FileEditor, store: Node, name: str, build_name: str, build: Node | None, dropped: int | None, names: Names
+) -> None:
     """``pushHostContext()`` sets the context ``hostContext()`` builds: the
     builder's result, with the state the bridge holds (rule 5: a theme or
     display-mode push neither resends it nor drops it from the context the
@@ -394,7 +415,7 @@ def _host_context(ed: FileEditor, store: Node, name: str, build_name: str, build
     method = HOST_CONTEXT.format(
         returns=ed.text(returns) if returns is not None else "",
         moved="".join(f"  {ed.text(s)}\n" for s in moved),
-        field=fill("{{context_field}}"),
+        field=names.context_field,
         call=text,
     )
     ed.ensure_class_member(store, "hostContext", method, after=push, spaced=True, names=MEMBERS)
@@ -433,7 +454,7 @@ def _used_outside(ed: FileEditor, scope: Node, declaration: Node, inside: Node, 
     return False
 
 
-def _attach(ed: FileEditor, store: Node, name: str, build_name: str, dropped: int | None) -> None:
+def _attach(ed: FileEditor, store: Node, name: str, build_name: str, dropped: int | None, ctx: Context) -> None:
     """``attach()`` starts the app from its slot: the config read for it,
     the context from ``hostContext()``, the capability where the site
     keeps state; 0.6.0's statements for it go."""
@@ -468,7 +489,7 @@ def _attach(ed: FileEditor, store: Node, name: str, build_name: str, dropped: in
             text = f"{ed.text(declaration).split(' ', 1)[0]} {{ {', '.join(wanted)} }} = {ed.text(value)};"
             ed.edits.replace(declaration.start_byte, declaration.end_byte, ed.render(text, ed.source.indent_of(declaration)))
     ed.ensure_statements_after(declaration, STARTING)
-    _capabilities(ed, attach, context, name)
+    _capabilities(ed, attach, context, name, ctx)
 
 
 def _declaring_host_context(ed: FileEditor, attach: Node) -> Node:
@@ -478,12 +499,18 @@ def _declaring_host_context(ed: FileEditor, attach: Node) -> Node:
     return found
 
 
-def _capabilities(ed: FileEditor, attach: Node, context: Node, store: str) -> None:
+def _capabilities(ed: FileEditor, attach: Node, context: Node, store: str, ctx: Context) -> None:
     """The host capabilities ``new AppBridge(client, hostInfo, capabilities,
     ...)`` takes (under whatever name the file imports the SDK's bridge),
     with the capability where the site keeps state: a constant becomes
     ``capabilities`` (declared after the host context), 0.6.0's spread of
-    its own constant too."""
+    its own constant too. The capability in the shape the installed SDK
+    declares; one it cannot fill is left out, said."""
+    api = ctx.sdk_api
+    value = api.capability if api is not None else sdk_api.DEFAULT_CAPABILITY
+    if not value:
+        ed.note(Notice(api.capability_note))
+        return
     where = f"the host capabilities passed to `new AppBridge(...)` in `attach()` of `{store}`"
     news = bridge_role.constructions(ed, attach, bridge_role.bridge_constructors(ed))
     arguments = news[0].child_by_field_name("arguments").named_children if len(news) == 1 else []
@@ -496,9 +523,13 @@ def _capabilities(ed: FileEditor, attach: Node, context: Node, store: str) -> No
         constant = spread
     elif argument.type != "identifier":
         raise AnchorMissing(ed.path, f"{where}, a constant")
-    if constant == "capabilities":
+    if constant == "capabilities":  # written already: in this SDK's names and shape
+        written = _written_constant(ed, attach)
+        if written is not None:
+            declaration, constant = written
+            ed.ensure_statements_after(declaration, [capabilities_statement(constant, ctx.names, value)])
         return
-    ed.ensure_statements_after(context, [statement(fill(CAPABILITIES.replace("{constant}", constant)))])
+    ed.ensure_statements_after(context, [capabilities_statement(constant, ctx.names, value)])
     if spread is None:
         ed.edits.replace(argument.start_byte, argument.end_byte, "capabilities")
         return
@@ -508,6 +539,19 @@ def _capabilities(ed: FileEditor, attach: Node, context: Node, store: str) -> No
     after = ed.source.data[argument.end_byte:bridge.end_byte].decode()
     laid = ed.laid_out(f"{before}capabilities{after}", ed.source.indent_of(bridge))
     ed.edits.replace(bridge.start_byte, bridge.end_byte, laid if laid is not None else f"{before}capabilities{after}")
+
+
+def _written_constant(ed: FileEditor, attach: Node) -> tuple[Node, str] | None:
+    """The declaration ``const capabilities = onAppStateChange ? {...} :
+    CONSTANT`` in ``attach()``, and the constant it extends."""
+    for node in ed.walk(ed.body(attach)):
+        if node.type == "variable_declarator" and ed.text(node.child_by_field_name("name")) == "capabilities":
+            value = node.child_by_field_name("value")
+            if value is not None and value.type == "ternary_expression":
+                alternative = value.child_by_field_name("alternative")
+                if alternative is not None and alternative.type == "identifier":
+                    return ed.enclosing_statement(node), ed.text(alternative)
+    return None
 
 
 def _spread_060(ed: FileEditor, node: Node) -> str | None:

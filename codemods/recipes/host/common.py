@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import posixpath
-import re
 from types import MappingProxyType
 
 from tree_sitter import Node
@@ -13,7 +12,8 @@ from ...engine.find import module_stem
 from ...engine.specifiers import resolve, spell, spellings
 from ...engine.statements import Form, Item, Statement, as_form, form, statement
 from ..base import Context
-from ..names import NAMES
+from ..names import NAMES, Names
+from ..names import fill as fill_names
 from .releases import FLOOR
 
 # What every layer between the render site and the bridge passes along.
@@ -57,22 +57,12 @@ def hook_statement(argument: str, comment: str = "", *, earlier: list[Statement]
     )
 
 
-_HOLE = re.compile(r"\{\{(\w+)\}\}")
-
-
-def fill(template: str, **more: str) -> str:
-    """``template`` with each ``{{hole}}`` filled: the names table's wire
-    names (``{{method}}``, ``{{context_field}}``, ``{{capability}}``,
-    ``{{event}}``, ``{{accessor}}``), or ``more``; a hole neither fills
-    is an error."""
-    values = {**NAMES._asdict(), **more}
-
-    def hole(match: re.Match[str]) -> str:
-        if match.group(1) not in values:
-            raise KeyError(f"no value for the hole {match.group(0)}")
-        return values[match.group(1)]
-
-    return _HOLE.sub(hole, template)
+def fill(template: str, names: Names = NAMES, **more: str) -> str:
+    """``template`` with each ``{{hole}}`` filled: the run's names
+    (``{{method}}``, ``{{context_field}}``, ``{{capability}}``,
+    ``{{event}}``, ``{{accessor}}``; ``ctx.names``), or ``more``; a hole
+    neither fills is an error."""
+    return fill_names(template, names, **more)
 
 
 def import_of(

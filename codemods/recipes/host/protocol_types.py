@@ -16,6 +16,7 @@ from ...engine.editor import FileEditor
 from ...engine.outcome import Conflict, NotApplicable
 from ...engine.statements import Statement, as_form, statement
 from ..base import Bridge, Context
+from ..names import NAMES, Names
 from .common import fill
 from .roles import candidates, imported
 
@@ -43,9 +44,10 @@ export const StateChangedParamsSchema = z.object({ state: z.json() });
 """
 
 
-def schemas() -> dict[str, Statement]:
-    """Each compat form's schema, by the name the bridge store imports."""
-    return {NOTIFICATION: statement(fill(_NOTIFICATION)), PARAMS: statement(fill(_PARAMS))}
+def schemas(names: Names = NAMES) -> dict[str, Statement]:
+    """Each compat form's schema, by the name the bridge store imports,
+    for the method of ``names``."""
+    return {NOTIFICATION: statement(fill(_NOTIFICATION, names)), PARAMS: statement(fill(_PARAMS, names))}
 
 
 def wiring_label(ctx: Context) -> str:
@@ -70,9 +72,11 @@ def importers(ctx: Context, name: str, path: str) -> list[str]:
 
 
 def transform(ed: FileEditor, ctx: Context) -> None:
+    if ctx.sdk_api is not None and ctx.sdk_api.context_problem and ctx.bridge is not Bridge.SDK:
+        raise Conflict(ed.path, f"{wiring_label(ctx)} cannot register the SDK's notification: {ctx.sdk_api.context_problem}")
     name = wanted(ctx)
     root = ed.source.root
-    for other, schema in schemas().items():
+    for other, schema in schemas(ctx.names).items():
         if other == name or ed.find_statement(root, schema) is None:
             continue
         users = importers(ctx, other, ed.path)
@@ -89,4 +93,4 @@ def transform(ed: FileEditor, ctx: Context) -> None:
         if ed.namespace_import("zod", package=True) is not None:
             raise Conflict(ed.path, "imports zod under another name than `z`: import `z` from it, or add the schema by hand")
         ed.ensure_import("zod", ["z"])
-    ed.ensure_statements_at_end(root, [schemas()[name]], spaced=True)
+    ed.ensure_statements_at_end(root, [schemas(ctx.names)[name]], spaced=True)
