@@ -263,3 +263,25 @@ def test_a_names_table_that_is_not_the_table_s_rows_is_a_usage_error(table: dict
     result = invoke("apply", "--repo", tree, "--dry-run")
     assert result.exit_code == 2, result.output
     assert f".mesh-codemod.toml: {named}" in result.stderr
+
+
+def test_publish_rebuilds_with_the_names_and_shape_the_build_job_read(tmp_path: Path) -> None:
+    """The build job reads the view-state names and a `maxBytes` capability
+    from an SDK the tool does not know (1.8.0); publish, with nothing
+    installed, takes them from its record and rebuilds the same series."""
+    from .gitrepo import bun_lock, git, with_remote
+    from .publish_support import BRANCH, build, manifest, publish, publisher
+
+    remote, work = with_remote(tmp_path, lock=bun_lock("1.7.1", nested="1.8.0"))
+    _sdk(work, "1.7.1", names=RECOMMENDED, capability="{ maxBytes?: number }")
+    package = work / PACKAGE
+    data = json.loads((package / "package.json").read_text())
+    (package / "package.json").write_text(json.dumps({**data, "version": "1.8.0"}))
+    artifact = build(tmp_path, work)
+    choice = manifest(artifact)["choice"]
+    assert choice["names"] == "view-state" and choice["capability"] == "{ maxBytes: 1024 }", choice
+    result = publish(publisher(tmp_path, remote), artifact)
+    assert result.exit_code == 0, result.output
+    assert git(remote, "rev-parse", f"refs/heads/{BRANCH}").strip() == manifest(artifact)["tip"]
+    wired = git(remote, "show", f"refs/heads/{BRANCH}:{BRIDGE}")
+    assert "bridge.onviewstatechange = (params) => {" in wired and "viewState: { maxBytes: 1024 } }" in wired

@@ -140,14 +140,22 @@ def _what(series, introduction: list[str]) -> list[str]:
     while lines and lines[0] == "":
         lines.pop(0)
     if series.bridge.mode is not Bridge.SDK:  # an SDK that ships the notification is wired in sdk mode
+        names = series.plan.names or NAMES
+        capability = getattr(series.bridge.sdk_api, "capability", "{ maxLength: 1024 }")
+        advertised = (
+            f"Where a render site keeps state, Studio advertises `{names.capability}: {capability}` in the"
+            f" host capabilities of `ui/initialize`. The released SDKs ({RELEASED_SDKS}) strip that unknown"
+            " capability in the View's `App`, so `app.getHostCapabilities()` does not show it yet: Views see it once"
+            " the SDK change ships."
+            if capability else
+            f"Studio does not advertise `{names.capability}`: the installed SDK declares a shape for it that the tool"
+            " cannot fill (the run's report names it)."
+        )
         lines += [
             f"**Experimental** until the MCP Apps SDK ships the notification: it is proposed upstream in"
             f" [{PROPOSAL}]({PROPOSAL_URL}), and its name and shape may change there.",
             "",
-            f"Where a render site keeps state, Studio advertises `{NAMES.capability}: {{ maxLength: 1024 }}` in the"
-            f" host capabilities of `ui/initialize`. The released SDKs ({RELEASED_SDKS}) strip that unknown"
-            " capability in the View's `App`, so `app.getHostCapabilities()` does not show it yet: Views see it once"
-            f" the SDK change ships. The state itself (`hostContext.{NAMES.context_field}`) reaches them today.",
+            f"{advertised} The state itself (`hostContext.{names.context_field}`) reaches them today.",
             "",
         ]
     lines += [
