@@ -23,7 +23,7 @@ from codemods.plan.runner import plan
 from codemods.recipes.names import NAMES, RECOMMENDED, Names
 
 from .sdk_support import SDK_FIXTURES
-from .support import invoke
+from .support import invoke, snapshot
 from .test_sdk_declarations import BRIDGE, PACKAGE, RELEASED, _tree
 from .test_typescript_tools import _errors, _typecheck_tree, tsc  # noqa: F401 (fixture)
 from .node_tools import require
@@ -139,7 +139,7 @@ def test_a_change_of_the_sdk_s_shape_is_a_migration_of_the_store_and_its_test(tm
     result = invoke("apply", "--repo", tree)
     assert result.exit_code == 0, result.output
     assert re.search(r"migrate lines? [0-9-]+: the capability `appState: \{ maxLength: 1024 \}`", result.stderr), result.stderr
-    assert re.search(r"migrate the file: \{ maxLength: 1024 \}", result.stderr), result.stderr
+    assert re.search(r"migrate the file: appState: \{ maxLength: 1024 \}", result.stderr), result.stderr
     assert "appState: { maxBytes: 1024 } }" in (tree / BRIDGE).read_text()
     assert "toEqual({ maxBytes: 1024 });" in (tree / STORE_TESTS).read_text()
     assert invoke("apply", "--repo", tree, "--check").exit_code == 0
@@ -182,6 +182,28 @@ def test_an_sdk_under_the_view_state_names_is_wired_with_them_and_type_checks(
     _apply(compat, "--bridge", "compat")
     registered = (compat / BRIDGE).read_text() + (compat / TYPES).read_text()
     assert RECOMMENDED.method in registered and NAMES.method not in registered
+
+
+@pytest.mark.parametrize("release", sorted(WIRED))
+def test_a_checkout_wired_under_our_names_migrates_to_the_sdk_s_names(release: str, tmp_path: Path) -> None:
+    """Applied on the released SDK (compat, our names), then the SDK ships
+    the feature under the view-state names: one migration, whose result is
+    what a fresh run on that SDK writes."""
+    sdk = {"names": RECOMMENDED}
+    fresh = _tree(tmp_path / "fresh", release)
+    _sdk(fresh, release, **sdk)
+    _apply(fresh)
+    tree = _tree(tmp_path / "run", release)
+    _sdk(tree, release)
+    assert _apply(tree)["bridge"]["mode"] == "compat"
+    shutil.rmtree(tree / PACKAGE)
+    _sdk(tree, release, **sdk)
+    assert invoke("apply", "--repo", tree, "--check").exit_code == 1
+    result = invoke("apply", "--repo", tree)
+    assert result.exit_code == 0, result.output
+    assert "migrate" in result.stderr and "-> sdk mode" in result.stderr
+    assert snapshot(tree / "apps/mesh/src") == snapshot(fresh / "apps/mesh/src")
+    assert invoke("apply", "--repo", tree, "--check").exit_code == 0
 
 
 def test_the_team_s_own_wiring_of_the_sdk_s_api_is_kept(tmp_path: Path) -> None:

@@ -89,12 +89,12 @@ class RetireEdits(StatementEdits):
         start = self._comments_above(node, _leading_comments(form.snippet)) or node
         self.retired.add(node.id)
         begin, end = self.source.line_start(start.start_byte), self._line_after(node.end_byte)
-        # set apart by blank lines on both sides (or last in its block): the
-        # blank line it was inserted with goes too
+        # set apart by blank lines on both sides (or last in its block or
+        # file): the blank line it was inserted with goes too
         before = self.source.data[:begin].rstrip(b" \t\r\n")
         blank_above = self.source.data[len(before):begin].count(b"\n") > 1
         rest = self.source.data[end:].lstrip(b" \t")
-        if blank_above and (rest.startswith((b"\n", b"\r\n")) or rest.startswith(b"}")):
+        if blank_above and (not rest or rest.startswith((b"\n", b"\r\n")) or rest.startswith(b"}")):
             begin = self.source.data.index(b"\n", len(before)) + 1
         self.edits.replace(begin, end, "")
         self._changed(start, node, form)

@@ -19,6 +19,7 @@ from . import (
     search_schema,
     tool_call_part,
 )
+from ..names import KNOWN
 from .common import ALIASES, HOOK, HOOK_PATH, MODULE_PATH, fill
 
 TESTS_PATH = "apps/mesh/src/mcp-apps/app-state.test.ts"
@@ -81,19 +82,25 @@ def module_exports(ctx: Context) -> list[str]:
 def render_store_tests(ctx: Context, templates: Mapping[str, str], wiring: str) -> str:
     """use-app-bridge.test.ts, testing the store's class under the name it
     has in this checkout (the team may have renamed it): as this run leaves
-    the store's file, else as it is. It asserts the capability ``wiring``
-    (the shape the run writes, or another SDK's: a migration; "" when left
-    out: advertised by no site)."""
-    template = fill(templates["use-app-bridge.test.ts"], ctx.names, capability_value=wiring or "undefined")
+    the store's file, else as it is. It speaks the wire names and asserts
+    the capability of ``wiring`` (``capability: shape``, the run's or
+    another SDK's: a migration; the shape empty where it is left out)."""
+    key, _, shape = wiring.partition(": ")
+    names = next((n for n in (ctx.names, *KNOWN) if n.capability == key), ctx.names)
+    template = fill(templates["use-app-bridge.test.ts"], names, capability_value=shape or "undefined")
     name = bridge_role.class_name(ctx, "bridge-store", bridge_store.PATH)
     return template if name == bridge_role.CLASS else re.sub(rf"\b{bridge_role.CLASS}\b", name, template)
 
 
-def store_test_shapes(ctx: Context) -> list[str]:
-    """The capability shapes the store tests were written for, the run's
-    first ("" when it is left out)."""
+def store_test_wirings(ctx: Context) -> list[str]:
+    """The capabilities (``capability: shape``) the store tests were
+    written for, in each name set and shape the tool knows, the run's
+    first (its shape empty where it is left out)."""
     current = ctx.sdk_api.capability if ctx.sdk_api is not None else sdk_api.DEFAULT_CAPABILITY
-    return list(dict.fromkeys((current, *bridge_store.SHAPES)))
+    return list(dict.fromkeys([
+        f"{ctx.names.capability}: {current}",
+        *(f"{names.capability}: {shape}" for names in (ctx.names, *KNOWN) for shape in bridge_store.SHAPES),
+    ]))
 
 
 def _as_written(name: str, exports: Sequence[str] = ()) -> NewFile:
@@ -150,7 +157,7 @@ STEPS: tuple[Step, ...] = (
         path=STORE_TESTS_PATH,
         description="new use-app-bridge.test.ts: bun tests of the bridge store with the SDK's AppBridge and App",
         new_file=NewFile(
-            "use-app-bridge.test.ts", render_store_tests, lambda ctx: [], releases.releases, wirings=store_test_shapes
+            "use-app-bridge.test.ts", render_store_tests, lambda ctx: [], releases.releases, wirings=store_test_wirings
         ),
         beside="bridge-store",
     ),

@@ -23,7 +23,7 @@ from tree_sitter import Node
 from ...engine.editor import FileEditor
 from ...engine.find import squash
 from ...engine.outcome import AnchorMissing, Conflict
-from ...engine.statements import Form, Item, Statement, code_of, form, statement
+from ...engine.statements import Form, FormChange, Item, Statement, code_of, form, statement
 from ..base import Context, Notice
 from ..names import KNOWN, Names
 from . import bridge_role, bridge_wiring, sdk_api
@@ -144,8 +144,19 @@ _PUSH = (
 def push_statements(config: str, names: Names) -> list[Statement]:
     """The push decision's statements, ``config`` being the name of the
     parameter of ``updateConfig()``."""
-    texts = [fill(text, names).replace("config.", f"{config}.") for text in _PUSH]
-    return [statement(texts[0], names=MEMBERS)] + [statement(t, role=t, names=MEMBERS) for t in texts[1:]]
+    def texts(names: Names) -> list[str]:
+        return [fill(text, names).replace("config.", f"{config}.") for text in _PUSH]
+
+    wanted = texts(names)
+    # what another name set wrote (the SDK's names changed): a migration
+    others = [texts(other) for other in KNOWN if other != names]
+    return [statement(wanted[0], names=MEMBERS)] + [
+        statement(t, role=t, names=MEMBERS, earlier=[
+            form(f"the push of `{other.context_field}`", o[i], o[i], kind="migrate", names=MEMBERS)
+            for other, o in zip((k for k in KNOWN if k != names), others) if o[i] != t
+        ])
+        for i, t in enumerate(wanted) if i
+    ]
 
 
 HOST_CONTEXT = """
@@ -393,7 +404,10 @@ def _host_context(
     push = ed.method(store, "pushHostContext")
     body = ed.body(push)
     calls = ed.calls(push, build_name)
-    if ed.class_members(store, ed.member_name("hostContext")) or not calls:
+    written = ed.class_members(store, ed.member_name("hostContext"))
+    if written:
+        _rename_context_field(ed, written[0], names)
+    if written or not calls:
         return
     call = calls[0]
     setter = ed.enclosing_statement(call)
@@ -425,6 +439,27 @@ def _host_context(
     if callee is None or setter.named_children[0].type != "call_expression":
         raise AnchorMissing(ed.path, f"`this.bridge.setHostContext({build_name}(...))` in `pushHostContext()`")
     ed.edits.replace(setter.start_byte, setter.end_byte, f"{ed.text(callee)}(this.{ed.member_name('hostContext')}());")
+
+
+def _rename_context_field(ed: FileEditor, member: Node, names: Names) -> None:
+    """``hostContext()`` as written under another name set's context field
+    (``const appState = this.contextAppState`` and its ``{ appState }``):
+    the field becomes the run's, a migration."""
+    for other in KNOWN:
+        old = other.context_field
+        if old == names.context_field or ed.find_role(member, f"const {old} = this.contextAppState", MEMBERS) is None:
+            continue
+        nodes = [
+            n for n in ed.walk(member)
+            if n.type in {"identifier", "shorthand_property_identifier"} and ed.text(n) == old
+        ]
+        for node in nodes:
+            ed.edits.replace(node.start_byte, node.end_byte, names.context_field)
+        first, last = member.start_point[0] + 1, member.end_point[0] + 1
+        ed.form_changes.append(
+            FormChange("migrate", f"lines {first}-{last}", f"`{old}` in the host context", f"`{names.context_field}`")
+        )
+        return
 
 
 def _has_comment(ed: FileEditor, node: Node) -> bool:

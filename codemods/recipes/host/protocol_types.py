@@ -16,7 +16,7 @@ from ...engine.editor import FileEditor
 from ...engine.outcome import Conflict, NotApplicable
 from ...engine.statements import Statement, as_form, statement
 from ..base import Bridge, Context
-from ..names import NAMES, Names
+from ..names import KNOWN, NAMES, Names
 from .common import fill
 from .roles import candidates, imported
 
@@ -76,6 +76,9 @@ def transform(ed: FileEditor, ctx: Context) -> None:
         raise Conflict(ed.path, f"{wiring_label(ctx)} cannot register the SDK's notification: {ctx.sdk_api.context_problem}")
     name = wanted(ctx)
     root = ed.source.root
+    # the schemas as written for the run's names, or another set's (the
+    # SDK's names changed: a migration)
+    sets = tuple(dict.fromkeys((ctx.names, *KNOWN)))
     for other, schema in schemas(ctx.names).items():
         if other == name or ed.find_statement(root, schema) is None:
             continue
@@ -83,7 +86,17 @@ def transform(ed: FileEditor, ctx: Context) -> None:
         if users:
             ed.note(f"kept `{other}`, which only the earlier wiring used: {', '.join(users)} import it")
             continue
-        ed.retire_statement(root, as_form(schema._replace(label=f"the schema `{other}`"), "migrate"))
+        node = ed.find_statement(root, schema)
+        above, comments = node.prev_named_sibling, ""
+        while above is not None and above.type == "comment":
+            comments, above = ed.text(above) + comments, above.prev_named_sibling
+        # the set whose code it is, and whose method its comment names
+        written = next(
+            (schemas(n)[other] for n in sorted(sets, key=lambda n: f"`{n.method}`" not in comments)
+             if ed.same_code(node, schemas(n)[other].snippet, comments=True)),
+            schema,
+        )
+        ed.retire_statement(root, as_form(written._replace(label=f"the schema `{other}`"), "migrate"))
     if not name:
         ed.drop_unused_imports("zod", ["z"], "only the earlier wiring's schema used it")
         if not ed.edits:
@@ -93,4 +106,8 @@ def transform(ed: FileEditor, ctx: Context) -> None:
         if ed.namespace_import("zod", package=True) is not None:
             raise Conflict(ed.path, "imports zod under another name than `z`: import `z` from it, or add the schema by hand")
         ed.ensure_import("zod", ["z"])
-    ed.ensure_statements_at_end(root, [schemas(ctx.names)[name]], spaced=True)
+    current = schemas(ctx.names)[name]
+    earlier = [as_form(schemas(n)[name]._replace(label=f"the schema of `{n.method}`")) for n in sets if n != ctx.names]
+    ed.ensure_statements_at_end(
+        root, [current._replace(earlier=tuple(earlier), label=f"the schema of `{ctx.names.method}`")], spaced=True
+    )
