@@ -30,7 +30,7 @@ import git
 from ..plan.config import FORMS
 from ..plan.model import detect_target
 from ..recipes.base import Bridge, ModeChoice
-from ..recipes.host import bridge_mode, bridge_store, sdk_api
+from ..recipes.host import bridge_mode, capability, sdk_api
 from ..recipes.names import NAMES, RECOMMENDED
 from . import jsondata
 
@@ -39,7 +39,7 @@ _KEYS = {"mode", "form", "api", "installed", "names", "capability"}
 # The name sets an SDK may declare (recipes/names.py), by the record's word.
 NAME_SETS = {"seed": NAMES, "view-state": RECOMMENDED}
 # The capability shapes the tool writes ("": left out).
-SHAPES = (*bridge_store.SHAPES, "")
+SHAPES = (*capability.SHAPES, "")
 SDK = bridge_mode.SDK_NAME
 # the released SDKs the tool knows, none of which declares a state-changed
 # API: compat is their wiring, in their major's form

@@ -11,6 +11,7 @@ from . import (
     bridge_role,
     bridge_store,
     bridge_wiring,
+    capability,
     iframe_renderer,
     panel_app_view,
     protocol_types,
@@ -99,7 +100,7 @@ def store_test_wirings(ctx: Context) -> list[str]:
     current = ctx.sdk_api.capability if ctx.sdk_api is not None else sdk_api.DEFAULT_CAPABILITY
     return list(dict.fromkeys([
         f"{ctx.names.capability}: {current}",
-        *(f"{names.capability}: {shape}" for names in (ctx.names, *KNOWN) for shape in bridge_store.SHAPES),
+        *(f"{names.capability}: {shape}" for names in (ctx.names, *KNOWN) for shape in capability.SHAPES),
     ]))
 
 
