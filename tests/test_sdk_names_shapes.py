@@ -307,3 +307,21 @@ def test_publish_rebuilds_with_the_names_and_shape_the_build_job_read(tmp_path: 
     assert git(remote, "rev-parse", f"refs/heads/{BRANCH}").strip() == manifest(artifact)["tip"]
     wired = git(remote, "show", f"refs/heads/{BRANCH}:{BRIDGE}")
     assert "bridge.onviewstatechange = (params) => {" in wired and "viewState: { maxBytes: 1024 } }" in wired
+
+
+def test_the_job_is_blocked_green_while_the_tool_cannot_tell_the_sdk_s_names(tmp_path: Path) -> None:
+    """`pr` on a checkout whose installed SDK declares names the tool does
+    not know: no commit, blocked naming what the SDK declares (exit 0;
+    `--fail-on-blocked`: exit 3)."""
+    from .gitrepo import BOT, git, with_remote
+
+    _remote, work = with_remote(tmp_path)
+    _sdk(work, "1.7.1", names=UNKNOWN)  # installed, not committed
+    args = ("pr", "--repo", work, "--branch", "codemod/next", "--author", BOT, "--no-verify", "--json")
+    result = invoke(*args)
+    assert result.exit_code == 0, result.output
+    report = json.loads(result.stdout)
+    assert report["commits"] == [] and UNKNOWN.method in json.dumps(report["blocked"]), report
+    assert "codemod/next" not in git(work, "branch", "--list")
+    red = invoke(*args[:-1], "--fail-on-blocked")
+    assert red.exit_code == 3 and UNKNOWN.method in red.output, red.output

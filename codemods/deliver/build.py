@@ -19,6 +19,7 @@ from pathlib import Path
 import git
 
 from typing import NamedTuple
+from ..engine.outcome import NeedsDecision
 from ..recipes.base import Bridge, CommitGroup, ModeChoice
 from ..recipes.names import Names
 from ..plan.formatting import FormatterChoice
@@ -171,7 +172,7 @@ def _refuse_if_refused(full: Plan, base: str) -> None:
     is a refactor the tool cannot follow, else a GitProblem."""
     if full.refused:
         reasons = "; ".join(f"{r.path}: {r.reason}" for r in full.refused)
-        if all(r.kind == REFACTOR for r in full.refused):
+        if all(r.kind in (REFACTOR, NeedsDecision.kind) for r in full.refused):
             raise Blocked(f"refused on {base[:12]}: {reasons}", full, base)
         raise GitProblem(f"refused on {base[:12]}: {reasons}")
 

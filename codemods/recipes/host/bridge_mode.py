@@ -69,9 +69,11 @@ def choose_bridge(repo: Path, requested: Bridge, table: Names | None = None) -> 
         )
         capability, note = sdk_api.capability_value(package, names, repo)
         api = api._replace(capability=capability, capability_note=note, names=declared if declared != table else None)
-        context = unknown or sdk_api.context_problem(package, repo, names)
-        if context:  # no mode's code type-checks against it, or hears the Views: the bridge store refuses
+        context = sdk_api.context_problem(package, repo, names)
+        if context:  # no mode's code type-checks against it: the bridge store refuses
             api = api._replace(problem=api.problem or context, context_problem=context)
+        if unknown:  # no mode's code hears the SDK's Views: blocked until [names] says
+            api = api._replace(problem=api.problem or unknown, names_problem=unknown)
     if requested is not Bridge.AUTO:
         return ModeChoice(requested, f"--bridge {requested.value} was given", form, form_reason, api)
     if installed is None:

@@ -264,7 +264,7 @@ def transform(ed: FileEditor, ctx: Context) -> None:
     try:
         wanted = bridge_wiring.handler(ctx, ed.path)
     except Conflict as conflict:  # named at the store's file, wherever it is
-        raise Conflict(ed.path, conflict.reason) from None
+        raise type(conflict)(ed.path, conflict.reason) from None
     _not_an_edited_form(ed, store, wanted)
     ed.ensure_statements_after(
         lambda: ed.statement(

@@ -10,7 +10,7 @@ other form becomes the run's: a migration, or an upgrade of 0.6.0's own.
 
 from __future__ import annotations
 
-from ...engine.outcome import Conflict
+from ...engine.outcome import Conflict, NeedsDecision
 from ...engine.statements import Statement, as_form, form, statement
 from ..base import Bridge, Context
 from ..names import KNOWN, NAMES, Names
@@ -138,6 +138,8 @@ def handler(ctx: Context, path: str) -> Statement:
     migration), 0.6.0's (an upgrade, or a migration where it was written
     for another wiring)."""
     current = wiring(ctx)
+    if ctx.sdk_api is not None and ctx.sdk_api.names_problem:
+        raise NeedsDecision(path, f"{current} cannot hear the SDK's Views: {ctx.sdk_api.names_problem}")
     if ctx.sdk_api is not None and ctx.sdk_api.context_problem:
         raise Conflict(path, f"{current} cannot hand the state back: {ctx.sdk_api.context_problem}")
     api = None

@@ -13,7 +13,7 @@ once nothing else imports it.
 from __future__ import annotations
 
 from ...engine.editor import FileEditor
-from ...engine.outcome import Conflict, NotApplicable
+from ...engine.outcome import Conflict, NeedsDecision, NotApplicable
 from ...engine.statements import Statement, as_form, statement
 from ..base import Bridge, Context
 from ..names import KNOWN, NAMES, Names
@@ -72,8 +72,8 @@ def importers(ctx: Context, name: str, path: str) -> list[str]:
 
 
 def transform(ed: FileEditor, ctx: Context) -> None:
-    if ctx.sdk_api is not None and ctx.sdk_api.context_problem and ctx.bridge is not Bridge.SDK:
-        raise Conflict(ed.path, f"{wiring_label(ctx)} cannot register the SDK's notification: {ctx.sdk_api.context_problem}")
+    if ctx.sdk_api is not None and ctx.sdk_api.names_problem and ctx.bridge is not Bridge.SDK:
+        raise NeedsDecision(ed.path, f"{wiring_label(ctx)} cannot register the SDK's notification: {ctx.sdk_api.names_problem}")
     name = wanted(ctx)
     root = ed.source.root
     # the schemas as written for the run's names, or another set's (the

@@ -70,9 +70,11 @@ class SdkApi(NamedTuple):
     source: str
     problem: str = ""
     # Why no mode's code type-checks against the SDK's host context (its
-    # ``appState`` typed narrower than unknown), or why the tool cannot tell
-    # what the SDK's Views send: the bridge store refuses.
+    # ``appState`` typed narrower than unknown): the bridge store refuses.
     context_problem: str = ""
+    # Why the tool cannot tell which names the SDK's Views send: every
+    # mode is blocked until `[names]` says.
+    names_problem: str = ""
     # The host capability's value in the shape McpUiHostCapabilities
     # declares ("" = left out: the tool cannot fill that shape), and why
     # it is left out.
