@@ -145,6 +145,29 @@ def test_a_change_of_the_sdk_s_shape_is_a_migration_of_the_store_and_its_test(tm
     assert invoke("apply", "--repo", tree, "--check").exit_code == 0
 
 
+def test_a_migration_to_the_sdk_s_names_or_shape_says_so_in_its_commit(tmp_path: Path) -> None:
+    """`patch` on a checkout wired for the released SDK, once the SDK ships
+    the view-state names and a `maxBytes` capability: one commit, titled
+    as following the SDK."""
+    from .gitrepo import BOT, commit_all, git
+
+    tree = _tree(tmp_path, "1.7.1")
+    git(tree, "init", "-q")
+    _sdk(tree, "1.7.1")
+    _apply(tree)
+    commit_all(tree, "the feature")
+    shutil.rmtree(tree / PACKAGE)
+    _sdk(tree, "1.7.1", names=RECOMMENDED, capability="{ maxBytes?: number }")
+    out = tmp_path / "patches"
+    result = invoke("patch", "--repo", tree, "--author", BOT, "--out", out)
+    assert result.exit_code == 0, result.output
+    patches = sorted(out.glob("*.patch"))
+    assert len(patches) == 1, patches
+    header = patches[0].read_text().split("\n\n", 1)[0]
+    subject = re.search(r"^Subject: (.*(?:\n .*)*)", header, re.M)[1].replace("\n", "")
+    assert "refactor(mcp-apps): follow the SDK's names and capability shape" in subject, subject
+
+
 # ---- item 3: the names the SDK declares ----
 
 WIRED = {

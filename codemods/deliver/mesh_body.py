@@ -45,6 +45,9 @@ def title(series) -> str:
     kind = changeover.kind(plan)
     if kind in (changeover.MIGRATION, changeover.BOTH):
         _, to, _ = changeover.migration(plan)
+        follow = changeover.following(plan)
+        if follow and kind == changeover.MIGRATION:
+            return f"refactor(mcp-apps): follow the SDK's {follow}"
         if kind == changeover.BOTH:
             return f"fix(mcp-apps): upgrade appState to mesh-codemod {__version__} and migrate its wiring to {to}"
         return f"refactor(mcp-apps): migrate the state-changed wiring to {to}"

@@ -47,6 +47,31 @@ def migration(plan: Plan) -> tuple[str, str, str] | None:
     return _short(change.was), _short(change.now).removeprefix(__version__ + ", "), result.why
 
 
+def following(plan: Plan) -> str:
+    """What of the installed SDK's the plan's migrations follow (SPEC 10):
+    "names", "capability shape", both, or "" (read from the capability's
+    migration, ``the capability `key: shape```)."""
+    def capability(label: str) -> tuple[str, str]:
+        key, _, shape = label.split("`")[1].partition(": ") if label.count("`") >= 2 else ("", "", "")
+        return key, shape
+
+    what = []
+    for _result, change in plan.form_changes:
+        if change.kind == "migrate" and change.was.startswith("the capability `"):
+            (was_key, was_shape), (key, shape) = capability(change.was), capability(change.now)
+            what += ["names"] * (was_key != key) + ["capability shape"] * (was_shape != shape)
+    return " and ".join(dict.fromkeys(what))
+
+
+def wiring_migration(plan: Plan) -> str:
+    """The wiring the plan's handler migrates to ("" when it keeps its own)."""
+    for _result, change in plan.form_changes:
+        now = _short(change.now).removeprefix(__version__ + ", ")
+        if change.kind == "migrate" and now.startswith(("sdk mode", "compat mode")):
+            return now
+    return ""
+
+
 def upgraded_from(plan: Plan) -> list[str]:
     """The earlier releases whose output the plan upgrades, oldest first.
 
@@ -152,16 +177,25 @@ def commit_group(plan: Plan) -> CommitGroup:
     migrations = [(r, c) for r, c in plan.form_changes if c.kind == "migrate"]
     upgrades = [(r, c) for r, c in plan.form_changes if c.kind == "upgrade"]
     parts = []
-    if migrations:
-        parts.append(f"migrate the state-changed wiring to {_short(migrations[0][1].now).removeprefix(__version__ + ', ')}")
+    follow, wiring = following(plan), wiring_migration(plan)
+    if follow:
+        parts.append(f"follow the SDK's {follow}")
+    if migrations and (wiring or not follow):
+        parts.append(f"migrate the state-changed wiring to {wiring or _short(migrations[0][1].now).removeprefix(__version__ + ', ')}")
     if upgrades:
         parts.append(f"upgrade the appState feature to mesh-codemod {__version__}")
     subject = "refactor(mcp-apps): " + " and ".join(parts)
     body: list[str] = []
+    if follow:
+        body += [f"The installed SDK declares the feature's {follow} otherwise: the wire follows it.", ""]
     if migrations:
+        first = next(
+            (m for m in migrations if _short(m[1].now).removeprefix(__version__ + ", ").startswith(("sdk mode", "compat mode"))),
+            migrations[0],
+        )
         body += [
-            f"The checkout is wired in {_short(migrations[0][1].was)}; this run chose",
-            f"{migrations[0][0].why}.",
+            f"The checkout is wired in {_short(first[1].was)}; this run chose",
+            f"{first[0].why}.",
             "The handler is replaced, and what only the earlier wiring used (its",
             "schema and imports) is removed. Every other line stays.",
             "",
