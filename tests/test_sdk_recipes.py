@@ -107,7 +107,7 @@ def _register_toy(monkeypatch, step: Step) -> None:
         recognise=lambda repo: (repo / step.path).is_file(),
         steps=(step,),
         commits=(CommitGroup("toy", "toy", "toy", (step.id,)),),
-        choose_mode=lambda repo, requested: ModeChoice(requested, "toy"),
+        choose_mode=lambda repo, requested, names=None: ModeChoice(requested, "toy"),
     )
     monkeypatch.setitem(recipes.REGISTRY, "toy", lambda: toy)
 

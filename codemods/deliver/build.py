@@ -19,8 +19,9 @@ from pathlib import Path
 import git
 
 from typing import NamedTuple
+from ..engine.outcome import NeedsDecision
 from ..recipes.base import Bridge, CommitGroup, ModeChoice
-from ..recipes.names import NAMES, Names
+from ..recipes.names import Names
 from ..plan.formatting import FormatterChoice
 from ..plan.model import NO_TOOLS, FileChange, Plan, TargetError, Tools, detect_target
 from ..plan.baseline import TRAILER
@@ -98,7 +99,7 @@ def build_series(
     tools: Tools = NO_TOOLS,
     config_rev: str | None = None,
     only_target: str | None = None,
-    names: Names = NAMES,
+    names: Names | None = None,
 ) -> Series:
     """Make (in the object store only) one commit per commit group whose
     steps change something, on top of ``base_rev``. The files are always
@@ -132,7 +133,7 @@ def build_series(
 
 def _plan_groups(
     repo: git.Repo, tree: Path, base: str, bridge: Bridge | ModeChoice | Callable[[Path], ModeChoice],
-    tools: Tools, config_rev: str | None, only_target: str | None, names: Names,
+    tools: Tools, config_rev: str | None, only_target: str | None, names: Names | None,
 ) -> tuple[tuple[CommitGroup, ...], ModeChoice, list[Plan]]:
     """The target's commit groups, the bridge mode, and one plan per group
     on the exported ``tree``, each with the steps of the groups so far (the
@@ -158,7 +159,7 @@ def _plan_groups(
     elif callable(bridge):  # the publishing side's: from the base's files, then the current pins
         choice = configuration.pinned(bridge(tree), settings, Bridge.AUTO)
     else:
-        choice = configuration.pinned(target.choose_mode(checkout, bridge), settings, bridge)
+        choice = configuration.pinned(target.choose_mode(checkout, bridge, settings.names), settings, bridge)
     plans: list[Plan] = []
     selected: list[str] = []
     for group in target.commits:
@@ -174,7 +175,7 @@ def _refuse_if_refused(full: Plan, base: str) -> None:
     GitProblem."""
     if full.refused:
         reasons = "; ".join(f"{r.path}: {r.reason}" for r in full.refused)
-        if has_feature(full.results):
+        if has_feature(full.results) or all(r.kind == NeedsDecision.kind for r in full.refused):
             raise Blocked(f"refused on {base[:12]}: {reasons}", full, base)
         raise GitProblem(f"refused on {base[:12]}: {reasons}")
 

@@ -44,6 +44,9 @@ def title(series) -> str:
     kind = changeover.kind(plan)
     if kind in (changeover.MIGRATION, changeover.BOTH):
         phrase = changeover.migration_phrase(plan)
+        follow = changeover.following(plan)
+        if follow and kind == changeover.MIGRATION:
+            return f"refactor(mcp-apps): follow the SDK's {follow}"
         if kind == changeover.BOTH:
             return f"fix(mcp-apps): upgrade appState to mesh-codemod {__version__} and {phrase}"
         return f"refactor(mcp-apps): {phrase}"
@@ -138,16 +141,23 @@ def _what(series, introduction: list[str]) -> list[str]:
     lines = [line for line in introduction if not line.startswith("## ")]
     while lines and lines[0] == "":
         lines.pop(0)
-    names = series.plan.names
+    names = series.plan.names or NAMES
     if series.bridge.mode is not Bridge.SDK:  # an SDK that ships the notification is wired in sdk mode
+        capability = getattr(series.bridge.sdk_api, "capability", "{ maxLength: 1024 }")
+        advertised = (
+            f"Where a render site keeps state, Studio advertises `{names.capability}: {capability}` in the"
+            f" host capabilities of `ui/initialize`. The released SDKs ({RELEASED_SDKS}) strip that unknown"
+            " capability in the View's `App`, so `app.getHostCapabilities()` does not show it yet: Views see it once"
+            " the SDK change ships."
+            if capability else
+            f"Studio does not advertise `{names.capability}`: the installed SDK declares a shape for it that the tool"
+            " cannot fill (the run's report names it)."
+        )
         lines += [
             f"**Experimental** until the MCP Apps SDK ships the notification: it is proposed upstream in"
             f" [{PROPOSAL}]({PROPOSAL_URL}), and its name and shape may change there.",
             "",
-            f"Where a render site keeps state, Studio advertises `{names.capability}: {{ maxLength: 1024 }}` in the"
-            f" host capabilities of `ui/initialize`. The released SDKs ({RELEASED_SDKS}) strip that unknown"
-            " capability in the View's `App`, so `app.getHostCapabilities()` does not show it yet: Views see it once"
-            f" the SDK change ships. The state itself (`hostContext.{names.context_field}`) reaches them today.",
+            f"{advertised} The state itself (`hostContext.{names.context_field}`) reaches them today.",
             "",
         ]
     lines += [

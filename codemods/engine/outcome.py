@@ -55,6 +55,14 @@ class Conflict(Refused):
     kind = "conflict"
 
 
+class NeedsDecision(Conflict):
+    """The checkout needs a decision the tool cannot make for it (which
+    names the installed SDK's Views send, say): the scheduled job reports
+    it as blocked, green unless told otherwise."""
+
+    kind = "needs-decision"
+
+
 class SyntaxProblem(Refused):
     """The target, or the result of editing it, does not parse."""
 

@@ -70,6 +70,31 @@ def migration_phrase(plan: Plan) -> str:
     return f"migrate the state-changed wiring to {now}"
 
 
+def following(plan: Plan) -> str:
+    """What of the installed SDK's the plan's migrations follow (SPEC 10):
+    "names", "capability shape", both, or "" (read from the capability's
+    migration, ``the capability `key: shape```)."""
+    def capability(label: str) -> tuple[str, str]:
+        key, _, shape = label.split("`")[1].partition(": ") if label.count("`") >= 2 else ("", "", "")
+        return key, shape
+
+    what = []
+    for _result, change in plan.form_changes:
+        if change.kind == "migrate" and change.was.startswith("the capability `"):
+            (was_key, was_shape), (key, shape) = capability(change.was), capability(change.now)
+            what += ["names"] * (was_key != key) + ["capability shape"] * (was_shape != shape)
+    return " and ".join(dict.fromkeys(what))
+
+
+def wiring_migration(plan: Plan) -> str:
+    """The wiring the plan's handler migrates to ("" when it keeps its own)."""
+    for _result, change in plan.form_changes:
+        now = _short(change.now).removeprefix(__version__ + ", ")
+        if change.kind == "migrate" and now.startswith(("sdk mode", "compat mode")):
+            return now
+    return ""
+
+
 def upgraded_from(plan: Plan) -> list[str]:
     """The earlier releases whose output the plan upgrades, oldest first.
 
@@ -177,12 +202,17 @@ def commit_group(plan: Plan) -> CommitGroup:
     wiring = migrations(plan)
     upgrades = [(r, c) for r, c in plan.form_changes if c.kind == "upgrade"]
     parts = []
-    if wiring:
+    follow = following(plan)
+    if follow:
+        parts.append(f"follow the SDK's {follow}")
+    if wiring and (wiring_migration(plan) or not follow):
         parts.append(migration_phrase(plan))
     if upgrades:
         parts.append(f"upgrade the appState feature to mesh-codemod {__version__}")
     subject = "refactor(mcp-apps): " + " and ".join(parts)
     body: list[str] = []
+    if follow:
+        body += [f"The installed SDK declares the feature's {follow} otherwise: the wire follows it.", ""]
     if wiring:
         body += [
             f"The checkout is wired in {_short(wiring[0][1].was)}; this run chose",

@@ -10,6 +10,17 @@ choose by itself (SPEC 5a, "Living with the team"):
     author = "Codemod Bot <bot@example.com>"  # the identity the scheduled job commits as
     # (a list names earlier ones too, whose commits stay the tool's: the first is committed as)
 
+    [names]  # the feature's names for both halves (SPEC 6's rows, every one of them)
+    method = "ui/notifications/view-state-changed"
+    notification_type = "McpUiViewStateChangedNotification"
+    method_constant = "VIEW_STATE_CHANGED_METHOD"
+    context_field = "viewState"
+    capability = "viewState"
+    event = "viewstatechange"
+    accessor = "onviewstatechange"
+    sender = "sendViewStateChanged"
+    term = "view state"
+
 Why a file of its own rather than a key in package.json: the SDK checkout
 and mesh both have one place for it, bun and the formatters never rewrite
 it, TOML allows a comment that says why a step is skipped, and a reviewer
@@ -26,12 +37,18 @@ from pathlib import Path
 
 from typing import NamedTuple
 from ..recipes.base import Bridge, ModeChoice
+from ..recipes.names import Names
 
 FILE_NAME = ".mesh-codemod.toml"
 FORMS = ("1.x", "2.x")
 MAX_BYTES = 64 * 1024
 _AUTHOR = re.compile(r"\s*([^<>]+?)\s*<([^<>\s]+)>\s*")
 ALL = "*"
+# What a `[names]` value may be: the method a JSON-RPC path, the prose term
+# lower-case words, every other row an identifier.
+_METHOD = re.compile(r"[a-z][a-z0-9-]*(?:/[a-z][a-z0-9-]*)+")
+_TERM = re.compile(r"[a-z]+(?: [a-z]+)*")
+_IDENTIFIER = re.compile(r"[A-Za-z_$][A-Za-z0-9_$]*")
 
 
 class ConfigError(ValueError):
@@ -49,6 +66,8 @@ class Config(NamedTuple):
     # commits by any of them are the tool's (an App's login after the
     # workflow token's).
     authors: tuple[str, ...] = ()
+    # `[names]`: the feature's names for both halves (SPEC 10); None: the table's
+    names: Names | None = None
 
     def identities(self) -> list[tuple[str, str]]:
         """Each of ``authors`` as (name, email)."""
@@ -63,6 +82,8 @@ class Config(NamedTuple):
             out["bridge"] = self.bridge.value
         if self.form:
             out["form"] = self.form
+        if self.names is not None:
+            out["names"] = self.names._asdict()
         return out
 
 
@@ -83,7 +104,7 @@ def load(repo: Path, steps: Iterable[str], target: str = "host") -> Config:
         raise ConfigError(f"{FILE_NAME}: cannot be read ({err})") from None
     except tomllib.TOMLDecodeError as err:
         raise ConfigError(f"{FILE_NAME}: not valid TOML ({err})") from None
-    known = {"skip", "bridge", "form", "author"}
+    known = {"skip", "bridge", "form", "author", "names"}
     unknown = sorted(set(data) - known)
     if unknown:
         raise ConfigError(f"{FILE_NAME}: unknown key {unknown[0]!r} (known: {', '.join(sorted(known))})")
@@ -114,7 +135,30 @@ def load(repo: Path, steps: Iterable[str], target: str = "host") -> Config:
     authors = _authors(data.get("author", []))
     if authors is None:
         raise ConfigError(f"{FILE_NAME}: author: {data['author']!r} is not 'Name <email>', or a list of them")
-    return Config(tuple(dict.fromkeys(skip)), bridge, form, True, authors)
+    names = _names(data["names"]) if "names" in data else None
+    return Config(tuple(dict.fromkeys(skip)), bridge, form, True, authors, names)
+
+
+def _names(table: object) -> Names:
+    """``[names]`` as the run's names table: every row of it, each a
+    well-formed value (else a ConfigError naming the key)."""
+    if not isinstance(table, dict):
+        raise ConfigError(f"{FILE_NAME}: names: a table of the feature's names ([names], rows: {', '.join(Names._fields)})")
+    unknown = sorted(set(table) - set(Names._fields))
+    if unknown:
+        raise ConfigError(f"{FILE_NAME}: names.{unknown[0]}: not a row of the names table (rows: {', '.join(Names._fields)})")
+    missing = [field for field in Names._fields if field not in table]
+    if missing:
+        raise ConfigError(f"{FILE_NAME}: names.{missing[0]}: missing (a [names] table sets every row: {', '.join(Names._fields)})")
+    for field, value in table.items():
+        pattern = _METHOD if field == "method" else _TERM if field == "term" else _IDENTIFIER
+        if not isinstance(value, str) or not pattern.fullmatch(value):
+            raise ConfigError(f"{FILE_NAME}: names.{field}: {value!r} is not a {_WHAT[pattern]}")
+    return Names(**table)
+
+
+_WHAT = {_METHOD: "method name such as \"ui/notifications/state-changed\"", _TERM: "lower-case term such as \"app state\"",
+         _IDENTIFIER: "TypeScript identifier"}
 
 
 def _authors(value: object) -> tuple[str, ...] | None:
@@ -161,4 +205,5 @@ def merged(base: Config, current: Config) -> Config:
         current.form or base.form,
         base.present or current.present,
         tuple(dict.fromkeys((*current.authors, *base.authors))),
+        current.names if current.names is not None else base.names,
     )

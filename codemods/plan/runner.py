@@ -31,7 +31,7 @@ def plan(
     restore: Sequence[str] = (),
     tools: Tools = NO_TOOLS,
     settings: configuration.Config | None = None,
-    names: Names = NAMES,
+    names: Names | None = None,
 ) -> Plan:
     """Compute every step's edits against the files as they are now, and
     pass the changed files through the checkout's formatter (``formatter``:
@@ -42,7 +42,9 @@ def plan(
     rest of the feature is present is not created again, unless its step
     is in ``restore``. ``tools`` start the checkout's processes (its
     formatter, a generator); without them nothing is started. ``names``:
-    the feature's names the steps write (SPEC 10)."""
+    the feature's names the steps write (SPEC 10); by default the set the
+    installed SDK declares, else the configuration's `[names]`, else the
+    table's."""
     target = detect_target(repo)
     steps = target.steps
     ids = {s.id for s in steps}
@@ -59,7 +61,8 @@ def plan(
     if isinstance(bridge, ModeChoice):
         choice = bridge
     else:
-        choice = configuration.pinned(target.choose_mode(repo, bridge), config, bridge)
+        choice = configuration.pinned(target.choose_mode(repo, bridge, config.names), config, bridge)
+    names = names or run_names(choice, config)
     # Every step's file is located, not only the selected ones': an import
     # names a created module where it is, whichever steps run.
     locations, failures = locate_all(repo, steps)
@@ -73,6 +76,13 @@ def plan(
     changes = _laid_out(repo.resolve(), run.changes(), formatter, tools)
     notices = (ctx.formatter.notice,) * bool(ctx.formatter.notice) + _notices(run.results)
     return Plan(repo, target.name, choice, run.results, changes, notices, formatter, config, names)
+
+
+def run_names(choice: ModeChoice, config: configuration.Config) -> Names:
+    """The names a run writes: the set the installed SDK declares (the
+    SDK's declarations decide), else `[names]`, else the table's."""
+    declared = getattr(choice.sdk_api, "names", None)
+    return declared or config.names or NAMES
 
 
 def _context(

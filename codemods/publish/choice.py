@@ -6,8 +6,9 @@ can read which state-changed API the installed SDK declares. What crosses
 to the publishing side is a choice among the tool's own wirings, a closed
 set: the mode (sdk or compat), the form (1.x or 2.x), in sdk mode the API
 (an event name or an accessor, and the params member, each from the names
-`recipes/host/sdk_api.py` knows), and the installed version it was read
-from. Publish takes it only when that version is the one the base's
+`recipes/host/sdk_api.py` knows), the name set the SDK declares and the
+capability's shape (each from the tool's closed sets, where they are not
+the defaults), and the installed version it was read from. Publish takes it only when that version is the one the base's
 lockfile resolves (`locked_version`: git objects, read as data), its
 wiring is one the tool knows that version to declare (`KNOWN`; a version
 it does not know: any wiring of the closed set, said in the PR) and it
@@ -29,11 +30,16 @@ import git
 from ..plan.config import FORMS
 from ..plan.model import detect_target
 from ..recipes.base import Bridge, ModeChoice
-from ..recipes.host import bridge_mode, sdk_api
+from ..recipes.host import bridge_mode, capability, sdk_api
+from ..recipes.names import NAMES, RECOMMENDED
 from . import jsondata
 
 _VERSION = re.compile(r"\d{1,6}\.\d{1,6}\.\d{1,6}(?:-[0-9A-Za-z.]{1,32})?")
-_KEYS = {"mode", "form", "api", "installed"}
+_KEYS = {"mode", "form", "api", "installed", "names", "capability"}
+# The name sets an SDK may declare (recipes/names.py), by the record's word.
+NAME_SETS = {"seed": NAMES, "view-state": RECOMMENDED}
+# The capability shapes the tool writes ("": left out).
+SHAPES = (*capability.SHAPES, "")
 SDK = bridge_mode.SDK_NAME
 # the released SDKs the tool knows, none of which declares a state-changed
 # API: compat is their wiring, in their major's form
@@ -57,6 +63,11 @@ def record(choice: ModeChoice, checkout: Path) -> dict:
     api = choice.sdk_api
     if choice.mode is Bridge.SDK and api is not None and not getattr(api, "problem", ""):
         out["api"] = {"kind": api.kind, "name": api.name, "field": api.field}
+    declared = getattr(api, "names", None)
+    if declared is not None:
+        out["names"] = next(word for word, names in NAME_SETS.items() if names == declared)
+    if api is not None and api.capability != sdk_api.DEFAULT_CAPABILITY:
+        out["capability"] = api.capability
     installed = bridge_mode.installed_sdk(checkout)
     out["installed"] = installed[0] if installed is not None and _VERSION.fullmatch(installed[0]) else ""
     return out
@@ -120,12 +131,17 @@ def why_not(data: object, tree: Path, locked: str) -> str:
         return "its mode is not sdk or compat"
     if form not in FORMS:
         return f"its form is not one of {', '.join(FORMS)}"
+    if data.get("names", "seed") not in NAME_SETS:
+        return f"its name set is not one of {', '.join(NAME_SETS)}"
+    if data.get("capability", sdk_api.DEFAULT_CAPABILITY) not in SHAPES:
+        return "its capability is not one of the shapes the tool writes"
     if mode == Bridge.SDK.value:
-        names = {sdk_api.EVENT: sdk_api.EVENT_KEYS, sdk_api.ACCESSOR: sdk_api.ACCESSORS}
+        known = NAME_SETS[data.get("names", "seed")]
+        names = {sdk_api.EVENT: sdk_api.event_keys(known), sdk_api.ACCESSOR: sdk_api.accessors(known)}
         if (
             not isinstance(api, dict) or set(api) != {"kind", "name", "field"}
             or not all(isinstance(v, str) for v in api.values())
-            or api["kind"] not in names or api["name"] not in names[api["kind"]] or api["field"] not in sdk_api.FIELDS
+            or api["kind"] not in names or api["name"] not in names[api["kind"]] or api["field"] not in sdk_api.fields(known)
         ):
             return "its sdk-mode API is not one of the tool's wirings"
     elif api is not None:
@@ -172,6 +188,10 @@ def resolver(data: object, locked: Callable[[], str]) -> Callable[[Path], ModeCh
             api = sdk_api.SdkApi(data["api"]["kind"], data["api"]["name"], data["api"]["field"], where)
         else:
             api = sdk_api.PROPOSED
+        api = api._replace(
+            names=NAME_SETS[data["names"]] if "names" in data else None,
+            capability=data.get("capability", sdk_api.DEFAULT_CAPABILITY),
+        )
         reason = f"the build job's reading of the installed {SDK} {version}, which the base's lockfile resolves"
         if version not in KNOWN:
             reason += "; a version mesh-codemod does not know, so its reading is taken as one of the tool's wirings"

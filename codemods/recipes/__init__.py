@@ -17,6 +17,7 @@ from types import MappingProxyType
 
 from typing import NamedTuple
 from .base import Bridge, CommitGroup, ModeChoice, Step
+from .names import Names
 
 
 class Target(NamedTuple):
@@ -28,7 +29,8 @@ class Target(NamedTuple):
     recognise: Callable[[Path], bool]
     steps: tuple[Step, ...]
     commits: tuple[CommitGroup, ...]
-    choose_mode: Callable[[Path, Bridge], ModeChoice]
+    # (the checkout, the mode asked for, the configuration's `[names]` or None)
+    choose_mode: Callable[[Path, Bridge, Names | None], ModeChoice]
     # The files of a commit a plan of this target reads, from the commit's
     # file names and a search of its TypeScript files for any of some
     # strings; None when the names are not this target's (or it needs them

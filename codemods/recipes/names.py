@@ -70,6 +70,10 @@ RECOMMENDED = Names(
     term="view state",
 )
 
+# The name sets the tool knows an SDK may declare, besides a `[names]`
+# table: the seed's and the recommended ones.
+KNOWN = (NAMES, RECOMMENDED)
+
 _HOLE = re.compile(r"\{\{(\w+)\}\}")
 
 

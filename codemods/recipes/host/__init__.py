@@ -14,13 +14,16 @@ from . import (
     bridge_store,
     bridge_wiring,
     by_other_hands,
+    capability,
     iframe_renderer,
     panel_app_view,
     protocol_types,
     releases,
+    sdk_api,
     search_schema,
     tool_call_part,
 )
+from ..names import KNOWN
 from .common import ALIASES, HOOK, HOOK_PATH, MODULE_PATH, fill
 
 TESTS_PATH = "apps/mesh/src/mcp-apps/app-state.test.ts"
@@ -53,7 +56,8 @@ def render_module(ctx: Context, templates: Mapping[str, str], wiring: str, kept:
         text = "{{compat_import}}" + text + "{{compat_schema}}"
     return fill(
         text.replace("{{compat_import}}", 'import { z } from "zod";\n\n' if schemas else "")
-        .replace("{{compat_schema}}", "".join(templates[schema] for schema in schemas))
+        .replace("{{compat_schema}}", "".join(templates[schema] for schema in schemas)),
+        ctx.names,
     )
 
 
@@ -84,20 +88,37 @@ def render_store_tests(ctx: Context, templates: Mapping[str, str], wiring: str) 
     has in this checkout (the team may have renamed it): as this run leaves
     the store's file, else as it is. Where the team hears state-changed
     itself, they test the tool's handler, which the store does not have:
-    not written."""
+    not written. They speak the wire names and assert the capability of
+    ``wiring`` (``capability: shape``; the shape empty where it is left
+    out)."""
     team = by_other_hands.in_store(ctx, bridge_store.PATH)
     if team is not None:
         f, node = team
         raise NotApplicable(f"mesh handles {ctx.names.method} itself at {by_other_hands.where(f, node)}: "
                             "these tests are of the tool's handler")
-    template = fill(templates["use-app-bridge.test.ts"])
+    key, _, shape = wiring.partition(": ")
+    names = next((n for n in (ctx.names, *KNOWN) if n.capability == key), ctx.names)
+    template = fill(templates["use-app-bridge.test.ts"], names, capability_value=shape or "undefined")
     name = bridge_role.class_name(ctx, "bridge-store", bridge_store.PATH)
     return template if name == bridge_role.CLASS else re.sub(rf"\b{bridge_role.CLASS}\b", name, template)
 
 
+def store_test_wirings(ctx: Context) -> list[str]:
+    """The capabilities (``capability: shape``) the store tests were
+    written for, in each name set and shape the tool knows, the run's
+    first (its shape empty where it is left out)."""
+    current = ctx.sdk_api.capability if ctx.sdk_api is not None else sdk_api.DEFAULT_CAPABILITY
+    return list(dict.fromkeys([
+        f"{ctx.names.capability}: {current}",
+        *(f"{names.capability}: {shape}" for names in (ctx.names, *KNOWN) for shape in capability.SHAPES),
+    ]))
+
+
 def _as_written(name: str, exports: Sequence[str] = ()) -> NewFile:
     """A created file that is its template, its holes filled."""
-    return NewFile(name, lambda ctx, templates, wiring: fill(templates[name]), lambda ctx: list(exports), releases.releases)
+    return NewFile(
+        name, lambda ctx, templates, wiring: fill(templates[name], ctx.names), lambda ctx: list(exports), releases.releases
+    )
 
 
 STEPS: tuple[Step, ...] = (
@@ -146,7 +167,9 @@ STEPS: tuple[Step, ...] = (
         id="bridge-store-tests",
         path=STORE_TESTS_PATH,
         description="new use-app-bridge.test.ts: bun tests of the bridge store with the SDK's AppBridge and App",
-        new_file=NewFile("use-app-bridge.test.ts", render_store_tests, lambda ctx: [], releases.releases),
+        new_file=NewFile(
+            "use-app-bridge.test.ts", render_store_tests, lambda ctx: [], releases.releases, wirings=store_test_wirings
+        ),
         beside="bridge-store",
     ),
     Step(

@@ -9,6 +9,7 @@ from pathlib import Path
 
 from ..manifest import read_manifest
 from ..base import Bridge, ModeChoice
+from ..names import KNOWN, NAMES, Names
 from . import bridge_role, bridge_store, sdk_api
 
 SDK_NAME = "@modelcontextprotocol/ext-apps"
@@ -24,7 +25,7 @@ LEGACY_SETTER = "LegacyNotificationHandlerSetter"
 FORM_1X, FORM_2X = "1.x", "2.x"
 
 
-def choose_bridge(repo: Path, requested: Bridge) -> ModeChoice:
+def choose_bridge(repo: Path, requested: Bridge, table: Names | None = None) -> ModeChoice:
     """``auto`` picks ``sdk`` when the installed SDK declares a
     state-changed API whose types fit (read from its declarations, see
     sdk_api.py), else ``compat``; the reason says why. The form is the one
@@ -35,7 +36,12 @@ def choose_bridge(repo: Path, requested: Bridge) -> ModeChoice:
     No migration without evidence (SPEC 5a): without an installed SDK, or
     with one that does not satisfy the range the checkout's package.json
     asks for (a stale install), a checkout that is wired already keeps its
-    mode, and its form unless the range says otherwise."""
+    mode, and its form unless the range says otherwise.
+
+    The SDK's declarations decide the names (of ``table``, the run's
+    `[names]`, and the sets the tool knows, the one the SDK declares) and
+    the capability's shape; where the tool cannot tell what the SDK's
+    Views send, every mode refuses, naming what it declares."""
     installed = installed_sdk(repo)
     wanted = wanted_range(repo)
     stale = ""
@@ -49,17 +55,25 @@ def choose_bridge(repo: Path, requested: Bridge) -> ModeChoice:
     if stale:
         form_reason = f"{form_reason}; {stale}"
     # Without an installed SDK, a checkout wired in sdk mode keeps its API.
-    api = (current_sdk_api(repo) if installed is None else None) or sdk_api.PROPOSED
+    api = (current_sdk_api(repo) if installed is None else None) or sdk_api.PROPOSED._replace(name=(table or NAMES).event)
     if installed is not None:
         version, _declarations, package = installed
-        api = sdk_api.read(package, form, repo) or sdk_api.SdkApi(
+        table = table or NAMES
+        declared, unknown = sdk_api.declared_names(package, (table, *KNOWN), repo)
+        names = declared or table
+        api = sdk_api.read(package, form, repo, names) or sdk_api.SdkApi(
             sdk_api.EVENT, "", "", "",
             problem=f"installed {SDK_NAME} {version} ({_label(package, repo)}) declares no state-changed API "
-            f"(no {', '.join(sdk_api.EVENT_KEYS)} in AppBridgeEventMap, no {', '.join(sdk_api.ACCESSORS)} on AppBridge)",
+            f"(no {', '.join(sdk_api.event_keys(names))} in AppBridgeEventMap, "
+            f"no {', '.join(sdk_api.accessors(names))} on AppBridge)",
         )
-        context = sdk_api.context_problem(package, repo)
+        capability, note = sdk_api.capability_value(package, names, repo)
+        api = api._replace(capability=capability, capability_note=note, names=declared if declared != table else None)
+        context = sdk_api.context_problem(package, repo, names)
         if context:  # no mode's code type-checks against it: the bridge store refuses
             api = api._replace(problem=api.problem or context, context_problem=context)
+        if unknown:  # no mode's code hears the SDK's Views: blocked until [names] says
+            api = api._replace(problem=api.problem or unknown, names_problem=unknown)
     if requested is not Bridge.AUTO:
         return ModeChoice(requested, f"--bridge {requested.value} was given", form, form_reason, api)
     if installed is None:
@@ -94,11 +108,14 @@ def _label(path: Path, repo: Path) -> str:
 
 # What each wiring's registration looks like, without spaces and with one
 # kind of quote (a probe only: the recipe finds the statement by its role).
+# (every name set the tool knows: a checkout wired under the SDK's names)
+_EVENT_KEYS = tuple(dict.fromkeys(key for names in KNOWN for key in sdk_api.event_keys(names)))
+_ACCESSORS = tuple(dict.fromkeys(name for names in KNOWN for name in sdk_api.accessors(names)))
 _WIRINGS = (
-    *((sdk_api.probe(sdk_api.EVENT, key), Bridge.SDK, "") for key in sdk_api.EVENT_KEYS),
-    *((sdk_api.probe(sdk_api.ACCESSOR, name), Bridge.SDK, "") for name in sdk_api.ACCESSORS),
+    *((sdk_api.probe(sdk_api.EVENT, key), Bridge.SDK, "") for key in _EVENT_KEYS),
+    *((sdk_api.probe(sdk_api.ACCESSOR, name), Bridge.SDK, "") for name in _ACCESSORS),
     ("setNotificationHandler(StateChangedNotificationSchema", Bridge.COMPAT, FORM_1X),
-    ('setNotificationHandler("ui/notifications/state-changed"', Bridge.COMPAT, FORM_2X),
+    *((f'setNotificationHandler("{names.method}"', Bridge.COMPAT, FORM_2X) for names in KNOWN),
 )
 
 
@@ -137,15 +154,18 @@ def current_sdk_api(repo: Path) -> sdk_api.SdkApi | None:
     flat = re.sub(r"\s+", "", text).replace("'", '"').replace("`", '"')
     found = [
         (kind, name)
-        for kind, names in ((sdk_api.EVENT, sdk_api.EVENT_KEYS), (sdk_api.ACCESSOR, sdk_api.ACCESSORS))
+        for kind, names in ((sdk_api.EVENT, _EVENT_KEYS), (sdk_api.ACCESSOR, _ACCESSORS))
         for name in names
         if sdk_api.probe(kind, name) in flat
     ]
     if len(found) != 1:
         return None
     kind, name = found[0]
-    field = next((f for f in reversed(sdk_api.FIELDS) if f"params.{f}??undefined" in flat), "state")
-    return sdk_api.SdkApi(kind, name, field, f"the checkout's own wiring ({path})")
+    fields = dict.fromkeys(f for names in KNOWN for f in sdk_api.fields(names))
+    field = next((f for f in reversed(fields) if f"params.{f}??undefined" in flat or f"=params.{f};" in flat), "state")
+    # the names it was wired under, where they are another set's
+    names = next((n for n in KNOWN if name in (n.event, n.accessor)), None)
+    return sdk_api.SdkApi(kind, name, field, f"the checkout's own wiring ({path})", names=names if names != NAMES else None)
 
 
 def wanted_range(repo: Path) -> tuple[str, str] | None:

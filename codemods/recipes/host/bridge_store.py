@@ -23,9 +23,11 @@ from tree_sitter import Node
 from ...engine.editor import FileEditor
 from ...engine.find import squash
 from ...engine.outcome import AnchorMissing, Conflict
-from ...engine.statements import Form, Item, Statement, code_of, form, statement
+from ...engine.statements import Form, FormChange, Item, Statement, code_of, form, statement
 from ..base import Context, Notice
+from ..names import KNOWN, Names
 from . import bridge_role, bridge_wiring, by_other_hands
+from .capability import ensure_capability
 from .bridge_wiring import MEMBERS, SCHEMAS, wiring
 from .common import (
     FLOOR,
@@ -89,14 +91,6 @@ STARTING = [
     ),
 ]
 
-# The capability only where the render site keeps state (SPEC 3, rule 8).
-CAPABILITIES = """
-// Where the render site keeps the app's state, the app may restore it.
-const capabilities = onAppStateChange
-  ? { ...{constant}, {{capability}}: { maxLength: 1024 } }
-  : {constant};
-"""
-
 # updateConfig(), last: the push decision.
 _PUSH = (
     """
@@ -133,13 +127,26 @@ _PUSH_TEAMS_CONTEXT = """
 
 
 @cache
-def push_statements(config: str, own_context: bool = True) -> list[Statement]:
+def push_statements(config: str, names: Names, own_context: bool = True) -> list[Statement]:
     """The push decision's statements, ``config`` being the name of the
-    parameter of ``updateConfig()``."""
-    texts = [fill(text).replace("config.", f"{config}.") for text in _PUSH]
-    if not own_context:
-        texts[-1] = fill(_PUSH_TEAMS_CONTEXT)
-    return [statement(texts[0], names=MEMBERS)] + [statement(t, role=t, names=MEMBERS) for t in texts[1:]]
+    parameter of ``updateConfig()``; where the team's builder puts the state
+    in the context, a loading app starts from what it reads."""
+    def texts(names: Names) -> list[str]:
+        found = [fill(text, names).replace("config.", f"{config}.") for text in _PUSH]
+        if not own_context:
+            found[-1] = fill(_PUSH_TEAMS_CONTEXT, names)
+        return found
+
+    wanted = texts(names)
+    # what another name set wrote (the SDK's names changed): a migration
+    others = [texts(other) for other in KNOWN if other != names]
+    return [statement(wanted[0], names=MEMBERS)] + [
+        statement(t, role=t, names=MEMBERS, earlier=[
+            form(f"the push of `{other.context_field}`", o[i], o[i], kind="migrate", names=MEMBERS)
+            for other, o in zip((k for k in KNOWN if k != names), others) if o[i] != t
+        ])
+        for i, t in enumerate(wanted) if i
+    ]
 
 
 HOST_CONTEXT = """
@@ -179,7 +186,6 @@ STARTING_060 = [
         """,
     ),
 ]
-SPREAD_CAPABILITY_060 = "...appStateCapability"
 FOLLOW_060 = form(_060, "this.followUrlAppState();", "this.followUrlAppState()")
 MEMBERS_060 = {
     "appStateJson": """
@@ -263,7 +269,7 @@ def transform(ed: FileEditor, ctx: Context) -> None:
         ed.retire_member(store, member, Form(f"{_060}'s `{member}`", text))
     # The team's builder puts the state in the context itself: the store
     # keeps no context state of its own, and the builder's calls stay.
-    field = fill("{{context_field}}")
+    field = ctx.names.context_field
     teams = by_other_hands.context_entry(ed, build, field) if build is not None and dropped is None else None
     if teams is not None:
         ed.note(Notice(f"mesh puts {field} in the host context itself at {ed.path}:{teams.start_point[0] + 1}: kept as it is"))
@@ -272,9 +278,9 @@ def transform(ed: FileEditor, ctx: Context) -> None:
     # The statements found first, inserted last: a field the team renamed is
     # known by the name the statements that are there give it.
     if own:
-        _host_context(ed, store, name, build_name, build, dropped)
-    _attach(ed, store, name, build_name, dropped, own)
-    _push(ed, store, own)
+        _host_context(ed, store, name, build_name, build, dropped, ctx.names)
+    _attach(ed, store, name, build_name, dropped, ctx, own)
+    _push(ed, store, ctx.names, own)
     _fields(ed, store, own)
 
     # The team hears state-changed itself: no second registration, and no
@@ -289,7 +295,7 @@ def transform(ed: FileEditor, ctx: Context) -> None:
     try:
         wanted = bridge_wiring.handler(ctx, ed.path)
     except Conflict as conflict:  # named at the store's file, wherever it is
-        raise Conflict(ed.path, conflict.reason) from None
+        raise type(conflict)(ed.path, conflict.reason) from None
     _not_an_edited_form(ed, store, wanted)
     ed.ensure_statements_after(
         lambda: ed.statement(
@@ -308,7 +314,7 @@ def _not_an_edited_form(ed: FileEditor, store: Node, wanted: Statement) -> None:
     to the run's (the tool's handler, someone edited since), would be kept
     where this release rewrites what it calls: refused, named. One nearer
     to the run's handler is the team's edit of it: kept."""
-    for role in bridge_wiring.REGISTRATIONS:
+    for role in wanted.alike:
         node = ed.find_role(store, role)
         if node is None:
             continue
@@ -388,7 +394,7 @@ def _navigation(ed: FileEditor, store: Node) -> None:
     ed.ensure_statements_after(subscription, [LISTEN], block=block, scope=attach)
 
 
-def _push(ed: FileEditor, store: Node, own_context: bool) -> None:
+def _push(ed: FileEditor, store: Node, names: Names, own_context: bool) -> None:
     """The push decision, last in ``updateConfig(config)``; 0.6.0's call of
     its own method goes."""
     update = ed.method(store, "updateConfig")
@@ -398,10 +404,12 @@ def _push(ed: FileEditor, store: Node, own_context: bool) -> None:
     parameter = params[0].child_by_field_name("pattern") if params else None
     if parameter is None or parameter.type != "identifier":
         raise AnchorMissing(ed.path, "the config parameter of `updateConfig`")
-    ed.ensure_statements_at_end(body, push_statements(ed.text(parameter), own_context), spaced=True)
+    ed.ensure_statements_at_end(body, push_statements(ed.text(parameter), names, own_context), spaced=True)
 
 
-def _host_context(ed: FileEditor, store: Node, name: str, build_name: str, build: Node | None, dropped: int | None) -> None:
+def _host_context(
+    ed: FileEditor, store: Node, name: str, build_name: str, build: Node | None, dropped: int | None, names: Names
+) -> None:
     """``pushHostContext()`` sets the context ``hostContext()`` builds: the
     builder's result, with the state the bridge holds (rule 5: a theme or
     display-mode push neither resends it nor drops it from the context the
@@ -410,7 +418,10 @@ def _host_context(ed: FileEditor, store: Node, name: str, build_name: str, build
     push = ed.method(store, "pushHostContext")
     body = ed.body(push)
     calls = ed.calls(push, build_name)
-    if ed.class_members(store, ed.member_name("hostContext")) or not calls:
+    written = ed.class_members(store, ed.member_name("hostContext"))
+    if written:
+        _rename_context_field(ed, written[0], names)
+    if written or not calls:
         return
     call = calls[0]
     setter = ed.enclosing_statement(call)
@@ -432,7 +443,7 @@ def _host_context(ed: FileEditor, store: Node, name: str, build_name: str, build
     method = HOST_CONTEXT.format(
         returns=ed.text(returns) if returns is not None else "",
         moved="".join(f"  {ed.text(s)}\n" for s in moved),
-        field=fill("{{context_field}}"),
+        field=names.context_field,
         call=text,
     )
     ed.ensure_class_member(store, "hostContext", method, after=push, spaced=True, names=MEMBERS)
@@ -443,6 +454,27 @@ def _host_context(ed: FileEditor, store: Node, name: str, build_name: str, build
         raise AnchorMissing(ed.path, f"`this.bridge.setHostContext({build_name}(...))` in `pushHostContext()`")
     call = setter.named_children[0]  # the statement keeps its own `;`, or none
     ed.edits.replace(call.start_byte, call.end_byte, f"{ed.text(callee)}(this.{ed.member_name('hostContext')}())")
+
+
+def _rename_context_field(ed: FileEditor, member: Node, names: Names) -> None:
+    """``hostContext()`` as written under another name set's context field
+    (``const appState = this.contextAppState`` and its ``{ appState }``):
+    the field becomes the run's, a migration."""
+    for other in KNOWN:
+        old = other.context_field
+        if old == names.context_field or ed.find_role(member, f"const {old} = this.contextAppState", MEMBERS) is None:
+            continue
+        nodes = [
+            n for n in ed.walk(member)
+            if n.type in {"identifier", "shorthand_property_identifier"} and ed.text(n) == old
+        ]
+        for node in nodes:
+            ed.edits.replace(node.start_byte, node.end_byte, names.context_field)
+        first, last = member.start_point[0] + 1, member.end_point[0] + 1
+        ed.form_changes.append(
+            FormChange("migrate", f"lines {first}-{last}", f"`{old}` in the host context", f"`{names.context_field}`")
+        )
+        return
 
 
 def _has_comment(ed: FileEditor, node: Node) -> bool:
@@ -472,7 +504,9 @@ def _used_outside(ed: FileEditor, scope: Node, declaration: Node, inside: Node, 
     return False
 
 
-def _attach(ed: FileEditor, store: Node, name: str, build_name: str, dropped: int | None, own_context: bool) -> None:
+def _attach(
+    ed: FileEditor, store: Node, name: str, build_name: str, dropped: int | None, ctx: Context, own_context: bool
+) -> None:
     """``attach()`` starts the app from its slot: the config read for it,
     the context from ``hostContext()``, the capability where the site
     keeps state; 0.6.0's statements for it go."""
@@ -509,7 +543,7 @@ def _attach(ed: FileEditor, store: Node, name: str, build_name: str, dropped: in
             text = f"{ed.text(declaration).split(' ', 1)[0]} {{ {', '.join(wanted)} }} = {ed.text(value)};"
             ed.edits.replace(declaration.start_byte, declaration.end_byte, ed.render(text, ed.source.indent_of(declaration)))
     ed.ensure_statements_after(declaration, [s for s in STARTING if own_context or "contextAppState" not in s.snippet])
-    _capabilities(ed, attach, context, name)
+    ensure_capability(ed, attach, context, name, ctx)
 
 
 def _building_host_context(ed: FileEditor, attach: Node, build_name: str) -> Node:
@@ -524,55 +558,6 @@ def _declaring_host_context(ed: FileEditor, attach: Node) -> Node:
     if found is None:
         raise AnchorMissing(ed.path, "the host context built in `attach()`")
     return found
-
-
-def _capabilities(ed: FileEditor, attach: Node, context: Node, store: str) -> None:
-    """The host capabilities ``new AppBridge(client, hostInfo, capabilities,
-    ...)`` takes (under whatever name the file imports the SDK's bridge),
-    with the capability where the site keeps state: a constant becomes
-    ``capabilities`` (declared after the host context), 0.6.0's spread of
-    its own constant too."""
-    where = f"the host capabilities passed to `new AppBridge(...)` in `attach()` of `{store}`"
-    news = bridge_role.constructions(ed, attach, bridge_role.bridge_constructors(ed))
-    arguments = news[0].child_by_field_name("arguments").named_children if len(news) == 1 else []
-    if len(arguments) < 3:
-        raise AnchorMissing(ed.path, where)
-    argument = arguments[2]
-    advertised = by_other_hands.capability_entry(ed, argument, fill("{{capability}}"))
-    if advertised is not None:
-        line = advertised.start_point[0] + 1
-        ed.note(Notice(f"mesh advertises the {fill('{{capability}}')} capability itself at {ed.path}:{line}: kept as it is"))
-        return
-    constant = ed.text(argument)
-    spread = _spread_060(ed, argument)
-    if spread is not None:
-        constant = spread
-    elif argument.type != "identifier":
-        raise AnchorMissing(ed.path, f"{where}, a constant")
-    if constant == "capabilities":
-        return
-    ed.ensure_statements_after(context, [statement(fill(CAPABILITIES.replace("{constant}", constant)))])
-    if spread is None:
-        ed.edits.replace(argument.start_byte, argument.end_byte, "capabilities")
-        return
-    # 0.6.0 broke the construction over lines around its spread: laid out anew
-    bridge = ed.enclosing_statement(news[0])
-    before = ed.source.data[bridge.start_byte:argument.start_byte].decode()
-    after = ed.source.data[argument.end_byte:bridge.end_byte].decode()
-    laid = ed.laid_out(f"{before}capabilities{after}", ed.source.indent_of(bridge))
-    ed.edits.replace(bridge.start_byte, bridge.end_byte, laid if laid is not None else f"{before}capabilities{after}")
-
-
-def _spread_060(ed: FileEditor, node: Node) -> str | None:
-    """The constant of 0.6.0's capabilities argument, ``{ ...CONSTANT,
-    ...appStateCapability }``, when ``node`` is that argument."""
-    entries = ed.entries(node) if node.type == "object" else []
-    if len(entries) != 2 or len(node.named_children) != 2 or any(e.type != "spread_element" for e in entries):
-        return None
-    first, second = (e.named_children[0] if e.named_children else None for e in entries)
-    if first is None or first.type != "identifier" or squash(ed.text(entries[1])) != SPREAD_CAPABILITY_060:
-        return None
-    return ed.text(first)
 
 
 def _schema_import(ed: FileEditor, ctx: Context) -> None:

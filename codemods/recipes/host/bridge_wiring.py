@@ -12,11 +12,11 @@ from __future__ import annotations
 
 import re
 
-from ...engine.outcome import Conflict
+from ...engine.outcome import Conflict, NeedsDecision
 from ...engine.style import parse_jsonc
 from ...engine.statements import Statement, as_form, form, statement
 from ..base import Bridge, Context
-from ..names import NAMES
+from ..names import KNOWN, NAMES, Names
 from . import sdk_api
 from .common import FLOOR
 from .protocol_types import NOTIFICATION, PARAMS
@@ -24,7 +24,7 @@ from .sdk_api import SdkApi
 
 SDK = "sdk mode (the API the installed SDK declares)"
 COMPAT_1X = f"compat mode, 1.x form (setNotificationHandler({NOTIFICATION}, handler))"
-COMPAT_2X = f'compat mode, 2.x form (setNotificationHandler("{NAMES.method}", {{ params }}, handler))'
+COMPAT_2X = "compat mode, 2.x form (setNotificationHandler(method, { params }, handler))"
 # The schema each form imports from mcp-apps/types.ts (sdk mode: none).
 SCHEMAS = {SDK: "", COMPAT_1X: NOTIFICATION, COMPAT_2X: PARAMS}
 
@@ -59,7 +59,7 @@ def _sdk_form(api: SdkApi, body: str, comment: str, label: str, names: frozenset
         role = f'$B.addEventListener("{api.name}", $$$)'
     else:
         text = f"bridge.{api.name} = (params) => {{{body}}};"
-        role = f"$B.{api.name} = $H"
+        role = f"$B.{api.name} = $HANDLER"
     return comment + text, role, f"{label} ({api.describe()})"
 
 
@@ -71,17 +71,20 @@ def sdk_handler(api: SdkApi) -> Statement:
     return statement(text, role=role, label=label, names=MEMBERS)
 
 
-def _variants() -> list[SdkApi]:
-    """Every API an SDK may declare."""
-    return [
+def _variants(names: Names) -> list[SdkApi]:
+    """Every API an SDK may declare, under ``names`` or another set the
+    tool knows."""
+    sets = tuple(dict.fromkeys((names, *KNOWN)))
+    return list(dict.fromkeys(
         SdkApi(kind, name, field, "")
-        for kind, names in ((sdk_api.EVENT, sdk_api.EVENT_KEYS), (sdk_api.ACCESSOR, sdk_api.ACCESSORS))
-        for name in names
-        for field in sdk_api.FIELDS
-    ]
+        for known in sets
+        for kind, apis in ((sdk_api.EVENT, sdk_api.event_keys(known)), (sdk_api.ACCESSOR, sdk_api.accessors(known)))
+        for name in apis
+        for field in sdk_api.fields(known)
+    ))
 
 
-def _compat(body: str, comment: str) -> dict[str, tuple[str, str]]:
+def _compat(body: str, comment: str, names: Names = NAMES) -> dict[str, tuple[str, str]]:
     """compat mode's handler in each SDK form (snippet, role). 2.x
     validates the params with the schema and hands the handler the params
     themselves."""
@@ -93,24 +96,37 @@ def _compat(body: str, comment: str) -> dict[str, tuple[str, str]]:
             f"$B.setNotificationHandler({NOTIFICATION}, $$$)",
         ),
         COMPAT_2X: (
-            f'{comment}bridge.setNotificationHandler(\n  "{NAMES.method}",\n  {{ params: {PARAMS} }},\n'
+            f'{comment}bridge.setNotificationHandler(\n  "{names.method}",\n  {{ params: {PARAMS} }},\n'
             f"  (params) => {{{body_2x}  }},\n);",
-            f'$B.setNotificationHandler("{NAMES.method}", $$$)',
+            f'$B.setNotificationHandler("{names.method}", $$$)',
         ),
     }
 
 
-HANDLERS = {
-    label: statement(text, role=role, label=label, names=MEMBERS) for label, (text, role) in _compat(_BODY, _COMMENT).items()
-}
-# Every way of hearing state-changed, whatever the mode or SDK version: one
-# of them anywhere in the store is the work of this step, never added twice.
-REGISTRATIONS = (
-    f'$B.setNotificationHandler("{NAMES.method}", $$$)',
-    f"$B.setNotificationHandler({NOTIFICATION}, $$$)",
-    *(f"$B.{name} = $H" for name in sdk_api.ACCESSORS),
-    *(f'$B.addEventListener("{name}", $$$)' for name in sdk_api.EVENT_KEYS),
-)
+def handlers(names: Names = NAMES) -> dict[str, Statement]:
+    """compat mode's handler in each SDK form, for the method of ``names``."""
+    return {
+        label: statement(text, role=role, label=label, names=MEMBERS)
+        for label, (text, role) in _compat(_BODY, _COMMENT, names).items()
+    }
+
+
+HANDLERS = handlers()
+
+
+def registrations(names: Names = NAMES) -> tuple[str, ...]:
+    """Every way of hearing state-changed under ``names``, whatever the mode
+    or SDK version: one of them anywhere in the store is the work of this
+    step, never added twice."""
+    return (
+        f'$B.setNotificationHandler("{names.method}", $$$)',
+        f"$B.setNotificationHandler({NOTIFICATION}, $$$)",
+        *(f"$B.{name} = $HANDLER" for name in sdk_api.accessors(names)),
+        *(f'$B.addEventListener("{name}", $$$)' for name in sdk_api.event_keys(names)),
+    )
+
+
+REGISTRATIONS = registrations()
 
 
 def wiring(ctx: Context) -> str:
@@ -167,6 +183,8 @@ def handler(ctx: Context, path: str) -> Statement:
 
 def _handler(ctx: Context, path: str) -> Statement:
     current = wiring(ctx)
+    if ctx.sdk_api is not None and ctx.sdk_api.names_problem:
+        raise NeedsDecision(path, f"{current} cannot hear the SDK's Views: {ctx.sdk_api.names_problem}")
     if ctx.sdk_api is not None and ctx.sdk_api.context_problem:
         raise Conflict(path, f"{current} cannot hand the state back: {ctx.sdk_api.context_problem}")
     api = None
@@ -176,17 +194,22 @@ def _handler(ctx: Context, path: str) -> Statement:
             raise Conflict(path, f"sdk mode cannot wire state-changed: {api.problem}")
         wanted = sdk_handler(api)
     else:
-        wanted = HANDLERS[current]
-    others = [as_form(other) for label, other in HANDLERS.items() if label != current]
+        wanted = handlers(ctx.names)[current]
+    # another name set's compat handlers: the same forms for its method
+    sets = tuple(dict.fromkeys((ctx.names, *KNOWN)))
+    others = [
+        as_form(other) for known in sets for label, other in handlers(known).items()
+        if label != current or known != ctx.names
+    ]
     others += [
         form(f"{FLOOR}, {label}", text, role, kind="upgrade" if label == current else "migrate", names=_MEMBERS_060)
         for label, (text, role) in _compat(_BODY_060, "").items()
     ]
-    for variant in _variants():
+    for variant in _variants(ctx.names):
         same_api = api is not None and variant[:3] == api[:3]
         if not same_api:
             other = sdk_handler(variant)
             others.append(as_form(other))
         text, role, label = _sdk_form(variant, _BODY_060.format(field=variant.field), "", f"{FLOOR}, sdk mode", _MEMBERS_060)
         others.append(form(label, text, role, kind="upgrade" if same_api else "migrate", names=_MEMBERS_060))
-    return wanted._replace(earlier=tuple(others), alike=REGISTRATIONS)
+    return wanted._replace(earlier=tuple(others), alike=registrations(ctx.names))

@@ -11,9 +11,9 @@ from ...engine.editor import FileEditor
 from ...engine.find import module_stem
 from ...engine.specifiers import prefixes, resolve, spell, spellings
 from ...engine.statements import Form, Item, Statement, as_form, form, statement
-from .. import names
 from ..base import Context
-from ..names import NAMES
+from ..names import NAMES, Names
+from ..names import fill as fill_names
 from .releases import FLOOR
 
 # What every layer between the render site and the bridge passes along.
@@ -57,11 +57,12 @@ def hook_statement(argument: str, comment: str = "", *, earlier: list[Statement]
     )
 
 
-def fill(template: str, **more: str) -> str:
-    """``template`` with each ``{{hole}}`` filled from the names table
-    (``{{method}}``, ``{{context_field}}``, ``{{capability}}``, ...) or
-    ``more`` (``names.fill``)."""
-    return names.fill(template, NAMES, **more)
+def fill(template: str, names: Names = NAMES, **more: str) -> str:
+    """``template`` with each ``{{hole}}`` filled: the run's names
+    (``{{method}}``, ``{{context_field}}``, ``{{capability}}``,
+    ``{{event}}``, ``{{accessor}}``; ``ctx.names``), or ``more``; a hole
+    neither fills is an error."""
+    return fill_names(template, names, **more)
 
 
 def import_of(

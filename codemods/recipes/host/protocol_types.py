@@ -13,9 +13,10 @@ once nothing else imports it.
 from __future__ import annotations
 
 from ...engine.editor import FileEditor
-from ...engine.outcome import Conflict, NotApplicable
+from ...engine.outcome import Conflict, NeedsDecision, NotApplicable
 from ...engine.statements import Statement, as_form, statement
 from ..base import Bridge, Context, Notice
+from ..names import KNOWN, NAMES, Names
 from . import by_other_hands
 from .common import fill
 from .roles import candidates, imported
@@ -45,9 +46,10 @@ export const StateChangedParamsSchema = z.object({ state: z.json() });
 """
 
 
-def schemas() -> dict[str, Statement]:
-    """Each compat form's schema, by the name the bridge store imports."""
-    return {NOTIFICATION: statement(fill(_NOTIFICATION)), PARAMS: statement(fill(_PARAMS))}
+def schemas(names: Names = NAMES) -> dict[str, Statement]:
+    """Each compat form's schema, by the name the bridge store imports,
+    for the method of ``names``."""
+    return {NOTIFICATION: statement(fill(_NOTIFICATION, names)), PARAMS: statement(fill(_PARAMS, names))}
 
 
 def wiring_label(ctx: Context) -> str:
@@ -76,9 +78,14 @@ def transform(ed: FileEditor, ctx: Context) -> None:
     if team is not None:
         ed.note(by_other_hands.handled_by_the_team(*team, ctx))
         return
+    if ctx.sdk_api is not None and ctx.sdk_api.names_problem and ctx.bridge is not Bridge.SDK:
+        raise NeedsDecision(ed.path, f"{wiring_label(ctx)} cannot register the SDK's notification: {ctx.sdk_api.names_problem}")
     name = wanted(ctx)
     root = ed.source.root
-    for other, schema in schemas().items():
+    # the schemas as written for the run's names, or another set's (the
+    # SDK's names changed: a migration)
+    sets = tuple(dict.fromkeys((ctx.names, *KNOWN)))
+    for other, schema in schemas(ctx.names).items():
         if other == name or ed.find_statement(root, schema) is None:
             continue
         users = importers(ctx, other, ed.path)
@@ -88,7 +95,17 @@ def transform(ed: FileEditor, ctx: Context) -> None:
                 f"import{'s' if len(users) == 1 else ''} it (an export is removed only when nothing in the checkout imports it)"
             ))
             continue
-        ed.retire_statement(root, as_form(schema._replace(label=f"the schema `{other}`"), "migrate"))
+        node = ed.find_statement(root, schema)
+        above, comments = node.prev_named_sibling, ""
+        while above is not None and above.type == "comment":
+            comments, above = ed.text(above) + comments, above.prev_named_sibling
+        # the set whose code it is, and whose method its comment names
+        written = next(
+            (schemas(n)[other] for n in sorted(sets, key=lambda n: f"`{n.method}`" not in comments)
+             if ed.same_code(node, schemas(n)[other].snippet, comments=True)),
+            schema,
+        )
+        ed.retire_statement(root, as_form(written._replace(label=f"the schema `{other}`"), "migrate"))
     if not name:
         ed.drop_unused_imports("zod", ["z"], "only the earlier wiring's schema used it")
         if not ed.edits and not ed.notes:
@@ -98,4 +115,8 @@ def transform(ed: FileEditor, ctx: Context) -> None:
         if ed.namespace_import("zod", package=True) is not None:
             raise Conflict(ed.path, "imports zod under another name than `z`: import `z` from it, or add the schema by hand")
         ed.ensure_import("zod", ["z"])
-    ed.ensure_statements_at_end(root, [schemas()[name]], spaced=True)
+    current = schemas(ctx.names)[name]
+    earlier = [as_form(schemas(n)[name]._replace(label=f"the schema of `{n.method}`")) for n in sets if n != ctx.names]
+    ed.ensure_statements_at_end(
+        root, [current._replace(earlier=tuple(earlier), label=f"the schema of `{ctx.names.method}`")], spaced=True
+    )

@@ -20,7 +20,7 @@ def is_sdk(repo: Path) -> bool:
     return read_manifest(repo).get("name") == PACKAGE_NAME
 
 
-def choose_mode(repo: Path, requested: Bridge) -> ModeChoice:
+def choose_mode(repo: Path, requested: Bridge, table: object = None) -> ModeChoice:
     """The SDK has no bridge mode: the host's --bridge does not apply."""
     if requested is Bridge.AUTO:
         return ModeChoice(Bridge.AUTO, "not used: the SDK target has no bridge mode")

@@ -135,7 +135,7 @@ describe("BridgeStore app state", () => {
     expect("{{context_field}}" in (details.view.getHostContext() ?? {})).toBe(false);
     const capability = ({ frame }: typeof one) =>
       frame.received.find((m) => m.result)?.result?.hostCapabilities?.{{capability}};
-    expect(capability(one)).toEqual({ maxLength: 1024 });
+    expect(capability(one)).toEqual({{capability_value}});
     expect(capability(details)).toBe(undefined);
   });
 
