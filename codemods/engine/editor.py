@@ -17,10 +17,10 @@ from .outcome import SyntaxProblem
 from .parsing import first_error, reparse
 from .import_edits import ImportEdits
 from .list_edits import ListEdits
-from .statement_edits import StatementEdits
+from .retire_edits import RetireEdits
 
 
-class FileEditor(ImportEdits, ListEdits, StatementEdits):
+class FileEditor(ImportEdits, ListEdits, RetireEdits):
     """Collects edits for one :class:`SourceFile`."""
 
     def _lay_out_planned(self) -> None:

@@ -65,6 +65,8 @@ class EditorBase(Finder):
         self.bindings: dict[str, str] = {}
         self._canonical: dict[int, Group] = {}
         self._by_kind: dict[int, dict[str, list[Group]]] = {}
+        # Nodes an earlier form's removal takes away: no anchor for new code.
+        self.retired: set[int] = set()
 
     @property
     def added(self) -> list[str]:

@@ -216,15 +216,24 @@ class Finder:
     def declaration_in(self, block: Node, name: str) -> Node | None:
         """The statement in ``block`` that declares ``name``, if any."""
         for stmt in self.entries(block):
+            if stmt.type == "export_statement" and stmt.child_by_field_name("declaration") is not None:
+                stmt_ = stmt.child_by_field_name("declaration")
+                if stmt_.type in {"lexical_declaration", "variable_declaration"} and any(
+                    d.type == "variable_declarator" and name in self.bound_names(d) for d in stmt_.named_children
+                ):
+                    return stmt
+                if stmt_.type in {"function_declaration", "class_declaration"} and self.name_of(stmt_) == name:
+                    return stmt
+                continue
             if stmt.type in {"lexical_declaration", "variable_declaration"}:
                 for declarator in stmt.named_children:
-                    if declarator.type == "variable_declarator" and name in self._bound_names(declarator):
+                    if declarator.type == "variable_declarator" and name in self.bound_names(declarator):
                         return stmt
             elif stmt.type in {"function_declaration", "class_declaration"} and self.name_of(stmt) == name:
                 return stmt
         return None
 
-    def _bound_names(self, declarator: Node) -> set[str]:
+    def bound_names(self, declarator: Node) -> set[str]:
         target = declarator.child_by_field_name("name")
         if target is None:
             return set()
@@ -294,7 +303,7 @@ class Finder:
             if (
                 pattern is not None and pattern.type == "object_pattern"
                 and init is not None and squash(self.text(init)) == squash(value)
-                and binds in self._bound_names(declarator)
+                and binds in self.bound_names(declarator)
             ):
                 return pattern
         raise AnchorMissing(self.path, f"`const {{ {binds}, ... }} = {value}` in `{self._label(scope)}`")

@@ -20,17 +20,21 @@ class ImportEdits(EditorBase):
         names: Sequence[str],
         *,
         after_module_suffix: str | None = None,
+        after: Node | None = None,
         same: Sequence[str] = (),
     ) -> Ensured:
         """``import { names } from "module"``: add missing names to an existing
-        value import of the module, or add the statement after the import of
-        ``after_module_suffix`` (or the last import). Two calls for a module
-        that is not imported yet give one import statement. ``same``: other
-        specifiers of the same module (``../a``, ``@/x/a``): an import under
-        any of them is the module's."""
+        value import of the module, or add the statement after the import
+        ``after``, or of ``after_module_suffix`` (or the last import). Two
+        calls for a module that is not imported yet give one import
+        statement. ``same``: other specifiers of the same module (``../a``,
+        ``@/x/a``): an import under any of them is the module's, unless an
+        earlier form's removal takes it away."""
         existing = None
         stems = _stems(module, same)
         for node in self.imports():
+            if node.id in self.retired:
+                continue
             source = node.child_by_field_name("source")
             if source is None or module_stem(self.text(source)[1:-1]) not in stems:
                 continue
@@ -47,26 +51,29 @@ class ImportEdits(EditorBase):
             missing = [n for n in names if n not in planned.names]
             planned.names.extend(missing)
             return self._record("import", module, [f"import {{ {', '.join(missing)} }} from {module}"] if missing else [])
-        anchor = self.import_ending_with(after_module_suffix) if after_module_suffix is not None else None
+        anchor = after or (self.import_ending_with(after_module_suffix) if after_module_suffix is not None else None)
         if anchor is None:
-            imports = self.imports()
+            imports = [n for n in self.imports() if n.id not in self.retired]
             if not imports:
                 raise AnchorMissing(self.path, "an import statement to insert after")
             anchor = imports[-1]
         self._imports[module_stem(module)] = _PlannedImport(anchor, module, list(names))
         return self._record("import", module, [f"import {{ {', '.join(names)} }} from {module}"])
 
-    def drop_unused_imports(self, module: str, names: Sequence[str], why: str, same: Sequence[str] = ()) -> list[str]:
+    def drop_unused_imports(
+        self, module: str, names: Sequence[str], why: str, same: Sequence[str] = (), *, moved: bool = False
+    ) -> list[str]:
         """Remove ``names`` from the value imports of ``module`` where
         nothing else in the file uses them once this editor's replacements
         are made (what only an earlier form used), and the whole import
         when it is left empty. Called after the replacements are planned.
         Returns the names that stay imported because something still uses
-        them."""
+        them. ``moved``: the names are imported from another module now,
+        used or not."""
         replaced = [(e.start, e.end) for e in self.edits if e.end > e.start]
 
         def used(name: str) -> bool:
-            return any(
+            return not moved and any(
                 self.text(node) == name
                 and not any(start <= node.start_byte and node.end_byte <= end for start, end in replaced)
                 for node in self._identifiers_outside_imports()
@@ -77,7 +84,7 @@ class ImportEdits(EditorBase):
         stems = _stems(module, same)
         for node in self.imports():
             source = node.child_by_field_name("source")
-            if source is None or module_stem(self.text(source)[1:-1]) not in stems:
+            if source is None or module_stem(self.text(source)[1:-1]) not in stems or node.id in self.retired:
                 continue
             named = next((n for n in self.walk(node) if n.type == "named_imports"), None)
             if named is None:

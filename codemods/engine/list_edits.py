@@ -68,13 +68,13 @@ class ListEdits(EditorBase):
         that an earlier call planned for the same list count as present;
         the list is laid out once, with all of them. ``after``: the key of
         the existing entry they go right after (default: at the end)."""
-        present = {self.item_key(n) for n in self.list_items(container)}
+        present = {self.item_key(n) for n in self.list_items(container) if n.id not in self.retired}
         missing = self._plan("list", container, present, items, after)
         return self._record("list items", container.type, [i.text for i in missing])
 
     def _lay_out_list(self, planned: _Planned) -> None:
         container = planned.container
-        current = self.list_items(container)
+        current = [n for n in self.list_items(container) if n.id not in self.retired]
         groups = self._by_anchor(
             [self.item_key(n) for n in current], planned, [self._inline(i.text) for i in planned.items]
         )

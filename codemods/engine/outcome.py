@@ -16,6 +16,16 @@ class Status(str, Enum):
     SKIPPED = "skipped"  # not selected (--only), or its optional file is absent (see reason)
 
 
+class NotApplicable(Exception):
+    """Raised inside a transform that has nothing to do on this checkout in
+    this run (sdk mode keeps no schema), which says nothing about whether
+    the feature is there; the runner skips the step with ``reason``."""
+
+    def __init__(self, reason: str) -> None:
+        super().__init__(reason)
+        self.reason = reason
+
+
 class Refused(Exception):
     """Raised inside a transform; the runner turns it into a REFUSED result."""
 

@@ -224,7 +224,8 @@ class _Printer:
             )
             return L.delimited("[", [self.expression(c) for c in elements], "]", self.style, broken=matrix)
         if kind == "parenthesized_expression":
-            return ["(", self.expression(node.named_children[0], in_parens=True), ")"]
+            # the parentheses' group: broken only where the whole does not fit
+            return L.group("(", self.expression(node.named_children[0], in_parens=True), ")")
         if kind == "binary_expression":
             return self.binary(node, in_parens)
         if kind == "ternary_expression":

@@ -25,6 +25,7 @@ class StatementEdits(EditorBase):
         *,
         block: Node | None = None,
         scope: Node | None = None,
+        spaced: bool | None = None,
     ) -> Ensured:
         """Insert each statement after ``anchor`` unless the block already has
         it (see :class:`Statement`; by role, anywhere in ``scope`` when
@@ -58,8 +59,9 @@ class StatementEdits(EditorBase):
             where = f"after line {resolved.end_point[0] + 1}"
             before, after = self._neighbours(resolved)
             # An anchor set apart by blank lines on both sides (one of a list
-            # of handlers, say): the new statements get blank lines too.
-            spaced = (
+            # of handlers, say): the new statements get blank lines too,
+            # unless the step says.
+            spaced = spaced if spaced is not None else (
                 before is not None and after is not None
                 and resolved.start_point[0] - before.end_point[0] > 1
                 and after.start_point[0] - resolved.end_point[0] > 1
@@ -102,8 +104,11 @@ class StatementEdits(EditorBase):
         for group, env in pattern.search(self.canonical(scope), self.bindings, by_kind):
             if group.node is None:
                 continue
+            top = self._top_statement(group.node, scope)
+            if top.id in self.retired:
+                continue  # an earlier form's removal takes it away
             self.bindings.update(env)
-            return self._top_statement(group.node, scope)
+            return top
         return None
 
     def _top_statement(self, node: Node, scope: Node) -> Node:
@@ -180,6 +185,16 @@ class StatementEdits(EditorBase):
         work (``alike``)."""
         found = self.find_statement(block, wanted, scope)
         if not wanted.earlier or (found is not None and self.same_code(found, wanted.snippet, wanted.names)):
+            # the current code under an earlier form's comment: the comment goes
+            for earlier in wanted.earlier if found is not None else ():
+                comments = _leading_comments(earlier.snippet)
+                if (
+                    comments and comments != _leading_comments(wanted.snippet)
+                    and self._comments_above(found, comments)
+                    and self.same_code(found, earlier.snippet, earlier.names, comments=True)
+                ):
+                    self._replace_statement(found, earlier, wanted)
+                    break
             return found
         # Several forms may share a role (a wiring and its earlier
         # release): a statement is "changed since" only when none of them
@@ -215,18 +230,20 @@ class StatementEdits(EditorBase):
                     return found
         return found
 
+    def _comments_above(self, node: Node, comments: list[str]) -> Node | None:
+        """The first of the comment lines ``comments`` right above ``node``
+        (None when they are not all there)."""
+        start, above = node, node.prev_named_sibling
+        for comment in reversed(comments):
+            if above is None or above.type != "comment" or self.text(above).strip() != comment:
+                return None
+            start, above = above, above.prev_named_sibling
+        return start
+
     def _replace_statement(self, node: Node, earlier: Form, wanted: Statement) -> None:
         """Replace ``node`` (``earlier``, with the comment lines above it
         that the earlier snippet has) by the current snippet."""
-        start = node
-        comments = [
-            line.strip() for line in dedent(earlier.snippet).strip("\n").split("\n") if line.lstrip().startswith("//")
-        ]
-        above = node.prev_named_sibling
-        for comment in reversed(comments):
-            if above is None or above.type != "comment" or self.text(above).strip() != comment:
-                break
-            start, above = above, above.prev_named_sibling
+        start = self._comments_above(node, _leading_comments(earlier.snippet)) or node
         indent = self.source.indent_of(node)
         snippet = self._with_names(wanted.snippet, wanted.names)
         self.edits.replace(start.start_byte, node.end_byte, self.render(snippet, indent))
@@ -245,8 +262,11 @@ class StatementEdits(EditorBase):
         return before, after
 
     def ensure_statements_at_end(
-        self, block: Node, statements: Sequence[Statement], *, scope: Node | None = None
+        self, block: Node, statements: Sequence[Statement], *, scope: Node | None = None, spaced: bool = False
     ) -> Ensured:
+        """Append the statements ``block`` lacks (``spaced``: set apart
+        from the block's last statement by a blank line); a statement an
+        earlier form's removal takes away is no anchor."""
         missing = [
             (s.snippet, self._with_names(s.snippet, s.names))
             for s in statements
@@ -256,9 +276,13 @@ class StatementEdits(EditorBase):
         if not missing:
             return result
         texts = [text for _, text in missing]
-        existing = self.entries(block)
+        existing = [e for e in self.entries(block) if e.id not in self.retired]
         if existing:
-            self._insert_after(existing[-1], texts, self.source.indent_of(existing[-1]))
+            first, *rest = texts
+            indent = self.source.indent_of(existing[-1])
+            self._insert_after(existing[-1], [first], indent, spaced)
+            if rest:
+                self._insert_after(existing[-1], rest, indent)
         else:
             indent = self.source.indent_of(block) + self.style.indent
             text = "".join(self.style.eol + indent + self.render(s, indent) for s in texts)
@@ -285,3 +309,9 @@ class StatementEdits(EditorBase):
         text = self._with_names(snippet, names | {"this." + name})
         self._insert_after(anchor, [text], self.source.indent_of(anchor), spaced, kind="members")
         return self._record("class member", name, [dedent(snippet).strip()])
+
+
+def _leading_comments(snippet: str) -> list[str]:
+    """The ``//`` comment lines a snippet starts with."""
+    lines = dedent(snippet).strip("\n").split("\n")
+    return [line.strip() for line in lines[: next((i for i, l in enumerate(lines) if not l.lstrip().startswith("//")), len(lines))]]

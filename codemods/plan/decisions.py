@@ -8,7 +8,7 @@ import os
 import re
 from collections.abc import Sequence
 from pathlib import Path
-from ..engine.outcome import Refused, Status, StepResult
+from ..engine.outcome import NotApplicable, Refused, Status, StepResult
 from ..recipes import Target
 from ..recipes.base import Context, Notice, Step
 from . import config as configuration
@@ -160,6 +160,8 @@ def _rest_present(repo, target, ctx, config, step_id, done, contents, newer) -> 
             real = resolve_inside(root, path).relative_to(root).as_posix()
             current = read_target(root / real, real, step)
             new, _, form_changes = run_step(step, ctx, real, current)
+        except NotApplicable:
+            continue
         except Refused:
             return False
         if new != current and not form_changes:

@@ -9,7 +9,7 @@ from pathlib import Path
 from types import MappingProxyType
 from typing import NamedTuple
 
-from ..engine.outcome import Refused, Status, StepResult
+from ..engine.outcome import NotApplicable, Refused, Status, StepResult
 from ..engine.style import read_config
 from .formatting import BUILT_IN, Candidate, FormatterChoice, FormatterMode, Layout, choose
 from ..recipes import Target
@@ -139,6 +139,9 @@ def _run_steps(
                 notes.append(f"found {path} to be a link to {real}; editing {real}")
             old, current = run.contents.get(real) or (read_target(root / real, real, step),) * 2
             new, added, form_changes = run_step(step, ctx, real, current, owned)
+        except NotApplicable as skip:
+            run.results.append(StepResult(step.id, path, Status.SKIPPED, skip.reason, "not-applicable", notes))
+            continue
         except Refused as refusal:
             run.refusals[step.id] = refusal
             run.results.append(

@@ -7,78 +7,94 @@ from collections.abc import Mapping, Sequence
 from pathlib import Path
 
 from ..base import Bridge, CommitGroup, Context, NewFile, Step
-from ..names import NAMES
-from . import bridge_role, bridge_store, iframe_renderer, panel_app_view, releases, search_schema, tool_call_part
-from .common import ALIASES, HOOK, HOOK_PATH, MODULE_PATH
+from . import (
+    bridge_role,
+    bridge_store,
+    bridge_wiring,
+    iframe_renderer,
+    panel_app_view,
+    protocol_types,
+    releases,
+    search_schema,
+    tool_call_part,
+)
+from .common import ALIASES, HOOK, HOOK_PATH, MODULE_PATH, fill
 
 TESTS_PATH = "apps/mesh/src/mcp-apps/app-state.test.ts"
 STORE_TESTS_PATH = "apps/mesh/src/mcp-apps/use-app-bridge.test.ts"
 HOOK_TESTS_PATH = "apps/mesh/src/web/hooks/use-app-state-param.test.ts"
-# What the hook's callback runs, exported for its tests.
-HOOK_REPORT = "writeAppStateReport"
 # A host checkout is recognised by the bridge hook the feature builds on.
 MARKER = bridge_store.PATH
 
-# The schema each wiring form needs in app-state.ts (sdk mode: none).
+# 0.6.0 put the schema of each compat form into app-state.ts (the
+# template's {{compat_import}} and {{compat_schema}} holes): the templates
+# that release holds, by wiring. This release keeps it in types.ts.
 _SCHEMA_TEMPLATES = {
-    bridge_store.SDK: "",
-    bridge_store.COMPAT_1X: "app-state.compat-schema.ts",
-    bridge_store.COMPAT_2X: "app-state.compat-params-schema.ts",
+    bridge_wiring.COMPAT_1X: "app-state.compat-schema.ts",
+    bridge_wiring.COMPAT_2X: "app-state.compat-params-schema.ts",
 }
 
 
 def render_module(ctx: Context, templates: Mapping[str, str], wiring: str, kept: Sequence[str] = ()) -> str:
-    """app-state.ts for ``wiring``, with the schemas named in ``kept`` too
-    (another wiring's, which a file of the checkout still imports)."""
+    """app-state.ts as a release with ``templates`` writes it for
+    ``wiring`` (the same in every wiring since 0.7.0), with the schemas
+    named in ``kept`` (another wiring's, which a file of the checkout
+    still imports from it)."""
     schemas = [
         template for label, template in _SCHEMA_TEMPLATES.items()
-        if template and (label == wiring or bridge_store.SCHEMAS[label] in kept)
+        if template in templates and (label == wiring or bridge_wiring.SCHEMAS[label] in kept)
     ]
-    return (
-        templates["app-state.ts"]
-        .replace("{{compat_import}}", 'import { z } from "zod";\n\n' if schemas else "")
+    text = templates["app-state.ts"]
+    if "{{compat_schema}}" not in text and schemas:
+        # this release's module, keeping an earlier release's export
+        text = "{{compat_import}}" + text + "{{compat_schema}}"
+    return fill(
+        text.replace("{{compat_import}}", 'import { z } from "zod";\n\n' if schemas else "")
         .replace("{{compat_schema}}", "".join(templates[schema] for schema in schemas))
-        .replace("{{method}}", NAMES.method)
     )
 
 
 def render_module_keeping(ctx: Context, kept: Sequence[str]) -> str:
-    wiring = bridge_store.wiring(ctx)
-    return render_module(ctx, releases.current().templates, wiring, kept)
+    """This release's app-state.ts keeping the schemas ``kept`` that 0.6.0
+    put there (a file of the checkout still imports them from it)."""
+    current = dict(releases.current().templates)
+    for release in releases.releases():
+        for template in _SCHEMA_TEMPLATES.values():
+            if template in release.templates:
+                current.setdefault(template, release.templates[template])
+    return render_module(ctx, current, "", kept)
 
 
 def module_wirings(ctx: Context) -> list[str]:
-    """The wirings app-state.ts is written for, the run's first: a file
-    written for another is migrated to the run's."""
-    wiring = bridge_store.wiring(ctx)
-    return [wiring, *(label for label in _SCHEMA_TEMPLATES if label != wiring)]
+    """The wirings app-state.ts was written for, the run's first: 0.6.0's
+    file written for another is migrated to the run's."""
+    wiring = bridge_wiring.wiring(ctx)
+    return [wiring, *(label for label in bridge_wiring.SCHEMAS if label != wiring)]
 
 
 def module_exports(ctx: Context) -> list[str]:
-    names = ["APP_STATE_PARAM", "APP_STATE_MAX_LENGTH", "readAppState", "writeAppState", "copyAppState", "droppedAppStates"]
-    schema = bridge_store.SCHEMAS[bridge_store.wiring(ctx)]
-    return names + ([schema] if schema else [])
+    return ["APP_STATE_PARAM", "APP_STATE_MAX_LENGTH", "readAppState", "writeAppState", "copyAppState"]
 
 
 def render_store_tests(ctx: Context, templates: Mapping[str, str], wiring: str) -> str:
     """use-app-bridge.test.ts, testing the store's class under the name it
     has in this checkout (the team may have renamed it): as this run leaves
     the store's file, else as it is."""
-    template = templates["use-app-bridge.test.ts"]
+    template = fill(templates["use-app-bridge.test.ts"])
     name = bridge_role.class_name(ctx, "bridge-store", bridge_store.PATH)
     return template if name == bridge_role.CLASS else re.sub(rf"\b{bridge_role.CLASS}\b", name, template)
 
 
 def _as_written(name: str, exports: Sequence[str] = ()) -> NewFile:
-    """A created file that is its template as it is."""
-    return NewFile(name, lambda ctx, templates, wiring: templates[name], lambda ctx: list(exports), releases.releases)
+    """A created file that is its template, its holes filled."""
+    return NewFile(name, lambda ctx, templates, wiring: fill(templates[name]), lambda ctx: list(exports), releases.releases)
 
 
 STEPS: tuple[Step, ...] = (
     Step(
         id="app-state-module",
         path=MODULE_PATH,
-        description="new app-state.ts: the appState URL format (one slot per app, cap, earlier forms)",
+        description="new app-state.ts: the appState URL format (one slot per app, cap)",
         new_file=NewFile(
             "app-state.ts",
             render_module,
@@ -100,6 +116,13 @@ STEPS: tuple[Step, ...] = (
         # they test the module: beside it, wherever it is
         beside="app-state-module",
         together="app-state-module",
+    ),
+    Step(
+        id="protocol-types",
+        path=protocol_types.PATH,
+        description="types.ts: compat mode's schema of ui/notifications/state-changed",
+        transform=protocol_types.transform,
+        defines=protocol_types.DEFINES,
     ),
     Step(
         id="bridge-store",
@@ -128,7 +151,7 @@ STEPS: tuple[Step, ...] = (
         id="app-state-hook",
         path=HOOK_PATH,
         description="new use-app-state-param.ts: the hook both render sites read and write their app's slot with",
-        new_file=_as_written("use-app-state-param.ts", [HOOK, HOOK_REPORT]),
+        new_file=_as_written("use-app-state-param.ts", [HOOK]),
         defines=f"export function {HOOK}(",
         together="app-state-hook-tests",
     ),
@@ -197,7 +220,7 @@ COMMITS: tuple[CommitGroup, ...] = (
             "onAppStateChange and hands them to useAppBridge. Bun tests drive\n"
             "several stores with the SDK's AppBridge and App."
         ),
-        steps=("bridge-store", "bridge-store-tests", "iframe-renderer"),
+        steps=("protocol-types", "bridge-store", "bridge-store-tests", "iframe-renderer"),
     ),
     CommitGroup(
         id="render-sites",
@@ -249,7 +272,7 @@ def reads(names: list[str], grep) -> set[str] | None:
     wanted = {n for n in names if posixpath.basename(n) in basenames or posixpath.basename(n) in _SETTINGS}
     needles = [step.defines for step in STEPS if step.defines]
     needles += ["APP_STATE_PARAM", "APP_STATE_MAX_LENGTH", "encodeAppState", "decodeAppState", "toAppStateParam"]
-    needles += [schema for schema in bridge_store.SCHEMAS.values() if schema]
+    needles += [schema for schema in bridge_wiring.SCHEMAS.values() if schema]
     # what a file playing a step's role holds (a render site renamed, the
     # search schema moved into a module of its own)
     needles += [needle for step in STEPS if step.role is not None for needle in step.role.needles]

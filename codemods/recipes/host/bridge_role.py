@@ -163,35 +163,13 @@ def options_interface(f: Finder, name: str) -> str:
     return found
 
 
-def host_context(ed: FileEditor, ctx: Context, edit) -> str:
-    """`buildHostContext` with appState (``edit(editor, function)`` makes it
-    so), and the name the store calls it by. In the store's file it is
-    edited; in the module the store imports it from (the team moved it) it
-    must hold appState already, since this step edits only the store's
-    file: else the anchor is missing, naming where the function is (on a
-    checkout with the feature, a refactor the tool cannot follow)."""
+def host_context(ed: FileEditor) -> tuple[str, Node | None]:
+    """The name the store calls `buildHostContext` by, and the function
+    where the store's file defines it (None where the team moved it into a
+    module the store imports it from: the store reads its result only)."""
     if any(name == HOST_CONTEXT for name, _fn, _exported in top_functions(ed)):
-        edit(ed, ed.function(HOST_CONTEXT))
-        return HOST_CONTEXT
-    imported = [
-        (local, specifier) for local, (exported, specifier) in import_sources(ed).items() if exported == HOST_CONTEXT
-    ]
+        return HOST_CONTEXT, ed.function(HOST_CONTEXT)
+    imported = [local for local, (exported, _specifier) in import_sources(ed).items() if exported == HOST_CONTEXT]
     if len(imported) != 1:
         ed.function(HOST_CONTEXT)  # names what is missing
-    local, specifier = imported[0]
-    where = module_file(Path(ctx.repo), ed.path, specifier)
-    what = f"`appState` in `{HOST_CONTEXT}`, which `{ed.path}` imports from `{specifier}`"
-    if where is None:
-        raise AnchorMissing(ed.path, f"{what} (no file of the checkout)")
-    try:
-        data = (Path(ctx.repo) / where).read_bytes()
-        other = FileEditor(parsed_or_refused(where, data, ctx.formatter))
-        edit(other, other.function(HOST_CONTEXT))
-        present = other.result() == data
-    except (OSError, Refused):
-        present = False
-    if not present:
-        raise AnchorMissing(
-            ed.path, f"{what} ({where}, which this step does not edit: add it there by hand, or move the function back)"
-        )
-    return local
+    return imported[0], None

@@ -1,22 +1,43 @@
 """use-app-bridge.ts: the bridge store carries appState both ways.
 
-It puts the state into the ``ui/initialize`` host context, hears
-``ui/notifications/state-changed`` (SPEC section 5), and pushes a state that
-changed in the URL from outside to the mounted app (SPEC section 3, rule 3).
+The store keeps two facts per app: what it shows now, and its slot in the
+last location. It hands the app its slot in the ``ui/initialize`` host
+context (built by a method of its own around ``buildHostContext``, which
+keeps the state the bridge holds in every later context), hears
+``ui/notifications/state-changed`` (bridge_wiring), and pushes a slot that
+a navigation moving in the history changed (the Navigation API tells; the
+apps' own writes replace the entry) to the app, unless it shows it already.
+
+0.6.0's members, statements, parameter and imports that this release no
+longer writes are removed while they are as 0.6.0 wrote them (an edited
+one is refused, named): its forms sit beside the current snippets.
 """
 
 from __future__ import annotations
 
+from difflib import SequenceMatcher
+from functools import cache
+
 from tree_sitter import Node
 
 from ...engine.editor import FileEditor
-from ...engine.statements import Item, Statement, as_form, statement
+from ...engine.find import squash
 from ...engine.outcome import AnchorMissing, Conflict
-from ..base import Bridge, Context
-from ..names import NAMES
-from . import bridge_role, sdk_api
-from .common import MODULE_PATH, PROP_MEMBERS, import_of
-from .sdk_api import SdkApi
+from ...engine.statements import Form, Item, Statement, code_of, form, statement
+from ..base import Context
+from . import bridge_role, bridge_wiring
+from .bridge_wiring import MEMBERS, SCHEMAS, wiring
+from .common import (
+    FLOOR,
+    MODULE_PATH,
+    PROP_MEMBERS,
+    earlier_import,
+    ensure_import_like_neighbours,
+    fill,
+    folder_import,
+    import_of,
+)
+from .protocol_types import PATH as TYPES_PATH
 
 PATH = "apps/mesh/src/mcp-apps/use-app-bridge.ts"
 # What only the bridge store defines: how it is found where the team moved
@@ -24,302 +45,223 @@ PATH = "apps/mesh/src/mcp-apps/use-app-bridge.ts"
 DEFINES = f"function {bridge_role.HOST_CONTEXT}("
 ROLE = bridge_role.ROLE
 
-# The private members this step writes; a team may rename them.
-MEMBERS = frozenset(
-    {
-        "this.appStateJson",
-        "this.bridgeAppState",
-        "this.pushAppState",
-        "this.urlAppStateJson",
-        "this.reportedAppStates",
+# Page-wide, beside the theme observer: apps hear a slot that changed only
+# after a navigation that moved in the history.
+NAVIGATION = statement(
+    """
+    // Whether the page's last navigation moved to another history entry (a link,
+    // back/forward) or replaced the current one, as writes of the apps' states do.
+    // Without the Navigation API it stays false: apps restore their state on load
+    // only.
+    let navigationMoved = false;
+    function onNavigation(event: Event) {
+      const { navigationType } = event as Event & { navigationType?: string };
+      navigationMoved = navigationType !== "replace";
     }
+    """
+)
+LISTEN = statement(
+    """
+    (globalThis as { navigation?: EventTarget }).navigation?.addEventListener(
+      "currententrychange",
+      onNavigation,
+    );
+    """,
+    role='$N.navigation?.addEventListener("currententrychange", $H)',
 )
 
-APP_STATE_FIELD = """
-// Serialized state the app currently has: compare by value, not identity.
-private appStateJson: string | undefined;
+SHOWN_FIELD = """
+// What the app shows now, (as JSON) its slot in the last location, and the
+// state in the context the bridge holds.
+private shownAppState: unknown;
 """
+LAST_FIELD = "private lastAppState: string | undefined;"
+CONTEXT_FIELD = "private contextAppState: unknown;"
 
-# Rule 3 tells a navigation from the echo of the app's own report by what
-# the URL held before and the reports it has yet to show.
-URL_APP_STATE_FIELDS = """
-// The app's slot as the URL last held it, and the app's reports the URL has
-// yet to show (its echo is not a navigation), serialized.
-private urlAppStateJson: string | undefined;
-private reportedAppStates: (string | undefined)[] = [];
-"""
-
-# The app and the bridge part ways when the app reports a state: the bridge
-# keeps the context it was given, and the app shows its own state.
-BRIDGE_APP_STATE_FIELD = """
-// The state in the context the bridge holds and answers ui/initialize with.
-private bridgeAppState: unknown;
-"""
-
-# Until the app reports a state of its own, it shows (or, still loading, will
-# show) the one in the bridge's context.
-REMEMBER_INITIAL = [
-    statement("this.bridgeAppState = appState;", role="this.bridgeAppState = appState", names=MEMBERS),
+# attach(): what the app starts from, before the context is built.
+STARTING = [
+    statement("this.shownAppState = appState;", role="this.shownAppState = appState", names=MEMBERS),
+    statement("this.contextAppState = appState;", role="this.contextAppState = appState", names=MEMBERS),
     statement(
-        "this.appStateJson = JSON.stringify(appState);", role="this.appStateJson = JSON.stringify(appState)", names=MEMBERS
+        "this.lastAppState = JSON.stringify(appState ?? null);",
+        role="this.lastAppState = JSON.stringify(appState ?? null)",
+        names=MEMBERS,
     ),
-    statement(
-        "this.urlAppStateJson = this.appStateJson;", role="this.urlAppStateJson = this.appStateJson", names=MEMBERS
-    ),
-    statement("this.reportedAppStates = [];", role="this.reportedAppStates = []", names=MEMBERS),
 ]
 
-# Rule 8: the capability only where the render site keeps state, spread into
-# the host capabilities: the SDKs released so far do not declare it, and a
-# spread member is not checked against the parameter's type (where an SDK
-# declares it, it fits).
-CAPABILITIES = statement(
+# The capability only where the render site keeps state (SPEC 3, rule 8).
+CAPABILITIES = """
+// Where the render site keeps the app's state, the app may restore it.
+const capabilities = onAppStateChange
+  ? { ...{constant}, {{capability}}: { maxLength: 1024 } }
+  : {constant};
+"""
+
+# updateConfig(), last: the push decision.
+_PUSH = (
     """
-    // Rule 8: a site that keeps state says so, with the largest state it keeps
-    // (bytes of JSON text; whatever the app's key, it fits the URL's cap).
-    const appStateCapability = this.config.onAppStateChange
-      ? { appState: { maxLength: 1024 } }
-      : {};
+    // The app's slot changed: a link or back/forward (not a write of the
+    // apps' states, which replaces the history entry) tells the app, unless
+    // it shows that state already. A loading app starts from it.
+    const appState = JSON.stringify(config.appState ?? null);
+    """,
+    "if (!config.onAppStateChange || appState === this.lastAppState) return;",
+    "this.lastAppState = appState;",
+    "if (!navigationMoved) return;",
+    "if (appState === JSON.stringify(this.shownAppState ?? null)) return;",
+    "this.shownAppState = config.appState ?? null;",
+    """
+    if (this.snapshot.isLoading) {
+      this.contextAppState = this.shownAppState;
+      this.pushHostContext();
+    } else {
+      this.bridge.sendHostContextChange({ {{context_field}}: this.shownAppState });
+    }
     """,
 )
-CAPABILITY_SPREAD = Item("...appStateCapability", "...appStateCapability")
 
-# The SDK's setHostContext replaces the whole context that ui/initialize
-# answers with, but notifies the app only of keys that differ from the old
-# one (SDK 1.7.1). So a state the bridge already holds (a link back to where
-# the app started) is sent on its own, and every other state goes through the
-# context, which also reaches an app that is still loading (rule 6).
-PUSH_APP_STATE = """
-// setHostContext sends only the keys that differ from the context the bridge
-// holds: a state it already holds (a link back to where the app started) is
-// sent on its own.
-private pushAppState(appState: unknown) {
-  if (!this.bridge || this.disposed) return;
-  if (JSON.stringify(appState) === JSON.stringify(this.bridgeAppState)) {
-    this.bridge.sendHostContextChange({ appState });
-    return;
-  }
-  this.bridgeAppState = appState;
-  this.pushHostContext();
-}
+
+@cache
+def push_statements(config: str) -> list[Statement]:
+    """The push decision's statements, ``config`` being the name of the
+    parameter of ``updateConfig()``."""
+    texts = [fill(text).replace("config.", f"{config}.") for text in _PUSH]
+    return [statement(texts[0], names=MEMBERS)] + [statement(t, role=t, names=MEMBERS) for t in texts[1:]]
+
+
+HOST_CONTEXT = """
+/** The host context, with the state the app starts from (never resent). */
+private hostContext(){returns} {{
+{moved}  const {field} = this.contextAppState;
+  return {{
+    ...{call},
+    ...({field} !== undefined && {{ {field} }}),
+  }};
+}}
 """
 
-# The wiring of state-changed, one form per mode and SDK major version. A
-# handler for a bridge that has since been replaced or torn down must not
-# touch the store (rule 4).
-SDK = "sdk mode (the API the installed SDK declares)"
-COMPAT_1X = "compat mode, 1.x form (setNotificationHandler(StateChangedNotificationSchema, handler))"
-COMPAT_2X = f'compat mode, 2.x form (setNotificationHandler("{NAMES.method}", {{ params }}, handler))'
+# ---- what 0.6.0 wrote and this release does not ----
 
-_HANDLER_BODY = """
-  if (this.disposed || this.bridge !== bridge) return;
-  // A report without a state (`params: {{}}`) is no state, like null.
-  this.reportAppState(params.{field} ?? undefined);
-"""
-# The app's report: what it shows now. The render site writes it to the URL;
-# until the URL holds it, its echo is no navigation (rule 3).
-REPORT_APP_STATE = """
-// What the app reports it shows: the render site keeps it in the URL, and
-// the URL's echo of it is never pushed back.
-private reportAppState(state: unknown) {
-  const json = JSON.stringify(state);
-  this.appStateJson = json;
-  if (!this.config.onAppStateChange) return;
-  if (json !== this.urlAppStateJson) this.reportedAppStates.push(json);
-  this.config.onAppStateChange(state);
-}
-"""
-
-FOLLOW_URL_APP_STATE = """
-// Rule 3: the app hears its slot of the URL only when a navigation it did not
-// make changed it (a link, back/forward, an edited URL); never for its own
-// report, another app's, or where the site keeps no state.
-private followUrlAppState() {
-  if (!this.config.onAppStateChange) return;
-  const json = JSON.stringify(this.config.appState);
-  if (json === this.urlAppStateJson) return;
-  this.urlAppStateJson = json;
-  const echo = this.reportedAppStates.indexOf(json);
-  if (echo >= 0) {
-    this.reportedAppStates.splice(0, echo + 1);
-    return;
-  }
-  if (json === this.appStateJson) return;
-  this.appStateJson = json;
-  this.reportedAppStates = [];
-  // The slot gone: null, since a missing key would mean no change.
-  this.pushAppState(this.config.appState ?? null);
-}
-"""
-
-
-def sdk_handler(api: SdkApi) -> Statement:
-    """sdk mode's handler, with exactly the API the SDK declares (SPEC 5):
-    ``bridge.addEventListener(key, ...)`` or ``bridge.<accessor> = ...``,
-    the state read from the params member it declares."""
-    body = _HANDLER_BODY.format(field=api.field)
-    if api.kind == sdk_api.EVENT:
-        text = f'bridge.addEventListener("{api.name}", (params) => {{{body}}});'
-        role = f'$B.addEventListener("{api.name}", $$$)'
-    else:
-        text = f"bridge.{api.name} = (params) => {{{body}}};"
-        role = f"$B.{api.name} = $H"
-    return statement(text, role=role, label=f"{SDK.split(' (', 1)[0]} ({api.describe()})", names=MEMBERS)
-
-
-def _sdk_variants() -> list[Statement]:
-    """sdk mode's handler for every API an SDK may declare."""
-    return [
-        sdk_handler(SdkApi(kind, name, field, ""))
-        for kind, names in ((sdk_api.EVENT, sdk_api.EVENT_KEYS), (sdk_api.ACCESSOR, sdk_api.ACCESSORS))
-        for name in names
-        for field in sdk_api.FIELDS
-    ]
-
-
-def _compat_handlers() -> dict[str, Statement]:
-    """compat mode's handler in each SDK form. 2.x validates the params
-    with the schema and hands the handler the params themselves."""
-    body_1x = _HANDLER_BODY.format(field="state")
-    body_2x = "\n".join("  " + line if line else line for line in body_1x.split("\n"))
-    return {
-        COMPAT_1X: statement(
-            f"bridge.setNotificationHandler(StateChangedNotificationSchema, ({{ params }}) => {{{body_1x}}});",
-            role="$B.setNotificationHandler(StateChangedNotificationSchema, $$$)",
-            label=COMPAT_1X,
-            names=MEMBERS,
-        ),
-        COMPAT_2X: statement(
-            f'bridge.setNotificationHandler(\n  "{NAMES.method}",\n  {{ params: StateChangedParamsSchema }},\n'
-            f"  (params) => {{{body_2x}  }},\n);",
-            role=f'$B.setNotificationHandler("{NAMES.method}", $$$)',
-            label=COMPAT_2X,
-            names=MEMBERS,
-        ),
-    }
-
-
-HANDLERS = _compat_handlers()
-# Every way of hearing state-changed, whatever the mode or SDK version: one
-# of them anywhere in the store is the work of this step, never added twice.
-REGISTRATIONS = (
-    f'$B.setNotificationHandler("{NAMES.method}", $$$)',
-    "$B.setNotificationHandler(StateChangedNotificationSchema, $$$)",
-    *(f"$B.{name} = $H" for name in sdk_api.ACCESSORS),
-    *(f'$B.addEventListener("{name}", $$$)' for name in sdk_api.EVENT_KEYS),
+_060 = f"{FLOOR}, the bridge store"
+_NAMES_060 = frozenset(
+    {"this.appStateJson", "this.bridgeAppState", "this.pushAppState", "this.urlAppStateJson", "this.reportedAppStates"}
 )
-# The name each form imports from app-state.ts (sdk mode: none).
-SCHEMAS = {SDK: "", COMPAT_1X: "StateChangedNotificationSchema", COMPAT_2X: "StateChangedParamsSchema"}
-
-
-def wiring(ctx: Context) -> str:
-    """The label of the form this run wires state-changed in."""
-    if ctx.bridge is Bridge.SDK:
-        return SDK
-    return COMPAT_2X if ctx.form == "2.x" else COMPAT_1X
-
-
-def handler(ctx: Context) -> Statement:
-    """The run's handler; every other form becomes it (a migration)."""
-    current = wiring(ctx)
-    if ctx.sdk_api is not None and ctx.sdk_api.context_problem:
-        raise Conflict(PATH, f"{current} cannot hand the state back: {ctx.sdk_api.context_problem}")
-    if current == SDK:
-        api = ctx.sdk_api if ctx.sdk_api is not None else sdk_api.PROPOSED
-        if api.problem:
-            raise Conflict(PATH, f"sdk mode cannot wire state-changed: {api.problem}")
-        wanted = sdk_handler(api)
-    else:
-        wanted = HANDLERS[current]
-    others = [as_form(other) for label, other in HANDLERS.items() if label != current]
-    others += [as_form(other) for other in _sdk_variants() if other.role != wanted.role or other.snippet != wanted.snippet]
-    return wanted._replace(earlier=tuple(others), alike=REGISTRATIONS)
-
-
-# Rule 3, in a method of its own (FOLLOW_URL_APP_STATE).
-PUSH_URL_STATE = statement("this.followUrlAppState();", role="this.followUrlAppState()")
-
-
-def advertise_capability(ed: FileEditor, attach: Node, anchor: Node, store: str = bridge_role.CLASS) -> None:
-    """The capability in the host capabilities that ``attach()`` (of the
-    class ``store``) hands to ``new AppBridge(client, hostInfo,
-    capabilities, ...)`` (under whatever name the file imports the SDK's
-    bridge) where the site keeps state: spread into an object there, or
-    into one made of the constant there (CAPABILITIES declares it, after
-    ``anchor``)."""
-    where = f"the host capabilities passed to `new AppBridge(...)` in `attach()` of `{store}`"
-    news = bridge_role.constructions(ed, attach, bridge_role.bridge_constructors(ed))
-    arguments = news[0].child_by_field_name("arguments").named_children if len(news) == 1 else []
-    if len(arguments) < 3 or arguments[2].type not in {"object", "identifier"}:
-        raise AnchorMissing(ed.path, where)
-    argument = arguments[2]
-    ed.ensure_statements_after(anchor, [CAPABILITIES])
-    if argument.type == "object":
-        ed.ensure_list_items(argument, [CAPABILITY_SPREAD])
-        return
-    # The constant becomes the first spread of an object; the statement is
-    # laid out anew, since its arguments may no longer fit on one line (with
-    # comments inside, which the printer leaves alone, the arguments break
-    # one per line as Biome would break them).
-    constant = ed.text(argument)
-    bridge = ed.enclosing_statement(news[0])
-    before = ed.source.data[bridge.start_byte:argument.start_byte].decode()
-    after = ed.source.data[argument.end_byte:bridge.end_byte].decode()
-    spread = f"{{ ...{constant}, {CAPABILITY_SPREAD.text} }}"
-    laid = ed.laid_out(f"{before}{spread}{after}", ed.source.indent_of(bridge))
-    if laid is not None:
-        ed.edits.replace(bridge.start_byte, bridge.end_byte, laid)
-    elif not ed.break_items(argument.parent, {2: spread}):
-        # Comments between the arguments: the one argument changes in place.
-        ed.edits.replace(argument.start_byte, argument.end_byte, spread)
-
-
-def _host_context_with_app_state(ed: FileEditor, build: Node) -> None:
-    """``buildHostContext`` (the function ``build`` of ``ed``'s file) takes
-    appState and puts it into the context only when there is one."""
-    ed.ensure_list_items(ed.parameters(build), [Item("appState", "appState?: unknown")])
-    returned = ed.statement(
-        ed.body(build), lambda s: s.startswith("return{"), "the object returned by `buildHostContext`"
-    )
-    ed.ensure_list_items(
-        returned.named_children[0],
-        [Item("...appState", "...(appState !== undefined && { appState })")],
-    )
+PARAMETER_060 = Form(f"{_060}'s `appState` parameter of buildHostContext", "appState?: unknown")
+SPREAD_060 = Form(f"{_060}'s `appState` in buildHostContext", "...(appState !== undefined && { appState })")
+# Found by what they set, whatever the value (another value is an edit;
+# each its own metavariable, since a match binds it for the file).
+STARTING_060 = [
+    form(_060, "this.bridgeAppState = appState;", "this.bridgeAppState = $BRIDGE_STATE"),
+    form(_060, "this.appStateJson = JSON.stringify(appState);", "this.appStateJson = $STATE_JSON"),
+    form(_060, "this.urlAppStateJson = this.appStateJson;", "this.urlAppStateJson = $URL_JSON"),
+    form(_060, "this.reportedAppStates = [];", "this.reportedAppStates = $REPORTED"),
+    form(
+        f"{_060}'s capability",
+        """
+        // Rule 8: a site that keeps state says so, with the largest state it keeps
+        // (bytes of JSON text; whatever the app's key, it fits the URL's cap).
+        const appStateCapability = this.config.onAppStateChange
+          ? { appState: { maxLength: 1024 } }
+          : {};
+        """,
+    ),
+]
+SPREAD_CAPABILITY_060 = "...appStateCapability"
+FOLLOW_060 = form(_060, "this.followUrlAppState();", "this.followUrlAppState()")
+MEMBERS_060 = {
+    "appStateJson": """
+        // Serialized state the app currently has: compare by value, not identity.
+        private appStateJson: string | undefined;
+        """,
+    "bridgeAppState": """
+        // The state in the context the bridge holds and answers ui/initialize with.
+        private bridgeAppState: unknown;
+        """,
+    "urlAppStateJson": """
+        // The app's slot as the URL last held it, and the app's reports the URL has
+        // yet to show (its echo is not a navigation), serialized.
+        private urlAppStateJson: string | undefined;
+        """,
+    "reportedAppStates": "private reportedAppStates: (string | undefined)[] = [];",
+    "pushAppState": """
+        // setHostContext sends only the keys that differ from the context the bridge
+        // holds: a state it already holds (a link back to where the app started) is
+        // sent on its own.
+        private pushAppState(appState: unknown) {
+          if (!this.bridge || this.disposed) return;
+          if (JSON.stringify(appState) === JSON.stringify(this.bridgeAppState)) {
+            this.bridge.sendHostContextChange({ appState });
+            return;
+          }
+          this.bridgeAppState = appState;
+          this.pushHostContext();
+        }
+        """,
+    "followUrlAppState": """
+        // Rule 3: the app hears its slot of the URL only when a navigation it did not
+        // make changed it (a link, back/forward, an edited URL); never for its own
+        // report, another app's, or where the site keeps no state.
+        private followUrlAppState() {
+          if (!this.config.onAppStateChange) return;
+          const json = JSON.stringify(this.config.appState);
+          if (json === this.urlAppStateJson) return;
+          this.urlAppStateJson = json;
+          const echo = this.reportedAppStates.indexOf(json);
+          if (echo >= 0) {
+            this.reportedAppStates.splice(0, echo + 1);
+            return;
+          }
+          if (json === this.appStateJson) return;
+          this.appStateJson = json;
+          this.reportedAppStates = [];
+          // The slot gone: null, since a missing key would mean no change.
+          this.pushAppState(this.config.appState ?? null);
+        }
+        """,
+    "reportAppState": """
+        // What the app reports it shows: the render site keeps it in the URL, and
+        // the URL's echo of it is never pushed back.
+        private reportAppState(state: unknown) {
+          const json = JSON.stringify(state);
+          this.appStateJson = json;
+          if (!this.config.onAppStateChange) return;
+          if (json !== this.urlAppStateJson) this.reportedAppStates.push(json);
+          this.config.onAppStateChange(state);
+        }
+        """,
+}
 
 
 def transform(ed: FileEditor, ctx: Context) -> None:
     # The store by role (bridge_role): its class, its interfaces and the
     # host context's builder, whatever the team named them or wherever it
     # moved the builder.
-    build_name = bridge_role.host_context(ed, ctx, _host_context_with_app_state)
+    build_name, build = bridge_role.host_context(ed)
     store, name = bridge_role.store_class(ed)
+    dropped = _without_060_parameter(ed, build) if build is not None else None
 
-    interfaces = (bridge_role.config_interface(ed, store, name), bridge_role.options_interface(ed, name))
-    for interface in dict.fromkeys(interfaces):
+    for interface in dict.fromkeys((bridge_role.config_interface(ed, store, name), bridge_role.options_interface(ed, name))):
         ed.ensure_members(ed.interface(interface), PROP_MEMBERS)
-
     # Exported for its tests (use-app-bridge.test.ts).
     if store.parent is None or store.parent.type != "export_statement":
         ed.edits.insert(store.start_byte, "export ")
-    attach = ed.method(store, "attach")
-    config_pattern = ed.destructuring_of(attach, "this.config", "client")
-    ed.ensure_list_items(config_pattern, [Item("appState", "appState")])
-    build_call = ed.call(attach, build_name, f"`attach()` of `{name}`")
-    ed.ensure_list_items(build_call.child_by_field_name("arguments"), [Item("appState", "appState")])
-    context = ed.enclosing_statement(build_call)
-    ed.ensure_statements_after(context, REMEMBER_INITIAL)
-    # The capability goes after the statements above, as on a clean tree,
-    # also where one of them is there already (a tree the feature is partly in).
-    kept = ed.find_statement(context.parent, REMEMBER_INITIAL[1])
-    advertise_capability(ed, attach, kept if kept is not None else context, name)
+
+    for member, text in MEMBERS_060.items():
+        ed.retire_member(store, member, Form(f"{_060}'s `{member}`", text))
+    _fields(ed, store)
+    _navigation(ed, store)
+    _push(ed, store)
+    _host_context(ed, store, name, build_name, build, dropped)
+    _attach(ed, store, name, build_name, dropped)
 
     # Heard in any method of the store (a helper that registerHandlers
     # calls, say); the size handler is needed only to add it.
     handlers = ed.body(ed.method(store, "registerHandlers"))
     try:
-        wanted = handler(ctx)
+        wanted = bridge_wiring.handler(ctx, ed.path)
     except Conflict as conflict:  # named at the store's file, wherever it is
         raise Conflict(ed.path, conflict.reason) from None
+    _not_an_edited_form(ed, store, wanted)
     ed.ensure_statements_after(
         lambda: ed.statement(
             handlers, lambda s: s.startswith("bridge.onsizechange="), "`bridge.onsizechange = ...` in `registerHandlers()`"
@@ -328,74 +270,277 @@ def transform(ed: FileEditor, ctx: Context) -> None:
         block=handlers,
         scope=store,
     )
+    _schema_import(ed, ctx)
 
-    update = ed.body(ed.method(store, "updateConfig"))
-    ed.ensure_statements_at_end(update, [PUSH_URL_STATE])
 
-    # Theme and display-mode pushes keep the state the bridge holds: not
-    # resent (it has not changed), not dropped from the context (rule 5).
-    push_host_context = ed.method(store, "pushHostContext")
-    context_call = ed.call(push_host_context, build_name, f"`pushHostContext()` of `{name}`")
-    bridge_app_state = "this." + ed.member_name("bridgeAppState")
-    ed.ensure_list_items(context_call.child_by_field_name("arguments"), [Item(bridge_app_state, bridge_app_state)])
+def _not_an_edited_form(ed: FileEditor, store: Node, wanted: Statement) -> None:
+    """A registration of state-changed that is neither the run's handler nor
+    one of its earlier forms as written, but nearer to an earlier form than
+    to the run's (the tool's handler, someone edited since), would be kept
+    where this release rewrites what it calls: refused, named. One nearer
+    to the run's handler is the team's edit of it: kept."""
+    for role in bridge_wiring.REGISTRATIONS:
+        node = ed.find_role(store, role)
+        if node is None:
+            continue
+        if ed.same_code(node, wanted.snippet, wanted.names) or any(
+            ed.same_code(node, was.snippet, was.names, comments=True) for was in wanted.earlier
+        ):
+            return
+        text = squash(ed.text(node))
+        nearest = max((*wanted.earlier, wanted), key=lambda f: SequenceMatcher(None, text, squash(code_of(f.snippet)), autojunk=False).ratio())
+        # the tool's handler reaches the site's callback (0.6.0's through a method of its own)
+        if nearest is wanted or not any(name in text for name in ("onAppStateChange", "reportAppState")):
+            return
+        first, last = node.start_point[0] + 1, node.end_point[0] + 1
+        raise Conflict(
+            ed.path,
+            f"{ed.path} lines {first}-{last} hold {nearest.label}, changed since mesh-codemod wrote it: "
+            f"not replaced with this release's {wanted.label}; restore the written form or make the change by hand",
+        )
 
-    # The members, under the names the statements above found them by. The
-    # field that anchors them is needed only to add one.
+
+def _without_060_parameter(ed: FileEditor, build: Node) -> int | None:
+    """0.6.0's `appState` parameter of ``buildHostContext`` and its spread
+    into the context, removed: the index of the parameter (the calls'
+    argument there goes too), None when it was not there."""
+    params = ed.parameters(build)
+    entries = ed.entries(params)
+    index = next((i for i, p in enumerate(entries) if ed.item_key(p) == "appState"), None)
+    if index is None or not ed.retire_list_item(params, PARAMETER_060):
+        return None
+    returned = ed.statement(ed.body(build), lambda s: s.startswith("return{"), "the object returned by `buildHostContext`")
+    ed.retire_list_item(returned.named_children[0], SPREAD_060)
+    return index
+
+
+def _fields(ed: FileEditor, store: Node) -> None:
     def unsub_theme():
         return ed.class_member(store, "unsubTheme")
 
-    ed.ensure_class_member(store, "appStateJson", APP_STATE_FIELD, after=unsub_theme, names=MEMBERS)
-    # Added to a store that has appStateJson already (the feature partly
-    # there): right after it.
-    app_state_json = ed.class_members(store, ed.member_name("appStateJson"))
+    ed.ensure_class_member(store, "shownAppState", SHOWN_FIELD, after=unsub_theme, names=MEMBERS)
+    shown = ed.class_members(store, ed.member_name("shownAppState"))
+    ed.ensure_class_member(store, "lastAppState", LAST_FIELD, after=lambda: shown[0] if shown else unsub_theme(), names=MEMBERS)
+    last = ed.class_members(store, ed.member_name("lastAppState"))
     ed.ensure_class_member(
-        store,
-        "bridgeAppState",
-        BRIDGE_APP_STATE_FIELD,
-        after=(lambda: app_state_json[0]) if app_state_json else unsub_theme,
+        store, "contextAppState", CONTEXT_FIELD, after=lambda: (last or shown)[0] if last or shown else unsub_theme(),
         names=MEMBERS,
-    )
-    # The push the rule-3 method makes, under the name this file gives it
-    # (the other members it uses are bound by the statements above).
-    for follow in ed.class_members(store, "followUrlAppState"):
-        ed.find_role(follow, "this.pushAppState(this.config.appState ?? null)", MEMBERS)
-    ed.ensure_class_member(
-        store, "pushAppState", PUSH_APP_STATE, after=push_host_context, spaced=True, names=MEMBERS
-    )
-    bridge_app_state_field = ed.class_members(store, ed.member_name("bridgeAppState"))
-    ed.ensure_class_member(
-        store,
-        "urlAppStateJson",
-        URL_APP_STATE_FIELDS,
-        # after bridgeAppState, or where it goes (right after appStateJson), as on a clean tree
-        after=(lambda: (bridge_app_state_field or app_state_json)[0])
-        if bridge_app_state_field or app_state_json
-        else unsub_theme,
-        names=MEMBERS,
-    )
-    push_app_state = ed.class_members(store, ed.member_name("pushAppState"))
-    anchor_method = (lambda: push_app_state[0]) if push_app_state else push_host_context
-    ed.ensure_class_member(
-        store, "followUrlAppState", FOLLOW_URL_APP_STATE, after=anchor_method, spaced=True, names=MEMBERS
-    )
-    ed.ensure_class_member(
-        store, "reportAppState", REPORT_APP_STATE, after=anchor_method, spaced=True, names=MEMBERS
     )
 
-    # The schema the wiring imports; what only an earlier form used goes.
-    # (where the module is: beside the store, or wherever the team moved it)
-    app_state, same = import_of(ed, ctx, MODULE_PATH, alias=False, anchor_suffix="./host-styles")
-    schema = SCHEMAS[wiring(ctx)]
-    if schema:
-        ed.ensure_import(app_state, [schema], after_module_suffix="host-styles", same=same)
-    unused = [name for name in SCHEMAS.values() if name and name != schema]
-    still_used = ed.drop_unused_imports(
-        app_state, unused, f"only the earlier wiring used it; now {wiring(ctx)}", same=same
+
+def _navigation(ed: FileEditor, store: Node) -> None:
+    """The page's navigation flag after the theme observer's subscription
+    (the function ``attach()`` subscribes with), else right before the
+    store; ``attach()`` listens for it after subscribing."""
+    attach = ed.method(store, "attach")
+    subscribed = [
+        n for n in ed.walk(attach)
+        if n.type == "assignment_expression" and squash(ed.text(n.child_by_field_name("left"))) == "this.unsubTheme"
+    ]
+    call = subscribed[0].child_by_field_name("right") if subscribed else None
+    subscribe = ed.text(call.child_by_field_name("function")) if call is not None and call.type == "call_expression" else ""
+    root = ed.source.root
+    functions = [n for n in root.named_children if n.type == "function_declaration" and ed.name_of(n) == subscribe]
+    top = store.parent if store.parent is not None and store.parent.type == "export_statement" else store
+    ed.ensure_statements_after(
+        lambda: functions[0] if functions else top.prev_named_sibling, [NAVIGATION], block=root, spaced=True
     )
+    if not subscribed:
+        raise AnchorMissing(ed.path, "`this.unsubTheme = ...` in `attach()`, to listen for navigations after it")
+    ed.ensure_statements_after(ed.enclosing_statement(subscribed[0]), [LISTEN])
+
+
+def _push(ed: FileEditor, store: Node) -> None:
+    """The push decision, last in ``updateConfig(config)``; 0.6.0's call of
+    its own method goes."""
+    update = ed.method(store, "updateConfig")
+    body = ed.body(update)
+    ed.retire_statement(body, FOLLOW_060)
+    params = ed.entries(ed.parameters(update))
+    parameter = params[0].child_by_field_name("pattern") if params else None
+    if parameter is None or parameter.type != "identifier":
+        raise AnchorMissing(ed.path, "the config parameter of `updateConfig`")
+    ed.ensure_statements_at_end(body, push_statements(ed.text(parameter)), spaced=True)
+
+
+def _host_context(ed: FileEditor, store: Node, name: str, build_name: str, build: Node | None, dropped: int | None) -> None:
+    """``pushHostContext()`` sets the context ``hostContext()`` builds: the
+    builder's result, with the state the bridge holds (rule 5: a theme or
+    display-mode push neither resends it nor drops it from the context the
+    bridge keeps). What the builder's call needed of ``pushHostContext()``
+    (its config read) moves with it."""
+    push = ed.method(store, "pushHostContext")
+    body = ed.body(push)
+    calls = ed.calls(push, build_name)
+    if ed.class_members(store, ed.member_name("hostContext")) or not calls:
+        return
+    call = calls[0]
+    setter = ed.enclosing_statement(call)
+    if setter.parent is None or setter.parent.id != body.id:
+        raise AnchorMissing(ed.path, f"the statement of `pushHostContext()` of `{name}` that calls `{build_name}`")
+    arguments = [a for i, a in enumerate(ed.entries(call.child_by_field_name("arguments"))) if i != dropped]
+    used = {ed.text(n) for a in arguments for n in ed.walk(a) if n.type == "identifier"}
+    # a comment among the arguments (in either call the method replaces) goes with them
+    commented = [c for c in (call, *ed.calls(ed.method(store, "attach"), build_name)) if _has_comment(ed, c)]
+    text = f"{build_name}({', '.join(ed.text(a) for a in arguments)})"
+    if commented and dropped is None:
+        text = ed.text(commented[0])
+    moved = [
+        s for s in ed.entries(body)
+        if s.id != setter.id and s.type == "lexical_declaration" and _bound(ed, s) and _bound(ed, s) <= used
+        and not _used_outside(ed, body, s, setter, _bound(ed, s))
+    ]
+    returns = build.child_by_field_name("return_type") if build is not None else None
+    method = HOST_CONTEXT.format(
+        returns=ed.text(returns) if returns is not None else "",
+        moved="".join(f"  {ed.text(s)}\n" for s in moved),
+        field=fill("{{context_field}}"),
+        call=text,
+    )
+    ed.ensure_class_member(store, "hostContext", method, after=push, spaced=True, names=MEMBERS)
+    for statement_ in moved:
+        ed.remove_lines(statement_, statement_)
+    callee = setter.named_children[0].child_by_field_name("function") if setter.named_children else None
+    if callee is None or setter.named_children[0].type != "call_expression":
+        raise AnchorMissing(ed.path, f"`this.bridge.setHostContext({build_name}(...))` in `pushHostContext()`")
+    ed.edits.replace(setter.start_byte, setter.end_byte, f"{ed.text(callee)}(this.{ed.member_name('hostContext')}());")
+
+
+def _has_comment(ed: FileEditor, node: Node) -> bool:
+    return any(n.type == "comment" for n in ed.walk(node))
+
+
+def _bound(ed: FileEditor, declaration: Node) -> set[str]:
+    names = set()
+    for declarator in ed.entries(declaration):
+        if declarator.type == "variable_declarator":
+            names |= ed.bound_names(declarator)
+    return names
+
+
+def _used_outside(ed: FileEditor, scope: Node, declaration: Node, inside: Node, names: set[str]) -> bool:
+    """Whether ``scope`` uses one of ``names`` outside ``declaration`` and
+    ``inside`` (and what earlier forms' removal takes away)."""
+    skip = [declaration, inside]
+    for node in ed.walk(scope):
+        if node.type not in {"identifier", "shorthand_property_identifier"} or ed.text(node) not in names:
+            continue
+        if any(s.start_byte <= node.start_byte < s.end_byte for s in skip):
+            continue
+        if any(r.start <= node.start_byte < r.end for r in ed.edits if r.end > r.start):
+            continue
+        return True
+    return False
+
+
+def _attach(ed: FileEditor, store: Node, name: str, build_name: str, dropped: int | None) -> None:
+    """``attach()`` starts the app from its slot: the config read for it,
+    the context from ``hostContext()``, the capability where the site
+    keeps state; 0.6.0's statements for it go."""
+    attach = ed.method(store, "attach")
+    pattern = ed.destructuring_of(attach, "this.config", "client")
+    declaration = ed.enclosing_statement(pattern)
+    for was in STARTING_060:
+        ed.retire_statement(declaration.parent, was)
+    calls = ed.calls(attach, build_name)
+    context = ed.enclosing_statement(calls[0]) if calls else None
+    if calls:
+        ed.edits.replace(calls[0].start_byte, calls[0].end_byte, f"this.{ed.member_name('hostContext')}()")
+    else:
+        context = _declaring_host_context(ed, attach)
+    # the config read: what only the builder's call used goes, the state comes
+    entries = ed.entries(pattern)
+    gone = [
+        e for e in entries
+        if calls and e.type == "shorthand_property_identifier_pattern"
+        and not _used_outside(ed, ed.body(attach), declaration, calls[0], {ed.text(e)})
+    ]
+    if any(c.type == "comment" for c in pattern.named_children):
+        # the team's comments stay with the names they are about
+        for entry in gone:
+            ed.drop_list_item(pattern, entry)
+        ed.ensure_list_items(pattern, [Item(n, n) for n in ("appState", "onAppStateChange")])
+    else:
+        kept = [ed.text(e) for e in entries if e not in gone]
+        wanted = kept + [n for n in ("appState", "onAppStateChange") if n not in kept]
+        if wanted != [ed.text(e) for e in entries]:
+            value = declaration.named_children[0].child_by_field_name("value")
+            text = f"{ed.text(declaration).split(' ', 1)[0]} {{ {', '.join(wanted)} }} = {ed.text(value)};"
+            ed.edits.replace(declaration.start_byte, declaration.end_byte, ed.render(text, ed.source.indent_of(declaration)))
+    ed.ensure_statements_after(declaration, STARTING)
+    _capabilities(ed, attach, context, name)
+
+
+def _declaring_host_context(ed: FileEditor, attach: Node) -> Node:
+    found = ed.find_role(ed.body(attach), "const $X = this.hostContext()", MEMBERS)
+    if found is None:
+        raise AnchorMissing(ed.path, "the host context built in `attach()`")
+    return found
+
+
+def _capabilities(ed: FileEditor, attach: Node, context: Node, store: str) -> None:
+    """The host capabilities ``new AppBridge(client, hostInfo, capabilities,
+    ...)`` takes (under whatever name the file imports the SDK's bridge),
+    with the capability where the site keeps state: a constant becomes
+    ``capabilities`` (declared after the host context), 0.6.0's spread of
+    its own constant too."""
+    where = f"the host capabilities passed to `new AppBridge(...)` in `attach()` of `{store}`"
+    news = bridge_role.constructions(ed, attach, bridge_role.bridge_constructors(ed))
+    arguments = news[0].child_by_field_name("arguments").named_children if len(news) == 1 else []
+    if len(arguments) < 3:
+        raise AnchorMissing(ed.path, where)
+    argument = arguments[2]
+    constant = ed.text(argument)
+    spread = _spread_060(ed, argument)
+    if spread is not None:
+        constant = spread
+    elif argument.type != "identifier":
+        raise AnchorMissing(ed.path, f"{where}, a constant")
+    if constant == "capabilities":
+        return
+    ed.ensure_statements_after(context, [statement(fill(CAPABILITIES.replace("{constant}", constant)))])
+    if spread is None:
+        ed.edits.replace(argument.start_byte, argument.end_byte, "capabilities")
+        return
+    # 0.6.0 broke the construction over lines around its spread: laid out anew
+    bridge = ed.enclosing_statement(news[0])
+    before = ed.source.data[bridge.start_byte:argument.start_byte].decode()
+    after = ed.source.data[argument.end_byte:bridge.end_byte].decode()
+    laid = ed.laid_out(f"{before}capabilities{after}", ed.source.indent_of(bridge))
+    ed.edits.replace(bridge.start_byte, bridge.end_byte, laid if laid is not None else f"{before}capabilities{after}")
+
+
+def _spread_060(ed: FileEditor, node: Node) -> str | None:
+    """The constant of 0.6.0's capabilities argument, ``{ ...CONSTANT,
+    ...appStateCapability }``, when ``node`` is that argument."""
+    entries = ed.entries(node) if node.type == "object" else []
+    if len(entries) != 2 or len(node.named_children) != 2 or any(e.type != "spread_element" for e in entries):
+        return None
+    first, second = (e.named_children[0] if e.named_children else None for e in entries)
+    if first is None or first.type != "identifier" or squash(ed.text(entries[1])) != SPREAD_CAPABILITY_060:
+        return None
+    return ed.text(first)
+
+
+def _schema_import(ed: FileEditor, ctx: Context) -> None:
+    """The schema the wiring registers, imported from where mesh keeps the
+    protocol's types; what only another wiring used goes, and so does
+    0.6.0's import of it from app-state.ts."""
+    schema = SCHEMAS[wiring(ctx)]
+    module, same = import_of(ed, ctx, MODULE_PATH, alias=False, anchor_suffix="./host-styles")
+    earlier = [earlier_import(f"{FLOOR}, the schema's import", [name], module) for name in SCHEMAS.values() if name]
+    if schema:
+        ensure_import_like_neighbours(ed, ctx, TYPES_PATH, [schema], alias=False, earlier=earlier)
+    else:
+        for was in earlier:
+            ed.retire_statement(ed.source.root, was)
+    ed.drop_unused_imports(module, [n for n in SCHEMAS.values() if n], "this release imports it from types.ts", same, moved=True)
+    types, types_same, _anchor = folder_import(ed, ctx, TYPES_PATH, alias=False)
+    unused = [n for n in SCHEMAS.values() if n and n != schema]
+    still_used = ed.drop_unused_imports(types, unused, f"only the earlier wiring used it; now {wiring(ctx)}", types_same)
     if still_used:
-        # app-state.ts of this wiring does not export it: the file would not build.
         raise Conflict(
             ed.path,
-            f"`{still_used[0]}` (from app-state.ts) is used here besides the state-changed handler, "
+            f"`{still_used[0]}` (from types.ts) is used here besides the state-changed handler, "
             f"and {wiring(ctx)} has no such schema; remove that use, or keep the earlier wiring with --bridge",
         )

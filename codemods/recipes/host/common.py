@@ -3,15 +3,18 @@
 from __future__ import annotations
 
 import posixpath
+import re
 from types import MappingProxyType
 
 from tree_sitter import Node
 
 from ...engine.editor import FileEditor
-from ...engine.statements import Item, Statement, statement
 from ...engine.find import module_stem
-from ...engine.specifiers import spell, spellings
+from ...engine.specifiers import resolve, spell, spellings
+from ...engine.statements import Form, Item, Statement, as_form, form, statement
 from ..base import Context
+from ..names import NAMES
+from .releases import FLOOR
 
 # What every layer between the render site and the bridge passes along.
 PROP_MEMBERS = (
@@ -41,24 +44,45 @@ HOOK = "useAppStateParam"
 HOOK_NAMES = frozenset({"appState", "onAppStateChange", "hasMCPApp"})
 
 
-def hook_statement(argument: str, comment: str = "") -> Statement:
-    """``const { appState, onAppStateChange } = useAppStateParam(argument)``."""
+def hook_statement(argument: str, comment: str = "", *, earlier: list[Statement] = (), label: str = "") -> Statement:
+    """``const { appState, onAppStateChange } = useAppStateParam(argument)``;
+    ``earlier``: the forms of it that become it (as statements: written
+    with :func:`hook_statement` and a ``label``)."""
     return statement(
         comment + f"const {{ appState, onAppStateChange }} = {HOOK}({argument});",
         role=f"{HOOK}($$$)",
         names=HOOK_NAMES,
+        label=label,
+        earlier=[as_form(e, "upgrade") for e in earlier],
     )
+
+
+_HOLE = re.compile(r"\{\{(\w+)\}\}")
+
+
+def fill(template: str, **more: str) -> str:
+    """``template`` with each ``{{hole}}`` filled: the names table's wire
+    names (``{{method}}``, ``{{context_field}}``, ``{{capability}}``,
+    ``{{event}}``, ``{{accessor}}``), or ``more``; a hole neither fills
+    is an error."""
+    values = {**NAMES._asdict(), **more}
+
+    def hole(match: re.Match[str]) -> str:
+        if match.group(1) not in values:
+            raise KeyError(f"no value for the hole {match.group(0)}")
+        return values[match.group(1)]
+
+    return _HOLE.sub(hole, template)
 
 
 def import_of(
     ed: FileEditor, ctx: Context, usual: str, *, alias: bool, anchor_suffix: str | None = None
 ) -> tuple[str, tuple[str, ...]]:
-    """How ``ed``'s file imports the step file usually at ``usual``, from
-    where each of them is (SPEC 5a: found by role, wherever the team moved
-    it): the specifier to add (through the `@/` alias when ``alias`` and it
-    reaches the file, else relative; with the extension when the import
-    ending with ``anchor_suffix`` has one, mesh mixing both styles), and
-    every spelling of the module, under any of which an import is present."""
+    """How 0.6.0 spelled ``ed``'s import of the step file usually at
+    ``usual``, from where each of them is: through the `@/` alias when
+    ``alias`` and it reaches the file, else relative; with the extension
+    when the import ending with ``anchor_suffix`` has one; and every
+    spelling of the module, under any of which an import is present."""
     target = ctx.at(usual)
     bare = spell(ed.path, target, ctx.aliases or ALIASES, alias=alias, extension=False)
     extension = target[len(module_stem(target)):]
@@ -66,13 +90,67 @@ def import_of(
     return specifier, spellings(ed.path, target, ctx.aliases or ALIASES)
 
 
+def folder_import(ed: FileEditor, ctx: Context, usual: str, *, alias: bool) -> tuple[str, tuple[str, ...], Node | None]:
+    """How ``ed``'s file imports the step file usually at ``usual`` (where
+    it is): spelled as the file already spells its imports from that
+    folder, else with the extension (mesh mixes both styles); through the
+    `@/` alias when ``alias`` and it reaches the file, else relative. Then
+    every spelling of the module (an import under any of them is present)
+    and the import it goes after: the file's last from that folder, else
+    its last from the folder nearest it (spelled through an alias like it,
+    where there is one)."""
+    aliases = ctx.aliases or ALIASES
+    target = ctx.at(usual)
+    folder = posixpath.dirname(target).split("/")
+    best: tuple[tuple[int, int], Node] | None = None
+    bare = False
+    for node in ed.imports():
+        source = node.child_by_field_name("source")
+        specifier = ed.text(source)[1:-1] if source is not None else ""
+        named = resolve(ed.path, specifier, aliases)
+        if named is None or node.id in ed.retired:
+            continue
+        other = posixpath.dirname(named).split("/")
+        same_folder = other == folder
+        if same_folder:
+            bare = module_stem(specifier) == specifier
+        depth = next((i for i, (a, b) in enumerate(zip(folder, other)) if a != b), min(len(folder), len(other)))
+        spelled_alike = any(specifier.startswith(prefix) for prefix in aliases) == alias
+        rank = (len(folder) + 1 if same_folder else depth, spelled_alike)
+        if best is None or rank >= best[0]:
+            best = (rank, node)
+    extension = target[len(module_stem(target)):]
+    specifier = spell(ed.path, target, aliases, alias=alias, extension=False) + ("" if bare else extension)
+    return specifier, spellings(ed.path, target, aliases), best[1] if best is not None else None
+
+
+def earlier_import(label: str, names: list[str], specifier: str) -> Form:
+    """An import a release since the floor wrote: replaced while it is as
+    written (it goes where this release puts it, spelled as it spells it)."""
+    text = f'import {{ {", ".join(names)} }} from "{specifier}";'
+    return form(label, text, role=text)
+
+
+def ensure_import_like_neighbours(
+    ed: FileEditor, ctx: Context, usual: str, names: list[str], *, alias: bool, earlier: list[Form] = ()
+) -> None:
+    """``names`` imported from the step file usually at ``usual``, as
+    :func:`folder_import` spells and places it; an ``earlier`` import
+    statement still as written goes (this one takes its place)."""
+    for was in earlier:
+        ed.retire_statement(ed.source.root, was)
+    specifier, same, anchor = folder_import(ed, ctx, usual, alias=alias)
+    ed.ensure_import(specifier, names, after=anchor, same=same)
+
+
 def wire_render_site(ed: FileEditor, ctx: Context, node: Node, hook: Statement, anchor: str) -> None:
     """Make the component ``node`` (found by role) read and write its app's
     slot through the hook (statement ``hook``, after the declaration of
     ``anchor``)."""
     body = ed.body(node)
-    hook_module, same = import_of(ed, ctx, HOOK_PATH, alias=True)
-    ed.ensure_import(hook_module, [HOOK], after_module_suffix=module_stem(renderer_module(ctx)), same=same)
+    hook_module, _same = import_of(ed, ctx, HOOK_PATH, alias=True)
+    earlier = [earlier_import(f"{FLOOR}, the hook's import", [HOOK], hook_module)]
+    ensure_import_like_neighbours(ed, ctx, HOOK_PATH, [HOOK], alias=True, earlier=earlier)
     ed.ensure_statements_after(lambda: ed.declaration_of(body, anchor), [hook], block=body)
 
 

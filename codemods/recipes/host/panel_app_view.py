@@ -2,9 +2,11 @@
 
 This is the view (``main=app:<conn>:<tool>``) where a shared link most often
 lands. Its key is ``<connectionId>:<toolName>`` exactly as ``main`` addresses
-it (SPEC 2), which AppViewContent has and hands to AppRenderer as ``appKey``;
-AppRenderer reads and writes its slot through the useAppStateParam hook,
-with ``panel: true`` (a hand-made link's state is the panel app's).
+it (SPEC 2), which AppViewContent has and hands to AppRenderer as ``appKey``
+(AppRenderer's own ``sourceId`` is not it: ``tool.name`` is the tool's name
+without the ``mcp__<server>__`` prefix and decoded, where ``main`` holds the
+chat part's raw tool name); AppRenderer reads and writes its slot through
+the useAppStateParam hook.
 """
 
 from __future__ import annotations
@@ -21,12 +23,14 @@ from ...engine.statements import Item
 from ...engine.outcome import AnchorMissing
 from ..base import Context, Role
 from . import iframe_renderer
-from .common import RENDERER_ATTRIBUTES, hook_statement, wire_render_site
+from .common import FLOOR, RENDERER_ATTRIBUTES, hook_statement, wire_render_site
 from .roles import candidates, imported, one_of, prop_keys, renders, top_functions
 
 PATH = "apps/mesh/src/web/routes/project-app-view.tsx"
 
-HOOK_CALL = hook_statement("appKey, { panel: true }")
+HOOK_CALL = hook_statement(
+    "appKey", earlier=[hook_statement("appKey, { panel: true }", label=f"{FLOOR}, the panel's hook")]
+)
 
 APP_KEY = Item("appKey", "appKey={`${connectionId}:${toolName}`}")
 

@@ -15,7 +15,7 @@ from ...engine.find import Finder
 from ...engine.statements import Item
 from ...engine.outcome import AnchorMissing
 from ..base import Context, Role
-from .common import MODULE_PATH, import_of
+from .common import FLOOR, MODULE_PATH, earlier_import, ensure_import_like_neighbours, import_of
 from .roles import candidates, import_sources, is_call_of, module_file, one_of, parsed, top_variables
 
 PATH = "apps/mesh/src/web/index.tsx"
@@ -117,5 +117,6 @@ def transform(ed: FileEditor, ctx: Context) -> None:
     # an `appState` key, however written, is the param's
     if not any(ed.item_key(entry) == "appState" for entry in ed.entries(shape)):
         ed.ensure_list_items(shape, [ENTRY])
-    module, same = import_of(ed, ctx, MODULE_PATH, alias=True)
-    ed.ensure_import(module, ["APP_STATE_PARAM"], same=same)
+    module, _same = import_of(ed, ctx, MODULE_PATH, alias=True)
+    earlier = [earlier_import(f"{FLOOR}, the schema's import of app-state.ts", ["APP_STATE_PARAM"], module)]
+    ensure_import_like_neighbours(ed, ctx, MODULE_PATH, ["APP_STATE_PARAM"], alias=True, earlier=earlier)

@@ -4,7 +4,8 @@ The part's key is its tool call's id (SPEC 2): two calls of one tool are two
 apps. It reads and writes its slot through the useAppStateParam hook and
 threads both values through the local wrapper into the iframe renderer.
 "Open in panel" starts the panel's app from the part's state: the part's
-slot is copied to the panel's key in the same navigation.
+slot is copied to the panel's key (``<connectionId>:<toolName>`` as
+``main`` addresses it) in the same navigation.
 """
 
 from __future__ import annotations
@@ -15,16 +16,19 @@ from pathlib import Path
 from tree_sitter import Node
 
 from ...engine.editor import FileEditor
-from ...engine.statements import Item
-from ...engine.find import Finder, module_stem
+from ...engine.statements import Form, Item
+from ...engine.find import Finder
 from ...engine.outcome import AnchorMissing, Conflict
 from ..base import Context, Role
 from . import iframe_renderer
 from .common import (
+    FLOOR,
     MODULE_PATH,
     PROP_MEMBERS,
     PROP_NAMES,
     RENDERER_ATTRIBUTES,
+    earlier_import,
+    ensure_import_like_neighbours,
     hook_statement,
     import_of,
     renderer_module,
@@ -40,8 +44,21 @@ WRAPPER = "MCPAppRenderer"
 # (rule 7).
 HOOK_CALL = hook_statement(
     "hasMCPApp ? part.toolCallId : null",
-    comment="// Only a part that shows an app follows its slot of the URL.\n",
+    earlier=[
+        hook_statement(
+            "hasMCPApp ? part.toolCallId : null",
+            comment="// Only a part that shows an app follows its slot of the URL.\n",
+            label=f"{FLOOR}, the part's hook",
+        )
+    ],
 )
+# "Open in panel" carries the part's slot to the panel's key (SPEC 2); a
+# value the router did not parse as a string is no state.
+COPY = (
+    "[APP_STATE_PARAM]: copyAppState(typeof {prev}[APP_STATE_PARAM] === \"string\" ? {prev}[APP_STATE_PARAM] : undefined, "
+    "part.toolCallId, `${{{connection}}}:${{{tool}}}`)"
+)
+COPY_060 = "[APP_STATE_PARAM]: copyAppState({prev}[APP_STATE_PARAM], part.toolCallId, `${{{connection}}}:${{{tool}}}`)"
 
 
 COMPONENT = "GenericToolCallPart"
@@ -134,17 +151,10 @@ def carry_state_to_panel(ed: FileEditor, ctx: Context, body: Node) -> None:
     prev = updater.child_by_field_name("parameter") or (params[0].child_by_field_name("pattern") if params else None)
     if prev is None or prev.type != "identifier":
         raise AnchorMissing(ed.path, f"the `prev` parameter of the search updater of {where}")
-    connection, tool = (ed.text(a) for a in arguments)
-    renderer = renderer_module(ctx)
-    module, same = import_of(ed, ctx, MODULE_PATH, alias=True, anchor_suffix=renderer)
-    ed.ensure_import(module, ["APP_STATE_PARAM", "copyAppState"], after_module_suffix=module_stem(renderer), same=same)
-    ed.ensure_list_items(
-        shape,
-        [
-            Item(
-                "[APP_STATE_PARAM]",
-                f"[APP_STATE_PARAM]: copyAppState({ed.text(prev)}[APP_STATE_PARAM], part.toolCallId, "
-                f"`${{{connection}}}:${{{tool}}}`)",
-            )
-        ],
-    )
+    values = {"prev": ed.text(prev), "connection": ed.text(arguments[0]), "tool": ed.text(arguments[1])}
+    names = ["APP_STATE_PARAM", "copyAppState"]
+    module, _same = import_of(ed, ctx, MODULE_PATH, alias=True, anchor_suffix=renderer_module(ctx))
+    earlier = [earlier_import(f"{FLOOR}, the part's import of app-state.ts", names, module)]
+    ensure_import_like_neighbours(ed, ctx, MODULE_PATH, names, alias=True, earlier=earlier)
+    ed.retire_list_item(shape, Form(f"{FLOOR}, Open in panel's copy", COPY_060.format(**values)))
+    ed.ensure_list_items(shape, [Item("[APP_STATE_PARAM]", COPY.format(**values))])

@@ -1,377 +1,229 @@
-import { afterAll, afterEach, beforeAll, describe, expect, it } from "bun:test";
+import { afterAll, beforeAll, describe, expect, it } from "bun:test";
 import { App, PostMessageTransport } from "@modelcontextprotocol/ext-apps";
-import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { readAppState, writeAppState } from "./app-state.ts";
 import { BridgeStore } from "./use-app-bridge.ts";
 
-// The stores run with the SDK's real AppBridge and App. Each app has a window
-// of its own; postMessage delivers in a later task, as a browser does. Only
-// what the stores read of the page is faked: the theme on <html>, its styles.
-type Message = {
-  id?: number;
-  method?: string;
-  params?: Record<string, unknown>;
-  result?: Record<string, unknown>;
-};
+// The stores run with the SDK's AppBridge and App over in-memory windows
+// (postMessage delivers in a later task, as in a browser). Faked: what the
+// store reads of the page (theme, styles) and its history's navigations.
 type Listener = (event: { source: unknown; data: unknown }) => void;
-
-class FakeWindow {
-  readonly received: Message[] = [];
-  private readonly listeners = new Set<Listener>();
-  addEventListener(type: string, listener: Listener) {
-    if (type === "message") this.listeners.add(listener);
-  }
-  removeEventListener(_type: string, listener: Listener) {
-    this.listeners.delete(listener);
-  }
-  deliver(source: unknown, data: unknown) {
+const windowOf = (post?: (data: unknown) => void) => {
+  const listeners = new Set<Listener>();
+  const received: { result?: Record<string, Record<string, unknown>> }[] = [];
+  const deliver = (source: unknown, data: unknown) =>
     setTimeout(() => {
-      this.received.push(data as Message);
-      for (const listener of [...this.listeners]) listener({ source, data });
-    }, 0);
-  }
-  matchMedia() {
-    return { matches: false, addEventListener() {}, removeEventListener() {} };
-  }
-}
-
-let dark = false;
-const themeObservers = new Set<() => void>();
-const host = new FakeWindow();
-// The page the stores live in, for this file's tests only: `bun test` runs
-// every file in one process, so the globals are put back after them.
+      received.push(data as (typeof received)[number]);
+      for (const listener of listeners) listener({ source, data });
+    });
+  return {
+    ...{ received, deliver, postMessage: post },
+    addEventListener: (_: string, l: Listener) => listeners.add(l),
+    removeEventListener: (_: string, l: Listener) => listeners.delete(l),
+    matchMedia: () => ({ matches: false, addEventListener() {} }),
+  };
+};
+const host = windowOf();
+const navigation = new EventTarget();
 const page = {
   window: host,
+  navigation,
   document: {
     documentElement: {
       getAttribute: () => null,
-      classList: { contains: (name: string) => name === "dark" && dark },
+      classList: { contains: () => false },
     },
   },
   getComputedStyle: () => ({ getPropertyValue: () => "" }),
   MutationObserver: class {
-    constructor(private readonly onChange: () => void) {}
-    observe() {
-      themeObservers.add(this.onChange);
-    }
-    disconnect() {
-      themeObservers.delete(this.onChange);
-    }
+    observe() {}
+    disconnect() {}
   },
 };
-const before = new Map<string, PropertyDescriptor | undefined>();
 const debug = console.debug;
 beforeAll(() => {
-  for (const name of Object.keys(page)) {
-    before.set(name, Object.getOwnPropertyDescriptor(globalThis, name));
-  }
   Object.assign(globalThis, page);
-  // The SDK logs every message.
-  console.debug = () => {};
+  console.debug = () => {}; // the SDK logs every message
 });
 afterAll(() => {
-  for (const [name, descriptor] of before) {
-    if (descriptor) Object.defineProperty(globalThis, name, descriptor);
-    else Reflect.deleteProperty(globalThis, name);
-  }
+  for (const name of Object.keys(page))
+    Reflect.deleteProperty(globalThis, name);
   console.debug = debug;
 });
-
 const settle = async () => {
-  for (let i = 0; i < 10; i++) await new Promise((r) => setTimeout(r, 0));
+  for (let i = 0; i < 10; i++) await new Promise((r) => setTimeout(r));
 };
 
-function setTheme(isDark: boolean) {
-  dark = isDark;
-  for (const onChange of [...themeObservers]) onChange();
-}
-
-/**
- * A page: the URL's appState param and the apps on it, each rendered with its
- * own slot (as useAppStateParam reads it) and writing its reports there.
- */
+// The URL, and the apps rendered from it as the render sites do.
+type Config = Parameters<BridgeStore["updateConfig"]>[0];
+type Rendered = { store: BridgeStore; config: (p?: string) => Config };
 class Page {
-  param: string | undefined;
-  readonly apps: Mounted[] = [];
-  constructor(param?: string) {
-    this.param = param;
+  readonly apps: (Rendered & { pushes: unknown[] })[] = [];
+  readonly reports: [string, unknown][] = [];
+  displayMode: "inline" | "fullscreen" = "inline";
+  constructor(public param?: string) {}
+  render(param = this.param) {
+    for (const app of this.apps) app.store.updateConfig(app.config(param));
   }
-  /** React renders every app with the URL as it is now. */
-  render() {
-    for (const app of this.apps) app.store.updateConfig(app.config());
+  /** The reports so far, written in one navigation replacing the entry. */
+  write() {
+    for (const [key, state] of this.reports.splice(0)) {
+      this.param = writeAppState(this.param, key, state);
+    }
+    this.navigate(this.param, "replace");
   }
-  /** A navigation the apps did not make: a link, back/forward. */
-  navigate(param: string | undefined) {
+  /** A navigation: "traverse" for back/forward, "push" for a link. */
+  navigate(param: string | undefined, navigationType = "traverse") {
     this.param = param;
+    const event = new Event("currententrychange");
+    navigation.dispatchEvent(Object.assign(event, { navigationType }));
     this.render();
   }
 }
 
-type Options = { keepsState?: boolean; panel?: boolean; held?: boolean };
-
-class Mounted {
-  readonly window = new FakeWindow();
-  readonly store: BridgeStore;
-  readonly app: App;
-  toolInput: Record<string, unknown> = { q: 1 };
-  private transport: PostMessageTransport | null = null;
-  private readonly toHost = {
-    postMessage: (data: unknown) => host.deliver(this.window, data),
+function mount(page: Page, key: string, keepsState = true) {
+  const frame = windowOf((data) => frame.deliver(host, data));
+  const config = (param: string | undefined) => ({
+    ...{ client: null as never, minHeight: 10, maxHeight: 100 },
+    displayMode: page.displayMode,
+    appState: keepsState ? readAppState(param, key) : undefined,
+    onAppStateChange: keepsState
+      ? (state: unknown) => page.reports.push([key, state])
+      : undefined,
+  });
+  const store = new BridgeStore(config(page.param));
+  store.attach({ contentWindow: frame } as never);
+  const app = {
+    ...{ store, frame, config, pushes: [] as unknown[] },
+    view: new App({ name: key, version: "1" }, {}, {}),
+    transport: new PostMessageTransport(
+      windowOf((data) => host.deliver(frame, data)) as never,
+      host as never,
+    ),
+    /** The app loads in the frame (again, after a first load), then hears pushes. */
+    async load() {
+      Object.assign(globalThis, { window: frame });
+      void app.view.close();
+      app.view = new App({ name: key, version: "1" }, {}, {});
+      const connecting = app.view.connect(app.transport);
+      Object.assign(globalThis, { window: host });
+      await connecting;
+      await settle();
+      app.view.onhostcontextchanged = (params) => {
+        if ("{{context_field}}" in params) app.pushes.push(params.{{context_field}});
+      };
+      return app;
+    },
+    /** The raw notification: no released SDK sends it yet. */
+    async report(params: Record<string, unknown>) {
+      const method = "{{method}}";
+      await app.transport.send({ jsonrpc: "2.0", method, params });
+      await settle();
+    },
   };
-
-  constructor(
-    private readonly page: Page,
-    readonly key: string,
-    private readonly options: Options,
-  ) {
-    Object.assign(this.window, {
-      postMessage: (data: unknown) => this.window.deliver(host, data),
-    });
-    this.store = new BridgeStore(this.config());
-    this.store.attach({
-      contentWindow: this.window,
-    } as unknown as HTMLIFrameElement);
-    this.app = new App(
-      { name: key, version: "1.0.0" },
-      {},
-      {
-        autoResize: false,
-      },
-    );
-  }
-
-  config() {
-    const keeps = this.options.keepsState !== false;
-    return {
-      client: null as unknown as Client,
-      displayMode: "inline" as const,
-      minHeight: 10,
-      maxHeight: 100,
-      toolInput: this.toolInput,
-      appState: keeps
-        ? readAppState(this.page.param, this.key, { panel: this.options.panel })
-        : undefined,
-      onAppStateChange: keeps
-        ? (state: unknown) => {
-            this.page.param = writeAppState(this.page.param, this.key, state);
-          }
-        : undefined,
-    };
-  }
-
-  /** The View connects (ui/initialize, then initialized). */
-  async connect() {
-    this.transport = new PostMessageTransport(
-      this.toHost as unknown as Window,
-      host as unknown as Window,
-    );
-    // The View's transport listens on its own window.
-    Object.assign(globalThis, { window: this.window });
-    const connecting = this.app.connect(this.transport);
-    Object.assign(globalThis, { window: host });
-    await connecting;
-    await settle();
-  }
-
-  /** The raw notification: no released SDK has a sender for it. */
-  async report(state: unknown, params: Record<string, unknown> = { state }) {
-    await this.transport?.send({
-      jsonrpc: "2.0",
-      method: "ui/notifications/state-changed",
-      params,
-    });
-    await settle();
-  }
-
-  initialized(): Message["result"] {
-    return this.window.received.find((m) => m.result?.hostContext)?.result;
-  }
-
-  /** The context changes the View heard (after it initialized). */
-  contextChanges(): Record<string, unknown>[] {
-    const init = this.window.received.findIndex((m) => m.result?.hostContext);
-    return this.window.received
-      .slice(init + 1)
-      .filter((m) => m.method === "ui/notifications/host-context-changed")
-      .map((m) => m.params ?? {});
-  }
-
-  pushes(): unknown[] {
-    return this.contextChanges()
-      .filter((p) => "appState" in p)
-      .map((p) => p.appState);
-  }
-}
-
-const mounted: Mounted[] = [];
-afterEach(() => {
-  for (const m of mounted.splice(0)) m.store.teardown();
-  setTheme(false);
-});
-
-async function mount(page: Page, key: string, options: Options = {}) {
-  const app = new Mounted(page, key, options);
   page.apps.push(app);
-  mounted.push(app);
-  if (!options.held) await app.connect();
   return app;
 }
+const open = (page: Page, key: string, keepsState?: boolean) =>
+  mount(page, key, keepsState).load();
 
-const CHAT_1 = "call_1";
-const CHAT_2 = "call_2";
-const PANEL = "conn-1:my_tool";
-
-describe("rule 1: the app's own slot in ui/initialize", () => {
-  it("hands each app its slot, and no key without one", async () => {
-    let param = writeAppState(undefined, CHAT_1, { page: 1 });
-    param = writeAppState(param, PANEL, "panel");
-    const page = new Page(param);
-    const one = await mount(page, CHAT_1);
-    const two = await mount(page, CHAT_2);
-    const panel = await mount(page, PANEL, { panel: true });
-    expect(one.app.getHostContext()?.appState).toEqual({ page: 1 });
-    expect(panel.app.getHostContext()?.appState).toBe("panel");
-    const context = (two.initialized()?.hostContext ?? {}) as object;
-    expect("appState" in context).toBe(false);
+describe("BridgeStore app state", () => {
+  it("starts each app from its own slot, advertised where state is kept", async () => {
+    const page = new Page(writeAppState(undefined, "call_1", { view: 1 }));
+    const one = await open(page, "call_1");
+    const details = await open(page, "call_2", false);
+    expect(one.view.getHostContext()?.{{context_field}}).toEqual({ view: 1 });
+    expect("{{context_field}}" in (details.view.getHostContext() ?? {})).toBe(false);
+    const capability = ({ frame }: typeof one) =>
+      frame.received.find((m) => m.result)?.result?.hostCapabilities?.{{capability}};
+    expect(capability(one)).toEqual({ maxLength: 1024 });
+    expect(capability(details)).toBe(undefined);
   });
-});
 
-describe("rule 3: pushes only for navigations", () => {
-  it("never pushes another app's report, or an app's own echo", async () => {
+  it("another app's report pushes nothing, nor its own when reports come faster than renders", async () => {
     const page = new Page();
-    const one = await mount(page, CHAT_1);
-    const two = await mount(page, CHAT_2);
-    await one.report({ view: "a" });
-    page.render();
-    await two.report({ view: "b" });
-    page.render();
-    await one.report({ view: "c" });
+    const one = await open(page, "call_1");
+    const two = await open(page, "call_2");
+    await one.report({ state: "a" });
+    await two.report({ state: "b" });
+    page.write();
+    const firstWrite = page.param;
+    await one.report({ state: "c" });
+    page.write(); // the URL holds c when the render of the first write comes
+    page.render(firstWrite);
     page.render();
     await settle();
-    expect(one.pushes()).toEqual([]);
-    expect(two.pushes()).toEqual([]);
-    expect(readAppState(page.param, CHAT_1)).toEqual({ view: "c" });
-    expect(readAppState(page.param, CHAT_2)).toEqual({ view: "b" });
+    expect([one.pushes, two.pushes]).toEqual([[], []]);
+    expect(readAppState(page.param, "call_1")).toBe("c");
   });
 
-  it("does not push back a report the URL shows late", async () => {
-    const page = new Page();
-    const one = await mount(page, CHAT_1);
-    await one.report("A");
-    const afterA = page.param;
-    await one.report("O");
-    // A render still sees the URL with A after the app reported O.
-    const latest = page.param;
-    page.navigate(afterA);
-    page.param = latest;
-    page.render();
-    await settle();
-    expect(one.pushes()).toEqual([]);
-  });
-
-  it("pushes a navigation to each app whose slot it changed, once", async () => {
-    const page = new Page();
-    const one = await mount(page, CHAT_1);
-    const two = await mount(page, CHAT_2);
-    await one.report("one-a");
-    await two.report("two-a");
-    page.render();
-    const before = page.param;
-    await one.report("one-b");
-    page.render();
-    // back
-    page.navigate(before);
-    page.render();
-    await settle();
-    expect(one.pushes()).toEqual(["one-a"]);
-    expect(two.pushes()).toEqual([]);
-  });
-
-  it("pushes null when a navigation removes the slot", async () => {
-    const page = new Page(writeAppState(undefined, CHAT_1, { page: 2 }));
-    const one = await mount(page, CHAT_1);
+  it("a quick burst then Back pushes the entry's state", async () => {
+    const page = new Page(writeAppState(undefined, "call_1", "B"));
+    const one = await open(page, "call_1");
+    const entry = page.param;
+    page.navigate(entry, "push");
+    for (const state of ["A", "B", "A"]) await one.report({ state });
+    page.write();
+    page.navigate(entry);
+    await one.report({ state: "C" }); // a link to what it shows: nothing
+    page.navigate(writeAppState(undefined, "call_1", "C"));
     page.navigate(undefined);
     await settle();
-    expect(one.pushes()).toEqual([null]);
+    expect(one.pushes).toEqual(["B", null]);
   });
 
-  it("pushes nothing for a navigation to what the app shows now", async () => {
-    const page = new Page();
-    const one = await mount(page, CHAT_1);
-    await one.report("x");
-    page.navigate(writeAppState(undefined, CHAT_1, "x"));
+  it("an over-cap app then an unrelated navigation pushes nothing, nor does a cap eviction", async () => {
+    const page = new Page(writeAppState(undefined, "call_1", "small"));
+    const keys = ["call_1", "call_2", "call_3", "call_4"];
+    const [one, two, three, four] = await Promise.all(
+      keys.map((key) => open(page, key)),
+    );
+    await two?.report({ state: "b".repeat(500) });
+    await three?.report({ state: "c".repeat(500) });
+    await one?.report({ state: "x".repeat(3000) }); // over the cap on its own
+    page.write();
+    await four?.report({ state: "d".repeat(500) }); // its write evicts call_2
+    page.write();
+    page.navigate(page.param, "push"); // another tab, the same slots
     await settle();
-    expect(one.pushes()).toEqual([]);
+    const kept = keys.map((key) => readAppState(page.param, key) !== undefined);
+    expect(kept).toEqual([false, false, true, true]);
+    expect(page.apps.map((app) => app.pushes)).toEqual([[], [], [], []]);
   });
 
-  it("pushes nothing for a prop change, or where the site keeps no state", async () => {
-    const page = new Page(writeAppState(undefined, CHAT_1, "x"));
-    const kept = await mount(page, CHAT_1);
-    const details = await mount(page, CHAT_2, { keepsState: false });
-    kept.toolInput = { q: 2 };
-    details.toolInput = { q: 2 };
-    page.render();
-    await details.report("y");
-    page.navigate(writeAppState(undefined, CHAT_2, "z"));
-    await settle();
-    expect(kept.pushes()).toEqual([null]);
-    expect(details.pushes()).toEqual([]);
-    expect(readAppState(page.param, CHAT_2)).toBe("z");
-  });
-});
-
-describe("rule 4: a torn down or replaced bridge", () => {
-  it("ignores its reports", async () => {
-    const page = new Page();
-    const one = await mount(page, CHAT_1);
+  it("a report without state is ignored, as are a torn-down bridge's", async () => {
+    const page = new Page(writeAppState(undefined, "call_1", "x"));
+    const one = await open(page, "call_1");
+    await one.report({});
+    await one.report({ state: undefined });
+    expect(page.reports).toEqual([]);
+    await one.report({ state: null }); // the initial view: no slot
+    page.write();
+    expect(page.param).toBe(undefined);
     one.store.teardown();
-    await one.report("late");
-    expect(page.param).toBeUndefined();
-  });
-});
-
-describe("rules 5 and 6: theme and timing", () => {
-  it("does not resend appState with a theme push", async () => {
-    const page = new Page(writeAppState(undefined, CHAT_1, "start"));
-    const one = await mount(page, CHAT_1);
-    setTheme(true);
-    await settle();
-    const changes = one.contextChanges();
-    expect(changes.length).toBeGreaterThan(0);
-    expect(changes.some((c) => "appState" in c)).toBe(false);
+    await one.report({ state: "late" });
+    expect(page.reports).toEqual([]);
   });
 
-  it("initializes an app that was loading with the newest state", async () => {
-    const page = new Page(writeAppState(undefined, CHAT_1, "start"));
-    const one = await mount(page, CHAT_1, { held: true });
-    page.navigate(writeAppState(undefined, CHAT_1, "link"));
-    setTheme(true);
-    await one.connect();
-    expect(one.app.getHostContext()?.appState).toBe("link");
-    expect(one.app.getHostContext()?.theme).toBe("dark");
-    expect(one.pushes()).toEqual([]);
-  });
-
-  it("pushes a link back to the state the app started from", async () => {
-    const start = writeAppState(undefined, CHAT_1, "start");
+  it("starts a loading app from the newest state, whatever the display mode does; pushes a link back once", async () => {
+    const start = writeAppState(writeAppState(null, "call_1", "start"), "b", 2);
     const page = new Page(start);
-    const one = await mount(page, CHAT_1);
-    await one.report("moved");
-    page.render();
+    const [one, two] = [mount(page, "call_1"), mount(page, "b")];
+    page.navigate(writeAppState(start, "call_1", "link"));
+    await one.load();
+    Object.assign(page, { displayMode: "fullscreen" }).render();
+    await two.load();
+    expect(one.view.getHostContext()?.{{context_field}}).toBe("link");
+    expect(two.view.getHostContext()).toMatchObject({
+      {{context_field}}: 2,
+      displayMode: "fullscreen",
+    });
+    await one.report({ state: "moved" });
+    page.write();
+    Object.assign(page, { displayMode: "inline" }).render(); // resends no state
     page.navigate(start);
     await settle();
-    expect(one.pushes()).toEqual(["start"]);
-  });
-});
-
-describe("rule 8: the capability where state is kept", () => {
-  it("is advertised with maxLength where the site keeps state only", async () => {
-    const page = new Page();
-    const kept = await mount(page, CHAT_1);
-    const details = await mount(page, CHAT_2, { keepsState: false });
-    const capabilities = (m: Mounted) =>
-      m.initialized()?.hostCapabilities as Record<string, unknown>;
-    expect(capabilities(kept).appState).toEqual({ maxLength: 1024 });
-    expect("appState" in capabilities(details)).toBe(false);
+    expect(one.pushes).toEqual(["start"]);
+    // Loaded again over the same bridge, it starts where the bridge started it.
+    expect((await one.load()).view.getHostContext()?.{{context_field}}).toBe("link");
   });
 });

@@ -1,138 +1,95 @@
-import { describe, expect, test } from "bun:test";
+import { afterAll, beforeAll, describe, expect, it, spyOn } from "bun:test";
 import {
   createMemoryHistory,
   createRootRoute,
   createRoute,
   createRouter,
+  RouterProvider,
 } from "@tanstack/react-router";
-import {
-  APP_STATE_MAX_LENGTH,
-  APP_STATE_PARAM,
-  readAppState,
-  writeAppState,
-} from "@/mcp-apps/app-state.ts";
-import { writeAppStateReport } from "./use-app-state-param.ts";
+import { createElement } from "react";
+import { renderToString } from "react-dom/server";
+import { writeAppState } from "@/mcp-apps/app-state.ts";
+import { useAppStateParam } from "./use-app-state-param.ts";
 
-// A router on mesh's chat route over an in-memory history at `search`, as
-// the app has it when a report arrives: writeAppStateReport is what
-// useAppStateParam's callback runs.
-async function routerAt(search: Record<string, string> = {}) {
-  const query = new URLSearchParams(search).toString();
+// Animation frames run when the test says so.
+const frames: FrameRequestCallback[] = [];
+const frame = () => {
+  for (const run of frames.splice(0)) run(0);
+};
+const saved = globalThis.requestAnimationFrame;
+beforeAll(() => {
+  globalThis.requestAnimationFrame = (run) => frames.push(run);
+});
+afterAll(() => {
+  globalThis.requestAnimationFrame = saved;
+});
+
+// A chat page on a memory history: its route renders one hook per key.
+async function chatPage(keys: (string | null)[], search = "") {
+  const results: ReturnType<typeof useAppStateParam>[] = [];
   const rootRoute = createRootRoute();
   const chatRoute = createRoute({
     getParentRoute: () => rootRoute,
-    path: "$org/chat",
+    path: "$org/$taskId",
+    component: () => {
+      for (const key of keys) results.push(useAppStateParam(key));
+      return null;
+    },
   });
   const router = createRouter({
     routeTree: rootRoute.addChildren([chatRoute]),
-    history: createMemoryHistory({
-      initialEntries: [`/acme/chat${query ? `?${query}` : ""}`],
-    }),
+    history: createMemoryHistory({ initialEntries: [`/acme/t1${search}`] }),
   });
-  await router.load();
-  return router;
-}
-
-type TestRouter = Awaited<ReturnType<typeof routerAt>>;
-
-function param(router: TestRouter): string | undefined {
-  const value = (router.latestLocation.search as Record<string, unknown>)[
-    APP_STATE_PARAM
-  ];
-  return typeof value === "string" ? value : undefined;
-}
-
-function stateOf(router: TestRouter, appKey: string): unknown {
-  return readAppState(param(router), appKey);
-}
-
-// The states the URL could not hold, kept in the history entry's state.
-function keptOf(router: TestRouter): Record<string, unknown> {
-  const { appStatesKept } = router.latestLocation.state as {
-    appStatesKept?: Record<string, unknown>;
+  // Each history write loads the location, as the router's provider does.
+  let writes = 0;
+  router.history.subscribe(() => {
+    writes++;
+    router.load();
+  });
+  const render = async () => {
+    await router.load();
+    results.length = 0;
+    renderToString(createElement(RouterProvider, { router }));
+    return [...results];
   };
-  return appStatesKept ?? {};
+  return { router, render, writes: () => writes };
 }
 
-describe("writeAppStateReport", () => {
-  test("writes the app's slot and keeps the other params", async () => {
-    const router = await routerAt({
-      main: "app:conn_1:show_view",
-      tab: "files",
-    });
-    writeAppStateReport(router, "call_1", { page: "/settings" });
-    expect(stateOf(router, "call_1")).toEqual({ page: "/settings" });
-    const search = router.latestLocation.search as Record<string, unknown>;
-    expect(search.main).toBe("app:conn_1:show_view");
-    expect(search.tab).toBe("files");
-    // the page stays where it is: only its search changes
-    expect(router.latestLocation.pathname).toBe("/acme/chat");
+const two = writeAppState(writeAppState(null, "call_1", 1), "c:t", "p");
+
+describe("useAppStateParam", () => {
+  it("reads each app's slot, decoded once for the page, across navigations", async () => {
+    const page = await chatPage(["call_1", "c:t", null], `?appState=${two}`);
+    const atob = spyOn(globalThis, "atob");
+    const apps = await page.render();
+    expect(apps.map((app) => app.appState)).toEqual([1, "p", undefined]);
+    expect(apps[2]?.onAppStateChange).toBe(undefined);
+    const appState = writeAppState(two, "call_1", 2);
+    await page.router.navigate({ to: ".", search: { appState } });
+    const [next] = await page.render();
+    expect(next?.appState).toBe(2);
+    expect(atob).toHaveBeenCalledTimes(2);
+    atob.mockRestore();
   });
 
-  test("replaces the history entry instead of adding one", async () => {
-    const router = await routerAt();
-    const length = router.history.length;
-    writeAppStateReport(router, "call_1", { page: 1 });
-    writeAppStateReport(router, "call_1", { page: 2 });
-    expect(router.history.length).toBe(length);
-  });
-
-  test("keeps the other apps' slots: each report composes on the URL as it is now", async () => {
-    const router = await routerAt();
-    writeAppStateReport(router, "call_1", { page: "a" });
-    writeAppStateReport(router, "call_2", { page: "b" });
-    writeAppStateReport(router, "conn_1:show_view", { tab: "c" });
-    expect(stateOf(router, "call_1")).toEqual({ page: "a" });
-    expect(stateOf(router, "call_2")).toEqual({ page: "b" });
-    expect(stateOf(router, "conn_1:show_view")).toEqual({ tab: "c" });
-  });
-
-  test("ends at the last of reports that come faster than renders", async () => {
-    // The URL holds "/"; the app goes to "/a" and back before any render.
-    const start = writeAppState(undefined, "call_1", { page: "/" });
-    const router = await routerAt(start ? { [APP_STATE_PARAM]: start } : {});
-    writeAppStateReport(router, "call_1", { page: "/a" });
-    writeAppStateReport(router, "call_1", { page: "/" });
-    expect(stateOf(router, "call_1")).toEqual({ page: "/" });
-  });
-
-  test("a report equal to the URL's navigates nowhere", async () => {
-    const start = writeAppState(undefined, "call_1", { page: 1 });
-    const router = await routerAt(start ? { [APP_STATE_PARAM]: start } : {});
-    const before = router.latestLocation;
-    writeAppStateReport(router, "call_1", { page: 1 });
-    expect(router.latestLocation).toBe(before);
-  });
-
-  test("a null report clears only the app's own slot", async () => {
-    const router = await routerAt();
-    writeAppStateReport(router, "call_1", { page: "a" });
-    writeAppStateReport(router, "call_2", { page: "b" });
-    writeAppStateReport(router, "call_1", null);
-    expect(stateOf(router, "call_1")).toBeUndefined();
-    expect(stateOf(router, "call_2")).toEqual({ page: "b" });
-  });
-
-  test("a state over the cap stays out of the URL and is kept in the entry", async () => {
-    const router = await routerAt();
-    writeAppStateReport(router, "call_2", { page: "b" });
-    const big = { text: "x".repeat(APP_STATE_MAX_LENGTH) };
-    writeAppStateReport(router, "call_1", big);
-    expect(stateOf(router, "call_1")).toBeUndefined();
-    expect(stateOf(router, "call_2")).toEqual({ page: "b" });
-    expect(keptOf(router).call_1).toEqual(big);
-    expect((param(router) ?? "").length).toBeLessThanOrEqual(
-      APP_STATE_MAX_LENGTH,
-    );
-  });
-
-  test("an app's slot evicted by the cap is kept in the entry", async () => {
-    const router = await routerAt();
-    const half = "y".repeat(Math.floor(APP_STATE_MAX_LENGTH / 2));
-    writeAppStateReport(router, "call_1", { text: half });
-    writeAppStateReport(router, "call_2", { text: half });
-    expect(stateOf(router, "call_2")).toEqual({ text: half });
-    expect(stateOf(router, "call_1")).toBeUndefined();
-    expect(keptOf(router).call_1).toEqual({ text: half });
+  it("writes a frame's reports in one navigation on the current location, replacing the entry, and nothing the slot holds", async () => {
+    const page = await chatPage(["call_1", "c:t"], "?main=app:c:t");
+    const [one, panel] = await page.render();
+    for (let i = 1; i <= 30; i++) {
+      one?.onAppStateChange?.({ i });
+      panel?.onAppStateChange?.(i);
+    }
+    await page.router.navigate({ to: ".", search: { main: "0" } });
+    const [length, before] = [page.router.history.length, page.writes()];
+    frame();
+    await page.router.load();
+    expect(page.writes() - before).toBe(1);
+    expect(page.router.history.length).toBe(length);
+    const states = (await page.render()).map((app) => app.appState);
+    expect(states).toEqual([{ i: 30 }, 30]);
+    expect(page.router.state.location.search).toMatchObject({ main: "0" });
+    one?.onAppStateChange?.({ i: 30 }); // what the slot holds
+    frame();
+    expect(page.writes() - before).toBe(1);
   });
 });
