@@ -40,9 +40,27 @@ def commit_all(repo: Path, message: str, env: dict | None = None) -> str:
     return git(repo, "rev-parse", "HEAD").strip()
 
 
-def fixture_repo(into: Path, case: str = "newest") -> Path:
-    """The fixture's input committed as the only commit of a new repository."""
+def bun_lock(version: str, nested: str = "") -> str:
+    """A bun.lock as bun writes it (JSON with trailing commas) that resolves
+    the SDK at ``version`` for the whole workspace, and at ``nested`` for
+    mesh's app alone (bun's ``<workspace name>/<package>`` key) when given."""
+    sdk = "@modelcontextprotocol/ext-apps"
+    own = f'    "@decocms/mesh/{sdk}": ["{sdk}@{nested}", "", {{}}, "sha512-b"],\n' if nested else ""
+    return (
+        '{\n  "lockfileVersion": 1,\n  "workspaces": {\n    "": {\n      "name": "mesh",\n    },\n'
+        f'    "apps/mesh": {{\n      "name": "@decocms/mesh",\n      "dependencies": {{\n        "{sdk}": "^1.2.2",\n'
+        '      },\n    },\n  },\n  "packages": {\n'
+        f'    "{sdk}": ["{sdk}@{version}", "", {{ "dependencies": {{ "zod": "^4.0.0" }} }}, "sha512-a"],\n{own}'
+        '  }\n}\n'
+    )
+
+
+def fixture_repo(into: Path, case: str = "newest", files: dict[str, str] | None = None) -> Path:
+    """The fixture's input, with ``files`` added, committed as the only
+    commit of a new repository."""
     shutil.copytree(FIXTURES / case / "input", into)
+    for path, text in (files or {}).items():
+        (into / path).write_text(text)
     git(into, "init", "-q", "-b", "main")
     git(into, "config", "user.name", "Dev")
     git(into, "config", "user.email", "dev@example.com")
@@ -50,9 +68,10 @@ def fixture_repo(into: Path, case: str = "newest") -> Path:
     return into
 
 
-def with_remote(tmp: Path) -> tuple[Path, Path]:
-    """A bare remote holding the fixture's main, and a clone to work in."""
-    seed = fixture_repo(tmp / "seed")
+def with_remote(tmp: Path, lock: str = bun_lock("1.7.1")) -> tuple[Path, Path]:
+    """A bare remote holding the fixture's main (with ``lock`` as its
+    bun.lock: the released SDK 1.7.1; "": none), and a clone to work in."""
+    seed = fixture_repo(tmp / "seed", files={"bun.lock": lock} if lock else {})
     remote = tmp / "remote.git"
     git(tmp, "clone", "-q", "--bare", str(seed), str(remote))
     work = tmp / "work"

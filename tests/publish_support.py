@@ -1,7 +1,7 @@
 """The build job as an attacker holds it: helpers that rewrite the artifact
-of `pr --artifact` (its bundle's commits, its manifest) the way code
-running in the build job could, for tests/test_publish*.py and
-tests/test_action_run.py."""
+of `pr --artifact` (its manifest, files beside it) the way code running in
+the build job could, and publish's side (its checkout, its own repository
+beside the report), for tests/test_publish*.py and tests/test_action_run.py."""
 
 from __future__ import annotations
 
@@ -9,7 +9,6 @@ import json
 import os
 import shutil
 import subprocess
-import tempfile
 from collections.abc import Callable
 from pathlib import Path
 
@@ -65,27 +64,19 @@ def publish(clone: Path, artifact: Path, *extra: str, author: str = BOT):
                   "--target", "origin/main", "--push", "origin", "--author", author, *extra)
 
 
+def kept_repo(report: Path) -> Path:
+    """Publish's own repository, which its check step keeps beside ``report``."""
+    from codemods.publish.gitdir import beside
+
+    return beside(report)
+
+
 def manifest(artifact: Path) -> dict:
     return json.loads((artifact / "manifest.json").read_text())
 
 
 def write_manifest(artifact: Path, data: dict) -> None:
     (artifact / "manifest.json").write_text(json.dumps(data))
-
-
-def tree_with(work: Path, rev: str, changes: dict[str, bytes | None], mode: str = "100644") -> str:
-    """The tree of ``rev`` with files replaced, added (bytes) or removed (None)."""
-    with tempfile.TemporaryDirectory() as folder:
-        env = {"GIT_INDEX_FILE": str(Path(folder) / "index")}
-        git(work, "read-tree", rev, env=env)
-        for path, data in changes.items():
-            if data is None:
-                git(work, "update-index", "--force-remove", "--", path, env=env)
-                continue
-            blob = subprocess.run(["git", "-C", str(work), "hash-object", "-w", "--stdin"], input=data,
-                                  capture_output=True, check=True).stdout.decode().strip()
-            git(work, "update-index", "--add", "--cacheinfo", f"{mode},{blob},{path}", env=env)
-        return git(work, "write-tree", env=env).strip()
 
 
 def commit(work: Path, tree: str, parents: list[str], message: str, env: dict | None = None) -> str:
@@ -103,34 +94,6 @@ def tool_message(work: Path, rev: str, parent_tree: str, tree: str) -> str:
 
     message = git(work, "log", "-1", "--format=%B", rev).split(series.CONTENT_TRAILER)[0]
     return message + f"{series.CONTENT_TRAILER} {parent_tree}..{tree}\n"
-
-
-def rebundle(work: Path, artifact: Path, tip: str) -> None:
-    """Point the build's branch at ``tip`` and rewrite the bundle and the
-    manifest's tip to match."""
-    data = manifest(artifact)
-    git(work, "update-ref", f"refs/heads/{BRANCH}", tip)
-    (artifact / "branch.bundle").unlink(missing_ok=True)
-    git(work, "bundle", "create", "-q", str(artifact / "branch.bundle"), f"refs/heads/{BRANCH}", f"^{data['base']}")
-    data["tip"] = tip
-    write_manifest(artifact, data)
-
-
-def tampered(work: Path, artifact: Path, change: Callable[[Path], None]) -> str:
-    """Replace the artifact's last commit with one under the tool's identity
-    and trailers whose content ``change`` altered (in a worktree); the
-    bundle and manifest made to match. Returns the new tip."""
-    tip = git(work, "rev-parse", BRANCH).strip()
-    parent = git(work, "rev-parse", f"{tip}^").strip()
-    evil = work.parent / f"evil-{tip[:8]}"
-    git(work, "worktree", "add", "-q", "--detach", str(evil), tip)
-    change(evil)
-    git(evil, "add", "-A")
-    tree = git(evil, "write-tree").strip()
-    parent_tree = git(work, "rev-parse", f"{parent}^{{tree}}").strip()
-    sha = commit(work, tree, [parent], tool_message(work, tip, parent_tree, tree))
-    rebundle(work, artifact, sha)
-    return sha
 
 
 def append(path: str, text: str) -> Callable[[Path], None]:
@@ -159,3 +122,40 @@ def remote_bytes(remote: Path) -> list[bytes]:
 
 def holds(remote: Path, needle: bytes) -> bool:
     return any(needle in data for data in remote_bytes(remote))
+
+
+FAKE_GH = Path(__file__).resolve().parent / "fake_tools" / "gh"
+
+
+@pytest.fixture
+def github(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    """The stateful `gh` stand-in (tests/fake_tools/gh) first on PATH, in
+    this process, with the runner's step files: returns its state file
+    (the job summary is ``summary(state)``)."""
+    folder = tmp_path / "gh-bin"
+    folder.mkdir()
+    shutil.copy(FAKE_GH, folder / "gh")
+    state = tmp_path / "github.json"
+    state.write_text(json.dumps({"repo": "decocms/mesh", "pulls": [], "comments": {}, "calls": []}))
+    for name in ("summary.md", "output.txt"):
+        (tmp_path / name).touch()
+    monkeypatch.setenv("PATH", f"{folder}{os.pathsep}{os.environ['PATH']}")
+    monkeypatch.setenv("FAKE_GH_STATE", str(state))
+    monkeypatch.setenv("GH_TOKEN", "ghs_stand-in")
+    monkeypatch.setenv("GITHUB_STEP_SUMMARY", str(tmp_path / "summary.md"))
+    monkeypatch.setenv("GITHUB_OUTPUT", str(tmp_path / "output.txt"))
+    return state
+
+
+def summary(state: Path) -> str:
+    return (state.parent / "summary.md").read_text()
+
+
+def github_state(state: Path) -> dict:
+    return json.loads(state.read_text())
+
+
+def open_pr(report: Path, *extra: str):
+    """`open-pr` as the publish job's last step runs it."""
+    return invoke("open-pr", "--branch", BRANCH, "--base-branch", "main", "--report", report,
+                  "--repo-slug", "decocms/mesh", *extra)

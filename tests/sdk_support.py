@@ -106,38 +106,29 @@ def missing_pieces(before: Path, after: Path) -> list[str]:
             spec,
             "`ui/notifications/state-changed`",
             'method: "ui/notifications/state-changed"' if had(spec, "method: \"ui/notifications/size-changed\"") else '"method": "ui/notifications/state-changed"',
-            "SHOULD send this notification when its own navigation changes",
-            "`state` is required",
-            "A notification whose `params` has no `state` is malformed; the Host MUST ignore it",
-            "SHOULD debounce bursts of changes",
-            "MUST NOT put secrets (tokens, passwords, keys) in the state and SHOULD NOT put personal data in it",
-            "SHOULD check the `appState` host capability before sending",
+            "SHOULD send this notification, debounced, when its own navigation changes",
+            "MUST include `state`: a JSON value, or `null` for its initial view",
+            "MUST NOT put secrets in the state, and SHOULD NOT put personal data in it",
+            "SHOULD check the `appState` host capability first",
             "keyed by `viewUUID`",
-            "The state is not model context",
-            "`ui/update-model-context`",
-            "absent `hostContext.appState` and `appState: null` alike",
-            "MUST validate it before use",
-            "MUST NOT take a state-changing action",
-            "with read-only tool calls is expected",
-            "MUST advertise the `appState` host capability, and SHOULD give its `maxLength`",
+            "It is not model context (see `ui/update-model-context`)",
+            "`maxLength`: UTF-8 bytes of its JSON text, 1024 when absent (base64 of 1024 bytes",
+            "MUST validate a restored state, and MUST NOT take a state-changing action",
+            "read-only loading is fine",
+            "MUST advertise the `appState` capability, SHOULD give its `maxLength`, and SHOULD keep at least 1024 bytes",
             "hand a kept state back in `hostContext.appState` of the `ui/initialize` result",
-            "where `appState: null` means the initial view",
-            "Host SHOULD NOT send back a state",
-            "Host MUST NOT hand a state to another",
-            "the same tool and tool call (the `hostContext.toolInfo`",
-            "another user's Host",
-            "SHOULD accept states of at least 1024 bytes",
-            "SHOULD keep states out of its logs and analytics",
-            "`Referrer-Policy`",
+            "MAY push changes with `ui/notifications/host-context-changed` (`null`: the initial view)",
+            "MUST NOT hand it to another",
             "appState?: unknown",
-            "or one that came from a link (untrusted: validate it before use)",
+            "the Host durably identifies it",
+            "not the JSON-RPC id of `tools/call`",
         )
         if had(spec, "interface HostCapabilities"):
             need(spec, "appState?: {", "maxLength?: number;")
         if had(spec, "## Security Implications"):
-            need(spec, "View State from Links\n")
+            need(spec, "App State from Links\n", "SHOULD keep states out of its logs and analytics", "`Referrer-Policy`")
         if had(spec, "## Rationale"):
-            need(spec, "View State Kept by the Host\n", "(`localStorage` keyed by `viewUUID`)")
+            need(spec, "App State Kept by the Host\n", "(`localStorage` keyed by `viewUUID`)")
         if had(spec, "### Backward Compatibility"):
             need(spec, "is additive")
         if had(spec, "### Extensibility") and "Keeping View state" in (before / spec).read_text(encoding="utf-8"):
@@ -148,8 +139,8 @@ def missing_pieces(before: Path, after: Path) -> list[str]:
             "export interface McpUiStateChangedNotification {",
             "method: \"ui/notifications/state-changed\";",
             "@description Notification that the view's navigation state changed (",
-            "state: object | unknown[] | string | number | boolean | null;",
-            "or null for its initial view. Required: a notification without it is rejected.",
+            "| { [key: string]: unknown }\n      | unknown[]\n      | string\n      | number\n      | boolean\n      | null;",
+            "The view's navigation state, a JSON value; null for its initial view.",
             "appState?: unknown;",
         )
         if had(STEP_FILES["spec-types"], "SIZE_CHANGED_METHOD"):
@@ -157,14 +148,14 @@ def missing_pieces(before: Path, after: Path) -> list[str]:
         if had(STEP_FILES["spec-types"], "export interface McpUiHostCapabilities {"):
             need(
                 STEP_FILES["spec-types"],
-                "downloadFile?: {};\n  /** @description Host keeps view state",
-                "appState?: {\n    /** @description Largest state the host keeps, in bytes of its JSON text. */\n    maxLength?: number;\n  };",
+                "downloadFile?: {};\n  /** @description Host keeps the view's navigation state",
+                "appState?: {\n    /** @description Largest state the host keeps, in UTF-8 bytes of its JSON text; 1024 when absent. */\n    maxLength?: number;\n  };",
             )
     if (after / STEP_FILES["schema"]).is_file():
         need(STEP_FILES["schema"], "export const McpUiStateChangedNotificationSchema = z.object({", "appState: z", ".passthrough()" if had(STEP_FILES["schema"], ".passthrough()") else "")
         if had(STEP_FILES["schema"], "McpUiHostCapabilitiesSchema = z"):
             need(STEP_FILES["schema"], "appState: z\n    .object({\n", "      maxLength: z\n        .number()\n        .optional()")
-        need(STEP_FILES["schema"], ".union([\n", "z.record(z.string(), z.any()),", ".nullable(),")
+        need(STEP_FILES["schema"], ".union([\n", "z.record(z.string(), z.unknown()),", ".nullable(),")
     if (after / STEP_FILES["schema-test"]).is_file():
         need(
             STEP_FILES["schema-test"],
@@ -192,6 +183,9 @@ def missing_pieces(before: Path, after: Path) -> list[str]:
         added_to_union = "| McpUiStateChangedNotification" in (after / STEP_FILES["types"]).read_text(encoding="utf-8")
         if "| McpUiSizeChangedNotification" in types_before and added_to_union == union_deprecated:
             missing.append(f"{STEP_FILES['types']}: the notification in the app-to-host union unless it is deprecated")
+        imported = re.search(r"import type \{[^}]*\bMcpUiStateChangedNotification,", (after / STEP_FILES["types"]).read_text())
+        if imported and not added_to_union:
+            missing.append(f"{STEP_FILES['types']}: no import of McpUiStateChangedNotification that nothing uses")
         if had(STEP_FILES["types"], "SIZE_CHANGED_METHOD,"):
             need(STEP_FILES["types"], "STATE_CHANGED_METHOD,")
     if (after / STEP_FILES["app-bridge"]).is_file():

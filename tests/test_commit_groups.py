@@ -20,5 +20,11 @@ def test_sdk_commit_groups_start_with_the_sep_text_on_its_own() -> None:
     assert [step for group in sdk.commits for step in group.steps] == steps
     first = sdk.commits[0]
     assert (first.id, first.steps) == ("spec", ("spec",))
-    assert first.subject.startswith("spec(draft): ")
-    assert "A commit of its own" in first.body
+    # subjects and bodies are written for the plan: what the revision's commit holds
+    from codemods.plan.runner import plan
+
+    from .support import FIXTURES
+
+    written = first.written_for(plan(FIXTURES.parent / "sdk" / "shape-c" / "input"))
+    assert written.subject.startswith("spec(draft): ")
+    assert "A commit of its own" in written.body

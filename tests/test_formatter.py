@@ -251,10 +251,12 @@ def test_the_native_binary_is_found_like_the_npm_launcher_finds_it(biome: Path, 
     assert os.access(found.program, os.X_OK)
 
 
-def test_the_patch_series_is_laid_out_by_the_checkouts_biome(biome: Path, tmp_path: Path) -> None:
-    """`patch` plans on the base commit's files (no node_modules there): it
-    runs the checkout's Biome under the configuration committed in the base,
-    and `git am` of the series ends at the tree `apply` writes."""
+def test_the_patch_series_is_the_built_in_layout_whatever_biome_is_installed(biome: Path, tmp_path: Path) -> None:
+    """`patch` plans on the base commit's files and never runs the
+    checkout's Biome (SPEC 7: a laptop and the job make the same commits):
+    `git am` of the series ends at the tree `apply --formatter none` writes,
+    whose layout Biome, under these settings, would change (its format
+    check is what says so)."""
     from .gitrepo import BOT, commit_all, git
 
     repo = _tree(tmp_path, "repo", biome, UNREAD_SETTINGS)
@@ -267,9 +269,9 @@ def test_the_patch_series_is_laid_out_by_the_checkouts_biome(biome: Path, tmp_pa
         "GIT_COMMITTER_NAME": "R", "GIT_COMMITTER_EMAIL": "r@x", "GIT_AUTHOR_NAME": "R", "GIT_AUTHOR_EMAIL": "r@x",
     })
     applied = _tree(tmp_path, "applied", biome, UNREAD_SETTINGS)
-    _apply(applied)
+    _apply(applied, "--formatter", "none")
     assert _sources(repo) == _sources(applied)
-    assert _biome(repo).returncode == 0
+    assert _biome(repo).returncode != 0
 
 
 def test_an_installed_biome_without_a_biome_json_is_not_the_repos_formatter(biome: Path, tmp_path: Path) -> None:

@@ -67,7 +67,7 @@ def test_the_first_change_reads_as_mesh_writes_its_prs(tmp_path: Path) -> None:
     # the tool's own details, collapsed after the template's sections
     details = body[body.index("<details><summary>How this PR was made (mesh-codemod)</summary>"):body.index("</details>")]
     assert body.index("## Review Checklist") < body.index("<details>")
-    for part in ("Bridge mode: `compat`", "Layout: none", "mesh-codemod pr --repo . --branch codemod/app-state", "Commits:"):
+    for part in ("Bridge mode: ``compat, 1.x form (", "Layout: mesh-codemod's own", "mesh-codemod pr --repo . --branch codemod/app-state", "Commits:"):
         assert part in details, part
     # the fingerprint is the body's last line, where the forge reads it
     last = body.rstrip("\n").splitlines()[-1]

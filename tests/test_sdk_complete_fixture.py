@@ -5,19 +5,24 @@ checks run, as the SDK's CI runs them: `tsc` (the build's type check),
 
 They run green before the change and after it (the tool applied without
 node_modules, so the built-in layout and the pinned schema toolchain wrote
-it). Then every statement, schema entry and event-map entry the SDK change
-added (docs, comments and re-exports excluded) is removed in turn: each
-removal must make a check fail, `bun test`, `tsc` or the generator check
-(the pinned toolchain regenerates src/generated/ from the edited
-spec.types.ts, and the SDK's CI fails on any difference).
+it), and the change leaves no import unused. Then every statement, schema
+entry and event-map entry the SDK change added (docs, comments and
+re-exports excluded) is removed in turn: each removal must make a check
+fail, `bun test`, `tsc` or the generator check (the pinned toolchain
+regenerates src/generated/ from the edited spec.types.ts, and the SDK's CI
+fails on any difference). The mutants are checked in batches: one copy of
+the tree per mutant, one `bun test` and one `tsc` over all the copies.
 """
 
 from __future__ import annotations
 
 import difflib
+import json
 import os
+import re
 import shutil
 import subprocess
+import xml.etree.ElementTree as ElementTree
 from pathlib import Path
 
 import pytest
@@ -48,6 +53,8 @@ UNITS = {
     "property_signature",
     "pair",
 }
+# tsc's "declared but never used" diagnostics, with --noUnusedLocals
+_UNUSED = re.compile(r"^(?P<file>[^(\n]+)\((?P<line>\d+),\d+\): error TS(?:6133|6192|6196|6198): (?P<what>.*)$", re.M)
 
 
 def _checkout(tmp: Path, name: str, *, applied: bool) -> Path:
@@ -61,24 +68,11 @@ def _checkout(tmp: Path, name: str, *, applied: bool) -> Path:
 
 
 def _run(tree: Path, *command: str) -> subprocess.CompletedProcess:
-    return subprocess.run(command, cwd=tree, capture_output=True, text=True, timeout=600)
+    return subprocess.run(command, cwd=tree, capture_output=True, text=True, timeout=900)
 
 
-def _bun_test(tree: Path) -> subprocess.CompletedProcess:
-    return _run(tree, str(BUN), "test", "src")
-
-
-def _tsc(tree: Path) -> subprocess.CompletedProcess:
-    return _run(tree, str(BUN), str(TSC), "--noEmit", "-p", ".")
-
-
-def _prettier(tree: Path) -> subprocess.CompletedProcess:
-    return _run(tree, str(BUN), str(PRETTIER), "--check", "src/**/*.ts", "docs/**/*.md")
-
-
-def _passed(result: subprocess.CompletedProcess) -> int:
-    output = result.stdout + result.stderr
-    return int(output.split(" pass")[0].split()[-1]) if " pass" in output else 0
+def _tsc(tree: Path, *options: str) -> subprocess.CompletedProcess:
+    return _run(tree, str(BUN), str(TSC), "--noEmit", "-p", ".", *options)
 
 
 def _require_tools() -> None:
@@ -88,19 +82,42 @@ def _require_tools() -> None:
     require_pinned_schemas()
 
 
+def _unused_imports(tree: Path) -> set[tuple[str, str]]:
+    """The imports tsc reports as never used: (file, what it says)."""
+    result = _tsc(tree, "--noUnusedLocals")
+    found = set()
+    for match in _UNUSED.finditer(result.stdout + result.stderr):
+        path = tree / match["file"]
+        tree_sitter = parse(path.read_bytes(), TYPESCRIPT)
+        line = int(match["line"]) - 1
+        if any(n.type == "import_statement" and n.start_point[0] <= line <= n.end_point[0]
+               for n in tree_sitter.root_node.named_children):
+            found.add((match["file"], match["what"]))
+    return found
+
+
+@pytest.mark.slow
 def test_the_complete_fixture_runs_its_own_checks_green_before_and_after_the_change(tmp_path: Path) -> None:
     _require_tools()
-    counts = {}
+    counts, trees = {}, {}
     for name, applied in (("before", False), ("after", True)):
-        tree = _checkout(tmp_path, name, applied=applied)
-        for check, run in (("tsc", _tsc), ("bun test", _bun_test), ("prettier", _prettier)):
+        tree = trees[name] = _checkout(tmp_path, name, applied=applied)
+        checks = (
+            ("tsc", lambda t: _tsc(t)),
+            ("bun test", lambda t: _run(t, str(BUN), "test", "src")),
+            ("prettier", lambda t: _run(t, str(BUN), str(PRETTIER), "--check", "src/**/*.ts", "docs/**/*.md", "docs/**/*.tsx")),
+        )
+        for check, run in checks:
             result = run(tree)
             assert result.returncode == 0, f"{name}: {check}\n{result.stdout}\n{result.stderr}"
             if check == "bun test":
                 assert " 0 fail" in result.stdout + result.stderr
-                counts[name] = _passed(result)
+                output = result.stdout + result.stderr
+                counts[name] = int(output.split(" pass")[0].split()[-1])
     print(f"complete fixture: bun test passes {counts['before']} case(s) before, {counts['after']} after")
     assert counts["after"] >= counts["before"] + 6  # the new block's cases ran, and passed
+    # no import the change adds is left unused (the deprecated union gains nothing, so nothing is imported for it)
+    assert _unused_imports(trees["after"]) <= _unused_imports(trees["before"])
 
 
 def _added_lines(old: str, new: str) -> set[int]:
@@ -143,15 +160,48 @@ def _generator_differs(tree: Path) -> bool:
     from codemods.recipes.base import Planned
     from codemods.recipes.sdk import pinned
 
-    tools = pinned.toolchain()
+    def run(command, cwd, timeout=600):
+        return subprocess.run(command, cwd=cwd, capture_output=True, text=True, timeout=timeout)
+
     spec = Planned("src/spec.types.ts", (tree / "src/spec.types.ts").read_bytes())
     try:
-        made = pinned.regenerate(str(tree), spec, tools)
+        made = pinned.regenerate(str(tree), spec, pinned.toolchain(), run)
     except Exception:  # the generator itself fails: the CI step fails
         return True
     return any(made[path] != (tree / path).read_bytes() for path in GENERATED if path in made)
 
 
+def _bun_failures(batch: Path, names: list[str]) -> set[str]:
+    """The copies among ``names`` whose tests do not all pass, from one
+    `bun test` over every copy (JUnit report: a copy whose test file did
+    not load, or ran fewer cases than the clean copy, fails too)."""
+    report = batch / "bun.xml"
+    _run(batch, str(BUN), "test", *[f"{n}/src" for n in names], "--reporter=junit", f"--reporter-outfile={report}")
+    suites: dict[str, dict[str, tuple[int, int]]] = {n: {} for n in names}
+    for suite in ElementTree.parse(report).getroot().findall("testsuite"):  # one per file; nested ones are blocks
+        copy, _, file = suite.get("file", "").partition("/")
+        if copy in suites:
+            bad = int(suite.get("failures", 0)) + int(suite.get("errors", 0) or 0)
+            suites[copy][file] = (int(suite.get("tests", 0)), bad)
+    clean = suites["clean"]
+    assert clean and all(bad == 0 for _, bad in clean.values()), clean
+    return {
+        n for n, files in suites.items()
+        if any(files.get(f, (0, 1))[1] or files.get(f, (0, 1))[0] < tests for f, (tests, _) in clean.items())
+    }
+
+
+def _tsc_failures(batch: Path, names: list[str]) -> set[str]:
+    """The copies among ``names`` with a type error, from one `tsc` over
+    every copy (each copy's modules resolve within it)."""
+    config = json.loads((batch / "clean" / "tsconfig.json").read_text())
+    config["include"] = [f"{n}/{folder}" for n in names for folder in config["include"]]
+    (batch / "tsconfig.json").write_text(json.dumps(config))
+    result = _tsc(batch)
+    return {line.split("/", 1)[0] for line in (result.stdout + result.stderr).splitlines() if ": error TS" in line}
+
+
+@pytest.mark.mutation
 def test_removing_any_added_line_of_the_sdk_change_fails_a_check(tmp_path: Path) -> None:
     """Each unit the change added to the SDK's code (a statement, a member,
     an object entry, an event-map or `eventSchemas` entry, a schema entry)
@@ -165,24 +215,35 @@ def test_removing_any_added_line_of_the_sdk_change_fails_a_check(tmp_path: Path)
         units += [(path, *unit) for unit in _units(path, old, new)]
     assert len(units) >= 15, units
 
-    work = tmp_path / "mutant"
-    shutil.copytree(after, work, symlinks=True)
+    batch = tmp_path / "batch"
+    batch.mkdir()
+    os.symlink(NODE_MODULES, batch / "node_modules")
+    copies = {"clean": None}
+    shutil.copytree(after, batch / "clean", symlinks=True, ignore=shutil.ignore_patterns("node_modules"))
+    for index, (path, first, last, label) in enumerate(units):
+        name = f"m{index}"
+        shutil.copytree(batch / "clean", batch / name, symlinks=True)
+        (batch / name / path).write_text(_without_lines((after / path).read_text(), first, last))
+        copies[name] = (path, label)
+    names = list(copies)
+    by_bun = _bun_failures(batch, names)
+    assert "clean" not in by_bun
+    by_tsc = _tsc_failures(batch, [n for n in names if n not in by_bun])
+    assert "clean" not in by_tsc
     killed: dict[str, list[str]] = {"bun test": [], "tsc": [], "generator": []}
     survivors = []
-    for path, first, last, label in units:
-        original = (after / path).read_text()
-        (work / path).write_text(_without_lines(original, first, last))
-        try:
-            if _bun_test(work).returncode != 0:
-                killed["bun test"].append(label)
-            elif _tsc(work).returncode != 0:
-                killed["tsc"].append(label)
-            elif path in ("src/spec.types.ts", "src/generated/schema.ts") and _generator_differs(work):
-                killed["generator"].append(label)
-            else:
-                survivors.append(label)
-        finally:
-            (work / path).write_text(original)
+    for name, unit in copies.items():
+        if unit is None:
+            continue
+        path, label = unit
+        if name in by_bun:
+            killed["bun test"].append(label)
+        elif name in by_tsc:
+            killed["tsc"].append(label)
+        elif path in ("src/spec.types.ts", "src/generated/schema.ts") and _generator_differs(batch / name):
+            killed["generator"].append(label)
+        else:
+            survivors.append(label)
     total = sum(len(v) for v in killed.values())
     print(
         f"line removal: {len(units)} unit(s) removed one at a time; {total} failed a check"

@@ -120,6 +120,7 @@ CASES = {
 _BASELINES: dict[str, set[str]] = {}
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("case", sorted(CASES))
 def test_sdk_mode_wires_what_the_installed_sdk_declares_and_type_checks(case: str, tmp_path: Path, tsc: Path) -> None:
     release, declared, wired = CASES[case]

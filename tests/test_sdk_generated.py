@@ -27,7 +27,7 @@ def test_the_rules_catch_a_describe_that_differs_from_its_description(tmp_path: 
     tree = tmp_path / "tree"
     shutil.copytree(SDK_FIXTURES / "shape-c" / "expected-auto", tree)
     schema = tree / "src/generated/schema.ts"
-    schema.write_text(schema.read_text().replace('"The view\'s navigation state: a JSON object', '"The current view state'))
+    schema.write_text(schema.read_text().replace('"The view\'s navigation state, a JSON value', '"The current view state'))
     assert any("rule 2" in p and "`state`" in p for p in problems(tree))
 
 

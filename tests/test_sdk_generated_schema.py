@@ -122,5 +122,9 @@ def test_a_toolchain_that_rewrites_unrelated_lines_is_another_generator(tmp_path
     new = schema_json.read_text()
     assert new.count("as another generator words it") == other.count("as another generator words it")
     assert "McpUiStateChangedNotification" in new
-    assert "that the feature does not touch, so the checkout's generator is another one" in result.stderr
+    assert "also rewrote lines that the feature does not touch (schema.json), so the checkout's generator is another one" in result.stderr
     assert "confirm with `npm run generate:schemas`" in result.stderr
+    # the three files are made one way, and the report says it once
+    notes = [line for line in result.stderr.splitlines() if line.startswith("note: ")]
+    assert len([n for n in notes if "src/generated/" in n or "regenerated with" in n]) == 1, notes
+    assert "regenerated with" not in result.stderr

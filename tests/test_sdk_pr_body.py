@@ -29,9 +29,9 @@ def _body(tmp_path: Path, shape: str, edit=None) -> str:
 
 
 @pytest.mark.parametrize(("shape", "letter", "wiring"), [
-    ("shape-a", "A", "`AppBridge.onstatechange`, a setter registering the schema with `setNotificationHandler`"),
-    ("shape-b", "B", "the `statechange` event (event map and `eventSchemas` entry) and the `AppBridge.onstatechange`"),
-    ("shape-c", "C", "the `statechange` event (event map and `eventSchemas` entry), for `addEventListener"),
+    ("shape-a", "A", "`AppBridge.onstatechange`, a setter that registers the schema with `setNotificationHandler`"),
+    ("shape-b", "B", "the `statechange` event (an `AppBridgeEventMap` key and its `eventSchemas` entry) and the `AppBridge.onstatechange`"),
+    ("shape-c", "C", "the `statechange` event (an `AppBridgeEventMap` key and its `eventSchemas` entry), for `addEventListener"),
 ])
 def test_the_body_speaks_to_the_sdk_maintainers(
     shape: str, letter: str, wiring: str, tmp_path: Path, hand_written: None
@@ -43,15 +43,16 @@ def test_the_body_speaks_to_the_sdk_maintainers(
         "## Motivation and Context", "## How Has This Been Tested?", "## Breaking Changes",
         "## Types of changes", "## Checklist", "## Additional context",
     ]
-    assert "### The SEP text\n\n`specification/draft/apps.mdx` (the draft;" in body
-    assert "`specification/2026-01-26/` are not touched" in body
-    assert f"### The API (this revision's shape {letter})" in body
+    # the SDK change only: the SEP text is the spec PR's
+    assert "### The SEP text" not in body and "MUST" not in body
+    assert "The SEP text it implements is [the spec PR](https://github.com/modelcontextprotocol/ext-apps/compare/main...<fork>:codemod/app-state-spec), which it stacks on" in body
+    assert f"### The change (this revision's shape {letter})" in body
     assert f"`src/app-bridge.ts`: {wiring}" in body
     assert ("`AppBridge.onstatechange`" in body) == (letter != "C")
     assert ("no `onstatechange` accessor" in body) == (letter == "C")
     assert "`App.sendStateChanged(params)`" in body
-    assert ('guarded by `this._assertInitialized("sendStateChanged")`' in body) == (letter == "C")
-    assert ("`appState?: { maxLength?: number }` in `McpUiHostCapabilities`" in body) == (letter != "A")
+    assert ("checks the handshake first (`_assertInitialized`)" in body) == (letter == "C")
+    assert ("the `appState` host capability with `maxLength`" in body) == (letter != "A")
     assert "A host that ignores `ui/notifications/state-changed` is unaffected" in body
     assert "An app that never sends it is unaffected" in body
     assert "- [x] New feature (non-breaking change which adds functionality)" in body
@@ -59,23 +60,25 @@ def test_the_body_speaks_to_the_sdk_maintainers(
     # not run, so not ticked
     assert "- [ ] New and existing tests pass locally" in body
     assert "were not run with this PR (`--no-verify`)" in body
-    assert "Written in the generator's style" in body and "`npm run generate:schemas`" in body
+    assert "was edited in the generator's style, not regenerated" in body and "`npm run generate:schemas`" in body
     # the tool's own details are collapsed at the end, not in the main text
     details = body.index("<details><summary>How this PR was made (mesh-codemod)</summary>")
     assert details > body.index("## Additional context")
     assert body.index("mesh-codemod --version") > details and body.index("spec(draft): add ui/notifications/state-changed") > details
     assert body.rstrip().endswith("</details>")
     assert "## Bridge mode" not in body and "## Layout" not in body
+    # the reproduce line names only the flags that matter on the SDK
+    reproduce = next(line for line in body.splitlines() if line.startswith("mesh-codemod pr "))
+    assert "--bridge" not in reproduce and "--formatter" not in reproduce and "--author" in reproduce
 
 
 def test_the_body_says_the_pinned_toolchain_made_the_generated_files(tmp_path: Path) -> None:
     require_pinned_schemas()
     body = _body(tmp_path, "shape-b")
-    line = next(line for line in body.splitlines() if line.startswith("- Regenerated with"))
-    assert line.startswith("- Regenerated with the pinned schema toolchain (ts-to-zod 5.1.0, zod 4.3.6, Prettier 3.6.2")
-    assert "(the checkout has no node_modules)" in line
-    assert "`src/generated/schema.ts`, `src/generated/schema.test.ts`, `src/generated/schema.json`" in line
-    assert "Written in the generator's style" not in body
+    line = next(line for line in body.splitlines() if line.startswith("Generated files:"))
+    assert line.startswith("Generated files: `src/generated/` was regenerated with the pinned schema toolchain (ts-to-zod 5.1.0, zod 4.3.6, Prettier 3.6.2")
+    assert "(no node_modules beside the sources it ran on)" in line
+    assert "edited in the generator's style" not in body
 
 
 TEMPLATE = """## Summary
@@ -109,7 +112,7 @@ def test_the_repository_template_is_filled_when_the_checkout_has_one(tmp_path: P
     assert "<!-- What does this change" not in body and "<!-- Commands you ran" not in body
     assert body.count("<!-- mesh-codemod-fingerprint: sha256:") == 1  # the closed-PR check reads it
     summary = body[body.index("## Summary"):body.index("## How was it tested?")]
-    assert "### The SEP text" in summary and "### The API (this revision's shape B)" in summary
+    assert "### The change (this revision's shape B)" in summary and "### Generated files" in summary
     assert "were not run with this PR" in body[body.index("## How was it tested?"):body.index("## Type of change")]
     assert "- [ ] Bug fix\n- [x] New feature\n- [x] Documentation update" in body
     assert "Our own section: left as it is." in body
@@ -117,23 +120,24 @@ def test_the_repository_template_is_filled_when_the_checkout_has_one(tmp_path: P
     assert body.rstrip().endswith("</details>")
 
 
-def test_a_revision_without_the_draft_says_why_the_sep_text_is_not_changed(tmp_path: Path) -> None:
+def test_a_revision_without_the_draft_says_there_is_no_spec_pr_and_why(tmp_path: Path) -> None:
     body = _body(tmp_path, "shape-c", lambda repo: shutil.rmtree(repo / "specification"))
-    assert "Not changed: no specification/draft/apps.mdx in this revision" in body
-    assert "spec(draft)" not in body
+    assert "There is no spec PR to stack on: no specification/draft/apps.mdx in this revision" in body
+    assert "spec(draft)" not in body and "the spec PR" not in body
 
 
-def test_the_body_links_the_discussion_asks_the_naming_question_and_states_breaking_changes(
+def test_the_bodies_link_the_proposal_and_never_ask_the_naming_question(
     tmp_path: Path, hand_written: None
 ) -> None:
     body = _body(tmp_path, "shape-c")
     motivation = body[body.index("## Motivation and Context"):body.index("## How Has This Been Tested?")]
-    assert "[#465](https://github.com/modelcontextprotocol/ext-apps/issues/465)" in motivation
+    assert "Implements the proposal in [#465](https://github.com/modelcontextprotocol/ext-apps/issues/465)" in motivation
     assert "[#62](https://github.com/modelcontextprotocol/ext-apps/issues/62)" in motivation
     assert "[#194](https://github.com/modelcontextprotocol/ext-apps/pull/194)" in motivation
     assert "not model-visible" in motivation
     assert "Reference host implementation: [decocms/mesh](https://github.com/decocms/mesh)" in motivation
-    assert "Would `viewState`" in motivation and "one line of the names table" in motivation
+    assert "?" not in motivation.replace("?:", "").replace(")?.", "")  # it asks nothing
+    assert "viewState" not in body
     breaking = body[body.index("## Breaking Changes"):body.index("## Types of changes")]
     assert "None." not in breaking.split("\n\n")[1]
     assert "`AppBridgeEventMap` gains a `statechange` key" in breaking
@@ -167,9 +171,52 @@ def test_pr_makes_the_spec_branch_and_the_code_branch_stacked_on_it(tmp_path: Pa
     assert "docs/patterns.md" in later and not any(p.startswith("specification/") for p in later)
     assert git(repo, "log", "-1", "--format=%s", spec).strip() == "spec(draft): add ui/notifications/state-changed"
     spec_body = (tmp_path / "PR.spec.md").read_text()
-    assert "stacked on it (branch `codemod/app-state`" in spec_body
+    assert "The SDK change that implements it is stacked on it." in spec_body
     assert "[#465](https://github.com/modelcontextprotocol/ext-apps/issues/465)" in spec_body
-    assert "`npm run build`, `npm test` and `npm run prettier` were not run for this PR" in spec_body
+    assert "`npm run build`, `npm test` and `npm run prettier`: not run for this PR" in spec_body
     assert "- [ ] New and existing tests pass locally" in spec_body
-    assert "### The SEP text" in spec_body and "### The API" not in spec_body
+    assert "### The change" not in spec_body
+    # what it removes as well as what it adds
+    assert 'It removes: "Keeping View state between sessions" from the future work under "Extensibility".' in spec_body
+    assert '- added "App State from Links" under "Security Implications › Mitigations"' in spec_body
     assert "spec branch codemod/app-state-spec (created)" in result.stderr
+
+
+def test_pr_writes_the_proposal_for_465_beside_the_bodies(tmp_path: Path, hand_written: None) -> None:
+    """The comment the maintainers decide on before either PR is reviewed
+    (SPEC 7): the problem, the two scopes, the names with a recommendation
+    from the one names table, the same View, the size floor, #708, and the
+    compare URLs of both branches on the fork pushed to."""
+    from codemods.recipes.names import NAMES, RECOMMENDED
+
+    repo = tmp_path / "sdk"
+    shutil.copytree(SDK_FIXTURES / "shape-c-full" / "input", repo)
+    git(repo, "init", "-q", "-b", "main")
+    commit_all(repo, "sdk-shaped fixture")
+    git(repo, "remote", "add", "origin", "git@github.com:octo/ext-apps.git")
+    out = tmp_path / "PR.md"
+    result = invoke("pr", "--repo", repo, "--branch", "codemod/app-state", "--author", BOT, "--no-verify", "--body-out", out)
+    assert result.exit_code == 0, result.output
+    comment = (tmp_path / "PR.discussion.md").read_text()
+    lines = comment.rstrip("\n").splitlines()
+    assert 40 <= len(lines) <= 60, len(lines)
+    for part in ("**The problem.**", "**Two scopes.**", "`setWidgetState`", "model never sees",
+                 "**Names to settle.**", "**Which View gets a state back.**", "durably identifies",
+                 "JSON-RPC id of `tools/call`", "**The size floor.**",
+                 "UTF-8 bytes", "1024", "2 KB URL", "#708", "experimental"):
+        assert part in comment, part
+    for a, b in zip(NAMES, RECOMMENDED):  # every row of the table, as it is and as recommended
+        if a != b and a not in ("McpUiStateChangedNotification", "STATE_CHANGED_METHOD", "onstatechange"):
+            assert a in comment and b in comment, (a, b)
+    assert "https://github.com/modelcontextprotocol/ext-apps/compare/main...octo:codemod/app-state-spec" in comment
+    assert "https://github.com/modelcontextprotocol/ext-apps/compare/main...octo:codemod/app-state\n" in comment
+    # the bodies link it and leave the question to it
+    for body in (out.read_text(), (tmp_path / "PR.spec.md").read_text()):
+        assert "Implements the proposal in [#465]" in body and "viewState" not in body
+
+    # without --body-out: printed after the bodies
+    again = invoke("pr", "--repo", repo, "--branch", "codemod/other", "--author", BOT, "--no-verify")
+    assert again.exit_code == 0, again.output
+    code, spec, proposal = (again.stdout.index(m) for m in (
+        "### The change", "It removes:", "## A proposal for #465"))
+    assert code < spec < proposal

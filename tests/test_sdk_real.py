@@ -99,7 +99,8 @@ def test_the_real_draft_gets_the_sep_text_where_spec_6_puts_it(shape: str, tmp_p
     new under the MVP; every other old line survives in order, the dated
     copies are untouched, and a second run changes nothing."""
     from codemods.engine.markdown import Document
-    from codemods.recipes.sdk.spec_sections import _FUTURE_STATE
+    from codemods.recipes.sdk.common import words
+    from codemods.recipes.sdk.spec_sections import _FUTURE_STATE, security_title
 
     source = Path(REAL) / shape
     draft = STEP_FILES["spec"]
@@ -116,20 +117,24 @@ def test_the_real_draft_gets_the_sep_text_where_spec_6_puts_it(shape: str, tmp_p
     at = methods.index("ui/notifications/size-changed")
     assert methods[at + 1] == "ui/notifications/state-changed"
     assert methods.count("ui/notifications/state-changed") == 1
-    assert new.count("`state` is required") == 1 and "the same tool and tool call" in new
+    assert new.count("MUST include `state`") == 1 and new.count("durably identifies") == 1
+    entry = new[new.index("`ui/notifications/state-changed` - "):]
+    entry = entry[:entry.index("\n`ui/", 1)].strip()
+    print(f"{shape}: the state-changed entry is {len(entry.split())} words with its JSON example")
+    assert len(entry.split()) <= 250
     host_context = new[new.index("interface HostContext {"):]
     assert "appState?: unknown;" in host_context[:host_context.index("\n}\n")]
     if "interface HostCapabilities {" in old:
         capabilities = new[new.index("interface HostCapabilities {"):]
         capabilities = capabilities[:capabilities.index("\n}\n")]
-        assert "  downloadFile?: {};\n  /** Host keeps the View's navigation state" in capabilities
+        assert "  downloadFile?: {};\n  /** Host keeps View navigation state" in capabilities
         assert "  appState?: {\n" in capabilities and "    maxLength?: number;\n  };" in capabilities
 
     sections = list(doc.sections())
     top = [n for n, t in sections if t == "Security Implications"]
     if top:
         shallowest = min(top, key=lambda n: len(doc.text(n)) - len(doc.text(n).lstrip("#")))
-        own = [n for n, t in sections if t.endswith("View State from Links")]
+        own = [n for n, t in sections if t.endswith(security_title(words()))]
         assert len(own) == 1
         parent = own[0].parent
         assert parent.parent == shallowest, "not under the top-level Security Implications"

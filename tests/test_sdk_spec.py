@@ -8,6 +8,7 @@ frozen dated copy and the Markdown structure of the result."""
 from __future__ import annotations
 
 import json
+import re
 import shutil
 from pathlib import Path
 
@@ -101,9 +102,8 @@ def test_a_partly_edited_draft_is_completed(missing: str, tmp_path: Path) -> Non
     expected = (SDK_FIXTURES / "shape-c" / "expected-auto" / DRAFT).read_text()
     original = (repo / DRAFT).read_text()
     if missing == "field":  # the entry is there, the field not
-        from codemods.recipes.sdk.spec_text import _field_doc
-
-        partial = expected.replace(f"  /** {_field_doc('View')} */\n  appState?: unknown;\n", "")
+        field = re.search(r"  /\*\*\n   \* State of this View.*?\*/\n  appState\?: unknown;\n", expected, re.DOTALL)
+        partial = expected.replace(field.group(0), "")
     else:  # the field is there, the entry not
         partial = expected[: expected.index("\n`ui/notifications/state-changed`")] + original[original.index(
             "\n`ui/notifications/request-teardown`"):]
@@ -169,55 +169,102 @@ def test_the_security_subsection_is_the_next_mitigation_of_the_top_level_section
     text, doc = _applied_draft(tmp_path)
     outline = _outline(doc)
     assert [t for _, t, _ in outline].count("Security Implications") == 2  # the fixture has both, as the real draft
-    own = [entry for entry in outline if entry[1].endswith("View State from Links")]
+    own = [entry for entry in outline if entry[1].endswith("App State from Links")]
     assert len(own) == 1
     level, title, path = own[0]
     assert path[-2:] == ("Security Implications", "Mitigations") and len(path) == 3  # under the SEP title only
     siblings = [t for lvl, t, p in outline if p == path and lvl == level]
-    assert siblings[-1] == title and title == f"{len(siblings)}. View State from Links"
+    assert siblings[-1] == title and title == f"{len(siblings)}. App State from Links"
     tools_security = next(p + (t,) for _, t, p in outline if t == "Security Implications" and "App-Provided Tools" in p)
-    assert not any(p[: len(tools_security)] == tools_security for _, t, p in outline if "View State" in t)
+    assert not any(p[: len(tools_security)] == tools_security for _, t, p in outline if "App State" in t)
 
 
-def test_the_state_rule_is_said_once_and_the_schema_rule_matches_it(tmp_path: Path) -> None:
+def _entry(text: str) -> str:
+    """The state-changed entry: from its summary to the next entry."""
+    start = text.index("`ui/notifications/state-changed` - ")
+    return text[start:text.index("\n`ui/notifications/request-teardown`", start)].strip()
+
+
+def _security(text: str) -> str:
+    start = text.index(". App State from Links\n")
+    return text[start:text.index("\n### ", start)]
+
+
+def test_the_entry_is_in_the_form_and_voice_of_its_siblings(tmp_path: Path) -> None:
+    """Method and summary, the JSON-RPC example, one sentence, then short
+    RFC 2119 lists as request-teardown's **Host behavior:**; at most about
+    250 words with its example (0.6.0's was 656)."""
     text, _ = _applied_draft(tmp_path)
-    assert text.count("`state` is required") == 1
-    assert "A notification whose `params` has no `state` is malformed; the Host MUST ignore it" in text
-    assert "without `state` from an older" not in text  # the old contradicting bullet
-    assert "clears the kept state" not in text
+    entry = _entry(text)
+    words = len(entry.split())
+    print(f"the state-changed entry: {words} words with its JSON example")
+    assert words <= 250
+    blocks = entry.split("\n\n")
+    assert blocks[0] == "`ui/notifications/state-changed` - View's navigation state changed"
+    assert blocks[1].startswith("```typescript\n{\n  jsonrpc: \"2.0\",") and blocks[1].endswith("```")
+    assert blocks[2].startswith("The View SHOULD send this notification")
+    assert [b.split("\n")[0] for b in blocks[3:]] == ["**View behavior:**", "**Host behavior:**"]
+    for block, party in zip(blocks[3:], ("View", "Host")):
+        for item in block.split("\n")[1:]:
+            assert re.match(rf"- {party} (MUST|SHOULD|MAY)", item), item
 
 
-def test_the_same_view_is_per_tool_call_in_protocol_terms_and_links_are_in_scope(tmp_path: Path) -> None:
-    text, _ = _applied_draft(tmp_path)
-    rule = text[text.index("Host MUST NOT hand a state to another View."):]
-    rule = rule[: rule.index("\n")]
-    for words in ("the same MCP server (as the Host identifies that server)", "the same `ui://` resource",
-                  "the same tool and tool call", "`hostContext.toolInfo`", "explicitly opened in its place",
-                  "a link addresses", "another user's Host", "untrusted input"):
-        assert words in rule, words
-    assert "server connection" not in text
+def test_each_normative_sentence_is_written_once(tmp_path: Path) -> None:
+    """The definition of the same View in the `appState` field's doc, the
+    host guidance and the link-supplied-state risks in the Security
+    subsection, the rest in the entry: none of them twice."""
+    text, doc = _applied_draft(tmp_path)
+    entry, security = _entry(text), _security(text)
+    context = next(doc.data[f.start:f.end].decode() for f in doc.fences() if b"interface HostContext" in doc.data[f.start:f.end])
+    field = context[context.index("State of this View"):context.index("appState?: unknown;")]
+    assert "durably identifies" in field and "durably identifies" not in entry + security
+    assert text.count("durably identifies") == 1
+    assert "(see `HostContext.appState`)" in entry  # the entry points at the definition
+    for guidance in ("out of its logs and analytics", "replace the current history entry", "coalesce reports",
+                     "`Referrer-Policy`", "untrusted input"):
+        assert guidance in security and text.count(guidance) == 1, guidance
+    for rule in ("MUST NOT hand it to another View", "MUST include `state`", "MUST validate a restored state",
+                 "MUST NOT put secrets", "1024 when absent", "2 KB URL"):
+        assert rule in entry and text.count(rule) == 1, rule
+    sentences = [s.strip() for s in re.split(r"(?<=[.;])\s", text) if re.search(r"\b(MUST|SHOULD|MAY)\b", s)]
+    repeated = {s for s in sentences if sentences.count(s) > 1 and len(s) > 20}
+    assert not repeated, repeated
+
+
+def test_the_same_view_is_the_hosts_durable_identity_of_the_tool_call(tmp_path: Path) -> None:
+    """Not `hostContext.toolInfo` (optional) nor its `id`, the JSON-RPC id
+    unique within one connection; a View without a tool call by the place
+    the Host shows it in."""
+    text, doc = _applied_draft(tmp_path)
+    context = next(doc.data[f.start:f.end].decode() for f in doc.fences() if b"interface HostContext" in doc.data[f.start:f.end])
+    field = " ".join(line.strip().lstrip("*").strip() for line in context[context.index("State of this View"):].splitlines())
+    for words in ("the same server (as the Host identifies it) and `ui://` resource",
+                  "rendered for the same tool call as the Host durably identifies it",
+                  "not the JSON-RPC id of `tools/call`, which is unique only within one connection",
+                  "for a View shown without a tool call, in the same place", "after the user moved it",
+                  "the View a link addresses", "a link brought (untrusted)"):
+        assert words in field, words
+    assert "toolInfo`" not in text[text.index("State of this View"):]
+    assert first_error(parse(context.encode(), TYPESCRIPT)) is None
 
 
 def test_the_must_not_covers_state_changing_actions_only(tmp_path: Path) -> None:
     text, _ = _applied_draft(tmp_path)
     assert "MUST NOT perform side effects, such as tool calls" not in text
-    for part in (text[text.index("A View treats an absent"):], text[text.index("View State from Links"):]):
-        paragraph = part[: part.index("\n\n", part.index("MUST NOT take"))]
-        assert "MUST NOT take a state-changing action" in paragraph
-        assert "not annotated `readOnlyHint: true`" in paragraph and "read-only tool calls" in paragraph.lower()
+    rule = next(line for line in _entry(text).splitlines() if "MUST NOT take" in line)
+    assert "MUST NOT take a state-changing action" in rule and "without the user" in rule
+    assert "`ui/message`, `ui/open-link`, a tool not marked `readOnlyHint`" in rule and "read-only loading is fine" in rule
 
 
-def test_capability_privacy_and_host_guidance(tmp_path: Path) -> None:
+def test_the_capability_counts_utf8_bytes_with_1024_by_default_and_says_why(tmp_path: Path) -> None:
     text, doc = _applied_draft(tmp_path)
-    assert "MUST advertise the `appState` host capability, and SHOULD give its `maxLength`" in text
+    entry = _entry(text)
+    assert "`maxLength`: UTF-8 bytes of its JSON text, 1024 when absent (base64 of 1024 bytes and a key naming the View fit a 2 KB URL)" in entry
+    assert "MUST advertise the `appState` capability, SHOULD give its `maxLength`, and SHOULD keep at least 1024 bytes" in entry
     capabilities = next(doc.data[f.start:f.end].decode() for f in doc.fences() if b"interface HostCapabilities" in doc.data[f.start:f.end])
-    assert "  appState?: {\n    /** Largest state the Host keeps, in bytes of its JSON text. */\n    maxLength?: number;\n  };" in capabilities
+    assert "  appState?: {\n    /** Largest state it keeps, in UTF-8 bytes of its JSON text (see ui/notifications/state-changed). */\n    maxLength?: number;\n  };" in capabilities
     assert first_error(parse(capabilities.encode(), TYPESCRIPT)) is None
-    assert "MUST NOT put secrets (tokens, passwords, keys) in the state and SHOULD NOT put personal data in it" in text
-    for guidance in ("out of its logs and analytics", "replace the current history entry", "coalesce reports",
-                     "`Referrer-Policy`"):
-        assert guidance in text, guidance
-    assert "A View treats an absent `hostContext.appState` and `appState: null` alike" in text
+    assert "MUST NOT put secrets in the state, and SHOULD NOT put personal data in it" in entry
 
 
 def test_extensibility_no_longer_lists_it_as_future_work_nor_as_part_of_the_mvp(tmp_path: Path) -> None:

@@ -70,6 +70,7 @@ def _outcomes(result) -> dict[str, str]:
     return {name: c["outcome"] for name, c in _checks(result).items()}
 
 
+@pytest.mark.slow
 def test_verify_runs_the_sdks_ci_and_each_check_passes(ci_checkout: Path) -> None:
     assert invoke("apply", "--repo", ci_checkout).exit_code == 0
     _install(ci_checkout)
@@ -88,6 +89,7 @@ def test_verify_runs_the_sdks_ci_and_each_check_passes(ci_checkout: Path) -> Non
     assert "state-changed" in (ci_checkout / "src/generated/schema.ts").read_text()
 
 
+@pytest.mark.slow
 def test_a_generated_file_edited_by_hand_fails_the_generator_check(ci_checkout: Path) -> None:
     assert invoke("apply", "--repo", ci_checkout).exit_code == 0
     _install(ci_checkout)
@@ -103,6 +105,7 @@ def test_a_generated_file_edited_by_hand_fails_the_generator_check(ci_checkout: 
     assert "-export const handEdited = 1;" in check["output"]
 
 
+@pytest.mark.slow
 def test_a_broken_build_fails_the_build_check_and_a_base_failure_does_not_count(ci_checkout: Path) -> None:
     assert invoke("apply", "--repo", ci_checkout).exit_code == 0
     _install(ci_checkout)
@@ -119,6 +122,7 @@ def test_a_broken_build_fails_the_build_check_and_a_base_failure_does_not_count(
     assert build["outcome"] == "passed" and "fails on the base as well" in build["summary"], build
 
 
+@pytest.mark.slow
 def test_without_node_modules_or_scripts_the_ci_steps_say_not_run_and_why(ci_checkout: Path) -> None:
     assert invoke("apply", "--repo", ci_checkout).exit_code == 0
     checks = _checks(invoke("verify", "--repo", ci_checkout, "--json"))
@@ -147,33 +151,33 @@ def _report(**outcomes: str):
 
 
 def test_the_body_shows_what_ran_and_what_did_not_and_ticks_nothing_untrue() -> None:
-    from codemods.deliver import prbody
+    from codemods.deliver import sdk_body
 
     report = _report(
         parse="passed", format="not available", typecheck="passed", tests="not available", build="not run",
         generated="failed",
     )
-    tested = "\n".join(prbody._tested(report))
+    tested = "\n".join(sdk_body.tested(report))
     assert "- Prettier (`npm run prettier`), on the touched files: not run: node_modules not installed" in tested
     assert "- `tsc --noEmit`: ran, passed (it passed)" in tested
     assert "- `npm test` (`bun test`), on the test files of the touched modules: not run: node_modules not installed" in tested
     assert "- `npm run build`: not run: the checkout declares no `build` script" in tested
     assert "then `git diff --exit-code`: ran, **failed** (it failed)" in tested
-    checklist = prbody._checklist(report)
+    checklist = sdk_body.checklist(report)
     assert "- [ ] My code follows the repository's style guidelines" in checklist
     assert "- [ ] New and existing tests pass locally" in checklist
     assert "- [ ] I have added appropriate error handling" in checklist
     # the repository's own template: the same boxes, the same answers
     template = "## Checklist\n\n- [x] New and existing tests pass locally\n- [x] My code follows the style guidelines\n"
-    filled = prbody._fill_template(template, {}, report)
+    filled = sdk_body.filled(template, {}, report)
     assert "- [ ] New and existing tests pass locally" in filled and "- [ ] My code follows the style guidelines" in filled
 
 
 def test_the_boxes_are_ticked_when_their_checks_ran_and_passed() -> None:
-    from codemods.deliver import prbody
+    from codemods.deliver import sdk_body
 
     report = _report(parse="passed", format="passed", typecheck="passed", tests="passed", build="passed", generated="passed")
-    checklist = prbody._checklist(report)
+    checklist = sdk_body.checklist(report)
     assert "- [x] My code follows the repository's style guidelines" in checklist
     assert "- [x] New and existing tests pass locally" in checklist
     # found only what the base has as well: said so, and not ticked
@@ -181,21 +185,22 @@ def test_the_boxes_are_ticked_when_their_checks_ran_and_passed() -> None:
         c._replace(summary="prettier --check: 1 file(s) unformatted at the base already: no new finding")
         if c.name == "format" else c for c in report.checks
     ])
-    assert "- [ ] My code follows the repository's style guidelines" in prbody._checklist(as_on_base)
+    assert "- [ ] My code follows the repository's style guidelines" in sdk_body.checklist(as_on_base)
     assert "- Prettier (`npm run prettier`), on the touched files: ran, failed as on the base: nothing new (" in "\n".join(
-        prbody._tested(as_on_base)
+        sdk_body.tested(as_on_base)
     )
     # passed without running anything (no test beside the touched files): not ticked
     nothing = report._replace(checks=[c._replace(command="") if c.name == "tests" else c for c in report.checks])
-    assert "- [ ] New and existing tests pass locally" in prbody._checklist(nothing)
-    tested = prbody._tested(report)
+    assert "- [ ] New and existing tests pass locally" in sdk_body.checklist(nothing)
+    tested = sdk_body.tested(report)
     assert sum(line.startswith("- ") and ": ran, passed (" in line for line in tested) == 6
     # --no-verify: every CI step named, none said to have run
-    skipped = "\n".join(prbody._tested(None))
+    skipped = "\n".join(sdk_body.tested(None))
     assert "were not run with this PR (`--no-verify`)" in skipped and "ran, " not in skipped
     assert "`npm run build`" in skipped and "`git diff --exit-code`" in skipped
 
 
+@pytest.mark.slow
 def test_prettier_counts_only_files_the_base_has_formatted(sdk_checkout: Path) -> None:  # noqa: F811
     types = sdk_checkout / "src/types.ts"
     types.write_text(types.read_text().replace("export type", "export   type", 1))

@@ -302,7 +302,7 @@ def test_pr_puts_the_report_in_the_body(checkout: Path, tmp_path: Path) -> None:
     text = body.read_text()
     assert "| typecheck | passed | no new errors; 2 already in the unpatched tree (baseline: base " in text
     assert "| tests | passed | bun test: 9 passed in 3 file(s) |" in text
-    assert "Bridge mode: `compat`, 1.x form (no installed @modelcontextprotocol/ext-apps found" in text
+    assert "Bridge mode: ``compat, 1.x form (no installed @modelcontextprotocol/ext-apps found" in text
     assert "mesh-codemod pr --repo . --branch codemod/app-state --base " in text
     assert git(checkout, "status", "--porcelain") == "", "the checks ran on a copy, not in the checkout"
 

@@ -38,8 +38,10 @@ from .support import ROOT
 WORKFLOW = ROOT / "examples" / "mesh-app-state.yml"
 ACTIONS = {"mesh-codemod": ROOT / "action.yml", "mesh-codemod/publish": ROOT / "publish" / "action.yml"}
 VENV = Path(sys.executable).parent.parent
-WRITE_TOKEN = "ghs_canaryWRITE0123456789abcdef"
-READ_TOKEN = "ghs_canaryREAD0123456789abcdef"
+# one pair per process: a canary scans every process of the machine, and
+# another test worker's workflow run holds its own write token meanwhile
+WRITE_TOKEN = f"ghs_canaryWRITE{os.getpid()}x0123456789abcdef"
+READ_TOKEN = f"ghs_canaryREAD{os.getpid()}x0123456789abcdef"
 
 
 class StepRun(NamedTuple):
@@ -71,6 +73,7 @@ class Context(NamedTuple):
     steps: dict[str, dict[str, str]]
     inputs: dict[str, str]
     action_path: Path | None
+    ref_name: str = "main"  # a scheduled run's: the default branch
 
 
 _EXPR = re.compile(r"\$\{\{\s*(.*?)\s*\}\}")
@@ -86,7 +89,7 @@ def _lookup(expr: str, ctx: Context) -> str:
     return {
         "github.token": ctx.token, "github.repository": ctx.repository, "github.sha": "0" * 40,
         "github.action_path": str(ctx.action_path or ""), "runner.temp": str(ctx.temp),
-        "github.workspace": str(ctx.workspace),
+        "github.workspace": str(ctx.workspace), "github.ref_name": ctx.ref_name,
     }.get(expr) or _unknown(expr)
 
 
@@ -123,6 +126,9 @@ class Runner:
         self.with_inputs = with_inputs or {}  # action -> inputs that override the workflow's `with:`
         self.artifacts = tmp / "artifact-store"
         self.workflow = load(WORKFLOW.read_text())
+        # the remote's default branch: what a scheduled run is on
+        self.ref_name = subprocess.run(["git", "--git-dir", str(remote), "symbolic-ref", "--short", "HEAD"],
+                                       capture_output=True, text=True, check=True).stdout.strip()
 
     def run(self) -> list[JobRun]:
         runs: list[JobRun] = []
@@ -153,7 +159,7 @@ class Runner:
         outputs: dict[str, dict[str, str]] = {}
         failed = False
         for step in job["steps"]:
-            ctx = Context(name, workspace, temp, self.repository, token, outputs, {}, None)
+            ctx = Context(name, workspace, temp, self.repository, token, outputs, {}, None, self.ref_name)
             if failed:
                 steps.append(StepRun(name, step.get("name", ""), None, ""))
                 continue
@@ -203,12 +209,13 @@ class Runner:
 
     def _composite(self, step: dict, action_file: Path, given: dict, ctx: Context, base: dict, files: dict) -> list[StepRun]:
         action = load(action_file.read_text())
-        inputs = {k: str(v.get("default", "")) for k, v in action.get("inputs", {}).items()}
+        inputs = {k: fill(str(v.get("default", "")), ctx) for k, v in action.get("inputs", {}).items()}
         unknown = set(given) - set(inputs)
         assert not unknown, f"{action_file.name} has no input {unknown}"
         inputs.update(given)
         inner: dict[str, dict[str, str]] = {}
-        inner_ctx = Context(ctx.job, ctx.workspace, ctx.temp, ctx.repository, ctx.token, inner, inputs, action_file.parent)
+        inner_ctx = Context(ctx.job, ctx.workspace, ctx.temp, ctx.repository, ctx.token, inner, inputs, action_file.parent,
+                            ctx.ref_name)
         runs = []
         for sub in action["runs"]["steps"]:
             name = sub.get("name", "")

@@ -40,6 +40,7 @@ class Check(NamedTuple):
     command: str = ""
     output: str = ""  # first lines, for a failure
     seconds: float = 0.0
+    files: tuple[str, ...] = ()  # the checked files a failure's findings name
 
     def to_json(self) -> dict:
         out = {"check": self.name, "outcome": self.outcome.value, "summary": self.summary}
@@ -47,6 +48,8 @@ class Check(NamedTuple):
             out["command"] = self.command
         if self.output:
             out["output"] = self.output
+        if self.files:
+            out["files"] = list(self.files)
         out["seconds"] = round(self.seconds, 1)
         return out
 

@@ -96,6 +96,8 @@ def run(
                 result = Check(name, Outcome.NOT_AVAILABLE, f"could not run: {err}")
             if require and result.outcome is Outcome.NOT_AVAILABLE:
                 result = result._replace(outcome=Outcome.FAILED, summary=f"could not run ({REQUIRED}): {result.summary}")
+            if result.outcome is Outcome.FAILED and not result.files:  # what its first lines name
+                result = result._replace(files=named(files, result.summary + "\n" + result.output))
             checks.append(result._replace(name=name, seconds=time.monotonic() - started))
     from . import sandbox
 
@@ -106,6 +108,11 @@ def run(
 
         checks.extend(not_run(root, files, {c.name: c.outcome for c in checks}))
     return Report(files, checks)
+
+
+def named(files: Sequence[str], output: str) -> tuple[str, ...]:
+    """The ``files`` that a check's ``output`` names."""
+    return tuple(path for path in files if path in output)
 
 
 def _shared(tree: Callable[[], AbstractContextManager[Path]], stack: ExitStack):
@@ -155,7 +162,9 @@ def _format(root: Path, files: list[str]) -> Check:
     result = execute(command, root)
     shown = shown_command(command, root)
     if result.returncode != 0:
-        return Check("format", Outcome.FAILED, "biome would reformat", shown, first_lines(result.stdout + result.stderr))
+        output = result.stdout + result.stderr
+        return Check("format", Outcome.FAILED, "biome would reformat", shown, first_lines(output),
+                     files=named(files, strip_ansi(output)))
     return Check("format", Outcome.PASSED, f"biome format: {len(files)} file(s) formatted", shown)
 
 
@@ -209,7 +218,8 @@ def _prettier(root: Path, files: list[str], source: Baseline | None = None) -> C
             return Check(
                 "format", Outcome.PASSED, f"prettier --check: {len(unclean)} file(s) unformatted at the base already: no new finding", shown
             )
-        return Check("format", Outcome.FAILED, f"prettier --check: would reformat{extra}", shown, first_lines(result.stdout + result.stderr))
+        return Check("format", Outcome.FAILED, f"prettier --check: would reformat{extra}", shown,
+                     first_lines(result.stdout + result.stderr), files=tuple(unclean))
     return Check("format", Outcome.PASSED, f"prettier --check: {len(checked)} file(s) formatted{extra}", shown)
 
 

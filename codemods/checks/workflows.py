@@ -18,7 +18,7 @@ from pathlib import Path
 
 from typing import NamedTuple
 
-from ..plan.workflows import workflows
+from ..plan.workflows import label, pull_request_paths, workflows
 from .model import Check, Outcome
 
 # a `run:` command of mesh's CI -> the check of `verify` that runs it
@@ -48,14 +48,14 @@ class Job(NamedTuple):
 
     @property
     def label(self) -> str:
-        return f"{self.workflow.rsplit('.', 1)[0]}/{self.name}"
+        return label(self.workflow, self.name)
 
 
 def pull_request_jobs(root: Path) -> list[Job]:
     """The jobs of the checkout's workflows that a pull request runs."""
     jobs = []
     for workflow in workflows(root):
-        paths = _pull_request_paths(workflow.data.get("on"))
+        paths = pull_request_paths(workflow.data.get("on"))
         if paths is None:
             continue
         found = workflow.data.get("jobs")
@@ -97,7 +97,7 @@ def not_run(root: Path, files: list[str], ran: dict[str, Outcome]) -> list[Check
     for workflow, jobs in filtered.items():
         shown = ", ".join(jobs[0].paths)
         checks.append(Check(
-            workflow.rsplit(".", 1)[0], Outcome.NOT_RUN,
+            label(workflow), Outcome.NOT_RUN,
             f"runs only for changes under {shown} (jobs {', '.join(j.name for j in jobs)}); this change has none",
         ))
     return checks
@@ -123,20 +123,6 @@ def _matches(path: str, pattern: str) -> bool:
     if pattern.endswith("/**"):
         return path.startswith(pattern[:-2])
     return fnmatch.fnmatch(path, pattern)
-
-
-def _pull_request_paths(trigger: object) -> tuple[str, ...] | None:
-    """None when no pull request runs the workflow; else its `paths:`
-    filter (empty: every pull request)."""
-    if isinstance(trigger, str):
-        trigger = [trigger]
-    if isinstance(trigger, list):
-        return () if "pull_request" in trigger else None
-    if not isinstance(trigger, dict) or "pull_request" not in trigger:
-        return None
-    event = trigger["pull_request"]
-    paths = event.get("paths") if isinstance(event, dict) else None
-    return tuple(str(path) for path in paths) if isinstance(paths, list) else ()
 
 
 def _commands(job: dict) -> list[str]:

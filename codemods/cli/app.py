@@ -107,12 +107,12 @@ def patch_command(
     bridge: BridgeOption = Bridge.AUTO,
     author: AuthorOption = None,
     as_json: JsonOption = False,
-    formatter: FormatterOption = FormatterMode.AUTO,
 ) -> None:
-    """Write the edits as a patch series (one commit per logical change) for `git am`."""
+    """Write the edits as a patch series (one commit per logical change) for `git am`,
+    in the built-in layout (the checkout's formatter checks it: `verify`)."""
     from . import delivery
 
-    raise typer.Exit(delivery.patch(delivery.SeriesRequest(repo, base, bridge, author, as_json, formatter), out))
+    raise typer.Exit(delivery.patch(delivery.SeriesRequest(repo, base, bridge, author, as_json), out))
 
 
 @app.command("pr", short_help="Create or update the branch holding the series, and print the PR body.")
@@ -137,7 +137,6 @@ def pr_command(
     bridge: BridgeOption = Bridge.AUTO,
     author: AuthorOption = None,
     as_json: JsonOption = False,
-    formatter: FormatterOption = FormatterMode.AUTO,
     artifact: Annotated[
         Optional[Path],
         typer.Option(
@@ -152,7 +151,7 @@ def pr_command(
         raise typer.BadParameter("--require-checks needs the checks: drop --no-verify", param_hint="--require-checks")
     from . import delivery
 
-    inputs = delivery.SeriesRequest(repo, base, bridge, author, as_json, formatter)
+    inputs = delivery.SeriesRequest(repo, base, bridge, author, as_json)
     request = delivery.PrRequest(inputs, branch, push, body_out, force, verify, require_checks, fail_on_blocked, artifact)
     raise typer.Exit(delivery.pr(request))
 
@@ -170,9 +169,9 @@ def publish_command(
         Optional[Path],
         typer.Option(
             "--built",
-            help="The report an earlier `publish --report-out` wrote in this checkout: push the series it built "
-            "(kept under refs/mesh-codemod/publish) without rebuilding; exit 3 when that ref is missing or is "
-            "not the report's series. Instead of --artifact; needs --push.",
+            help="The report an earlier `publish --report-out` wrote: push the series it built (kept under "
+            "refs/mesh-codemod/publish beside the report) without rebuilding; exit 3 when that ref is missing or "
+            "is not the report's series. Instead of --artifact; needs --push.",
         ),
     ] = None,
     repo: RepoOption = Path("."),
@@ -183,23 +182,33 @@ def publish_command(
         bool, typer.Option("--fail-on-blocked", help="Exit 3 when the branch holds commits the tool did not make.")
     ] = False,
     report_out: Annotated[
-        Optional[Path], typer.Option("--report-out", help="Write the report `open-pr --report` reads here.")
+        Optional[Path],
+        typer.Option("--report-out", help="Write the report `open-pr --report` reads here; publish's own repository, "
+                     "which keeps the series for `--built`, goes beside it."),
     ] = None,
     as_json: JsonOption = False,
+    fail_on_failed_checks: Annotated[
+        bool,
+        typer.Option("--fail-on-failed-checks",
+                     help="Exit 4, publishing nothing, when the build job's verdict names a failed check "
+                     "(default: push the series and make its PR a draft that leads with the failed checks)."),
+    ] = False,
 ) -> None:
     """Rebuild the series on the build job's base and push it: publish
-    takes from the artifact only the base (a commit of --target), the
-    checks' verdict (bound to the series' fingerprint), the choice of
-    wiring (one of the tool's, fitting package.json) and a formatter's
-    layout (only when the same modulo layout); every commit, message and
-    the PR body are its own. It keeps its series under
-    refs/mesh-codemod/publish, which a later `publish --built REPORT --push`
-    pushes without building again. Starts no program but git. Exit 3 when
-    refused."""
+    takes from the artifact (one file: its manifest) only the base (a
+    commit of --target), the checks' verdict (check names from a closed
+    set, bound to the series' fingerprint) and the choice of wiring (one of
+    the tool's, for the SDK version the base's lockfile resolves); every
+    commit, message and the PR body are its own. It works in a repository
+    of its own that borrows the checkout's objects, never its
+    configuration, and keeps its series there (refs/mesh-codemod/publish),
+    which a later `publish --built REPORT --push` pushes without building
+    again. Starts no program but git. Exit 3 when refused."""
     from . import github
 
     request = github.PublishRequest(
-        repo, artifact, branch, target, push, author, force, fail_on_blocked, report_out, as_json, built
+        repo, artifact, branch, target, push, author, force, fail_on_blocked, report_out, as_json, built,
+        fail_on_failed_checks,
     )
     raise typer.Exit(github.publish(request))
 
@@ -223,10 +232,11 @@ def open_pr_command(
     ] = False,
     as_json: JsonOption = False,
     pr_author: Annotated[
-        str,
-        typer.Option("--pr-author", help="Only PRs this login opened can decline a change (the tool's identity on GitHub).",
+        Optional[list[str]],
+        typer.Option("--pr-author", help="Only PRs these logins opened can decline a change (the tool's identities "
+                     "on GitHub; repeatable, or separated by commas or spaces).",
                      show_default="any of the repository's own"),
-    ] = "",
+    ] = None,
 ) -> None:
     """Open or update the branch's pull request on GitHub, or decline to.
 
@@ -245,7 +255,8 @@ def open_pr_command(
     """
     from . import github
 
-    request = github.OpenPrRequest(branch, base_branch, report, body_file, repo_slug, dry_run, as_json, pr_author)
+    logins = tuple(login for value in pr_author or () for login in value.replace(",", " ").split())
+    request = github.OpenPrRequest(branch, base_branch, report, body_file, repo_slug, dry_run, as_json, logins)
     raise typer.Exit(github.open_pr(request))
 
 

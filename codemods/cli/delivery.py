@@ -8,7 +8,6 @@ from pathlib import Path
 
 from ..deliver.forge import series_fingerprint
 from typing import NamedTuple
-from ..plan.formatting import FormatterMode
 from ..recipes.base import Bridge
 from .output import Exit, author, fail, git_failures, print_json, progress, refusal, report_refactor, say
 
@@ -21,7 +20,6 @@ class SeriesRequest(NamedTuple):
     bridge: Bridge = Bridge.AUTO
     author: str | None = None  # "Name <email>"
     as_json: bool = False
-    formatter: FormatterMode = FormatterMode.AUTO
 
 
 class PrRequest(NamedTuple):
@@ -35,7 +33,8 @@ class PrRequest(NamedTuple):
     # a branch holding commits that are not the tool's: exit 3 instead of
     # leaving it alone with exit 0
     fail_on_blocked: bool = False
-    # the build job's artifact (codemods/publish/artifact.py) goes to this folder
+    # the build job's artifact (codemods/publish/artifact.py) goes to this
+    # folder; without --push, a failed check is recorded there, not exit 4
     artifact: Path | None = None
 
 
@@ -48,7 +47,7 @@ def _series(request: SeriesRequest):
     repo = repository.open_repo(request.repo)
     name, email = author(request.author or configured_author(repo, request.base))
     return build.build_series(
-        repo, request.base, request.bridge, repository.identity(repo, name, email), request.formatter, TOOLS
+        repo, request.base, request.bridge, repository.identity(repo, name, email), TOOLS
     )
 
 
@@ -133,23 +132,15 @@ def series_json(series) -> dict:
             }
             for c in series.commits
         ],
-        # how each file was laid out, and why (the checkout's formatter only
-        # where it changed layout alone)
-        "files": [
-            {"path": c.path, **({"layout": c.layout.to_json()} if getattr(c, "layout", None) else {})}
-            for c in series.plan.changes
-        ],
     }
 
 
 def _pr_command(request: PrRequest, series) -> list[str]:
     """The command line that rebuilds exactly this branch."""
     args = ["pr", "--repo", ".", "--branch", request.branch, "--base", series.base]
-    args += ["--bridge", series.bridge.mode.value, "--author", str(series.identity)]
-    formatter = series.plan.formatter
-    if formatter is not None:  # the layout depends on it: name it, so that a rerun fails rather than differs
-        args += ["--formatter", "biome" if formatter.biome else "none"]
-    return args
+    if series.plan.target == "sdk":  # no bridge mode, and always the built-in layout (SPEC 7)
+        return args + ["--author", str(series.identity)]
+    return args + ["--bridge", series.bridge.mode.value, "--author", str(series.identity)]
 
 
 def pr(request: PrRequest) -> int:
@@ -185,9 +176,10 @@ def _pr(request: PrRequest) -> int:
                 raise
             if request.artifact is not None:  # the publish job meets the refactor on its own rebuild
                 from ..publish import artifact as publish
+                from ..publish.choice import record
 
-                publish.write_blocked_artifact(err, Path(request.series.repo), request.branch, request.artifact,
-                                               {"base": err.base, "branch": request.branch, "blocked": err.to_json()})
+                choice = record(err.plan.bridge, Path(request.series.repo))
+                publish.write_artifact(request.artifact, request.branch, err.base, None, choice, publish.NO_SERIES, None)
             report = {
                 "target": err.plan.target,
                 "bridge": err.plan.bridge.to_json(),
@@ -204,8 +196,7 @@ def _pr(request: PrRequest) -> int:
             if request.artifact is not None:  # the publish job decides for itself, from the base
                 from ..publish import artifact as publish
 
-                built = {**series_json(series), "branch": request.branch, "nothing_to_do": True}
-                publish.write_artifact(series, request.branch, request.artifact, "", built, None)
+                publish.write_series_artifact(series, request.branch, request.artifact, None)
             if as_json:
                 print_json({**series_json(series), "branch": request.branch, "nothing_to_do": True})
             else:
@@ -226,10 +217,11 @@ def _pr(request: PrRequest) -> int:
                 "the repository's git configuration changed while its formatter or checks ran (core.sshCommand, "
                 "a remote's URL, ...): nothing pushed, branch not moved; look at .git/config"
             )
-        body = prbody.render(series, report, _pr_command(request, series))
+        body = prbody.render(series, report, _pr_command(request, series), spec_url=_spec_url(series, request))
         if request.body_out:
             request.body_out.write_text(body, encoding="utf-8")
-        if report is not None and report.failed:
+        # the build job (an artifact, no push) records failed checks: its PR is a draft (SPEC 8)
+        if report is not None and report.failed and (request.artifact is None or request.push is not None):
             message = (
                 f"verification failed ({', '.join(c.name for c in report.failed)}); "
                 f"branch {request.branch} not updated, nothing pushed"
@@ -242,8 +234,7 @@ def _pr(request: PrRequest) -> int:
         if request.artifact is not None:
             from ..publish import artifact as publish
 
-            built = {**series_json(series), "branch": request.branch, "verify": report.to_json() if report else None}
-            publish.write_artifact(series, request.branch, request.artifact, body, built, built["verify"])
+            publish.write_series_artifact(series, request.branch, request.artifact, report.to_json() if report else None)
     except ValueError as err:
         return fail(str(err), Exit.USAGE, as_json)
     except (*git_failures(), OSError) as err:
@@ -265,9 +256,11 @@ def _stack_spec_branch(series, request: PrRequest) -> dict | None:
         return None
     branch = branches.spec_branch_name(request.branch)
     local, seen, foreign = branches.check_branch(part, branch, request.push, request.force)
-    body = prbody.render_sdk_spec(part, _pr_command(request, series), request.branch)
+    body = prbody.render_sdk_spec(part, _pr_command(request, series))
+    comment = discussion(series, branch, request)
     if request.body_out:
         request.body_out.with_name(request.body_out.stem + ".spec.md").write_text(body, encoding="utf-8")
+        request.body_out.with_name(request.body_out.stem + ".discussion.md").write_text(comment, encoding="utf-8")
     update = branches.update_branch(part, branch, request.push, local, seen, foreign)
     return {
         "branch": branch,
@@ -276,7 +269,33 @@ def _stack_spec_branch(series, request: PrRequest) -> dict | None:
         "local": {"before": update.local_before, "action": update.local_action},
         "push": {"remote": request.push, "pushed": update.pushed},
         "body": body,
+        "discussion": comment,
     }
+
+
+def _fork(series, request: PrRequest) -> str | None:
+    """The owner of the fork the branches go to (`--push`, else origin)."""
+    from ..deliver import sdk_body
+
+    remote = {r.name: r for r in series.repo.remotes}.get(request.push or "origin")
+    return sdk_body.fork_owner(next(iter(remote.urls), "")) if remote is not None else None
+
+
+def _spec_url(series, request: PrRequest) -> str:
+    """The compare page of the SDK's spec branch, "" without one."""
+    from ..deliver import branches, build, sdk_body
+
+    if build.spec_part(series) is None:
+        return ""
+    return sdk_body.compare_url(_fork(series, request), branches.spec_branch_name(request.branch))
+
+
+def discussion(series, spec_branch: str, request: PrRequest) -> str:
+    """The proposal for ext-apps #465 (SPEC 7), with the compare URLs of
+    both branches on the fork they are pushed to (`--push`, else origin)."""
+    from ..deliver import sdk_body
+
+    return sdk_body.discussion(series, spec_branch, request.branch, _fork(series, request))
 
 
 def _report_blocked(series, request: PrRequest, err, as_json: bool) -> None:
@@ -348,8 +367,11 @@ def _report_pr(
         say(f"push to {request.push}: " + ("pushed" if update.pushed else "nothing to push (already up to date)"))
     if report is not None:
         say("verify:\n" + report.text())
-    if not request.body_out:
+    if not request.body_out:  # the bodies, then the proposal for #465
         print(body)
+        if stacked is not None:
+            print(stacked["body"])
+            print(stacked["discussion"])
     if error:
         say(f"mesh-codemod: {error}")
 

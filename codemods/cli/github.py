@@ -17,8 +17,8 @@ class OpenPrRequest(NamedTuple):
     repo_slug: str | None = None
     dry_run: bool = False
     as_json: bool = False
-    # only PRs this login opened can say "no" (declined); "": any of the repository's own
-    pr_author: str = ""
+    # only PRs these logins opened can say "no" (declined); none: any of the repository's own
+    pr_author: tuple[str, ...] = ()
 
 
 def open_pr(request: OpenPrRequest) -> int:
@@ -65,7 +65,7 @@ def _open_pr(request: OpenPrRequest) -> int:
             title = report.get("title") or forge.DEFAULT_TITLE
             decision = forge.act(
                 decision, slug, request.branch, request.base_branch, title, body, forge.blocked_comment(report),
-                pulls=pulls,
+                pulls=pulls, draft=bool(report.get("draft")),
             )
     except forge.ReportError as err:
         return fail(str(err), Exit.USAGE, as_json)
@@ -92,16 +92,19 @@ class PublishRequest(NamedTuple):
     fail_on_blocked: bool = False
     report_out: Path | None = None
     as_json: bool = False
-    # the report of an earlier `publish --report-out` in this checkout: push
-    # the series it built (kept under publish.kept.REF), without rebuilding
+    # the report of an earlier `publish --report-out`: push the series it
+    # built (kept under publish.kept.REF beside the report), without rebuilding
     built: Path | None = None
+    # a verdict with a failed check exits 4, nothing published (else: a draft PR)
+    fail_on_failed_checks: bool = False
 
 
 def publish(request: PublishRequest) -> int:
     """`mesh-codemod publish`: the publish job's side. Rebuild the series
-    on the artifact's base (`publish.rebuild`: the build job's verdict,
-    choice and layout are all it takes) and keep it (`publish.kept`), then
-    push publish's own commits with the lease; with ``built``, push the
+    on the artifact's base (`publish.rebuild`: the build job's verdict and
+    choice are all it takes) in a repository of its own that borrows the
+    checkout's objects (`publish.gitdir`), and keep it there (`publish.kept`),
+    then push publish's own commits with the lease; with ``built``, push the
     series an earlier run kept, without building again. Starts no program
     but git (`guard`, armed first); credentials reach git's network calls
     only."""
@@ -114,10 +117,11 @@ def publish(request: PublishRequest) -> int:
 
 def _publish(request: PublishRequest) -> int:
     import json
+    from contextlib import ExitStack
 
     from ..plan import repository
     from ..publish import artifact as publish
-    from ..publish import kept
+    from ..publish import gitdir, kept
 
     as_json = request.as_json
     if (request.artifact is None) == (request.built is None):
@@ -126,42 +130,45 @@ def _publish(request: PublishRequest) -> int:
     if request.built is not None and request.push is None:
         return fail("--built pushes what an earlier run built: give --push REMOTE", Exit.USAGE, as_json)
     repo = None
-    try:
-        repository.check_branch_name(request.branch)
-        if request.push is not None:
-            repository.check_remote_name(request.push)
-        repo = repository.open_repo(request.repo)
-        repository.refuse_shallow(repo, "publish checks the artifact's base against the target's history")
-        name, email = author(request.author)
-        identity = repository.identity(repo, name, email)
-        if request.built is not None:
-            data = kept.read_report(request.built)
-            own = kept.restore(repo, data, request.branch, identity) if kept.pending(data) else None
-            notes = [n for n in data.get("notes") or [] if isinstance(n, str)]
-        else:
-            published = publish.rebuild(repo, request.artifact, request.branch, request.target, identity)
-            own, notes = published.own, published.notes
-            kept.keep(repo, own)  # the push step pushes exactly this, without building again
-            data = publish.report(published, request.branch)
-        data["push"] = {"remote": request.push, "pushed": False}
-        if own is not None and request.push is not None and own.commits:
-            _push(own, request, data)
-    except publish.RefactorBlocked as err:  # nothing to push; the report also goes to --report-out
-        if repo is not None:
-            kept.drop(repo)
-        data = {**err.report(request.branch), "push": {"remote": request.push, "pushed": False}}
-        if request.report_out is not None:
-            request.report_out.write_text(json.dumps(data, indent=2) + "\n", encoding="utf-8")
-        return report_refactor(data, request.as_json, request.fail_on_blocked)
-    except ValueError as err:
-        return fail(str(err), Exit.USAGE, as_json)
-    except publish.ChecksFailed as err:
-        return fail(f"the artifact is refused: {err}", Exit.VERIFY_FAILED, as_json)
-    except publish.ArtifactProblem as err:
-        what = "the kept series is refused" if request.built is not None else "the artifact is refused"
-        return fail(f"{what}: {err}", Exit.REFUSED, as_json)
-    except (*git_failures(), OSError) as err:
-        return fail(refusal(err), Exit.REFUSED, as_json)
+    with ExitStack() as stack:
+        try:
+            repository.check_branch_name(request.branch)
+            if request.push is not None:
+                repository.check_remote_name(request.push)
+            name, email = author(request.author)
+            if request.built is not None:
+                data = kept.read_report(request.built)
+                own = kept.restore(request.built, data, request.branch, (name, email)) if kept.pending(data) else None
+                notes = [n for n in data.get("notes") or [] if isinstance(n, str)]
+            else:
+                repo = stack.enter_context(gitdir.created(request.repo, request.report_out))
+                repository.refuse_shallow(repo, "publish checks the artifact's base against the target's history")
+                identity = repository.identity(repo, name, email)
+                published = publish.rebuild(repo, request.artifact, request.branch, request.target, identity)
+                own, notes = published.own, published.notes
+                failed = [c.name for c in published.verdict.failed] if published.verdict else []
+                if failed and request.fail_on_failed_checks:
+                    return fail(f"mesh's checks failed on this series ({', '.join(failed)}): nothing published "
+                                "(--fail-on-failed-checks)", Exit.VERIFY_FAILED, as_json)
+                kept.keep(repo, own)  # the push step pushes exactly this, without building again
+                data = publish.report(published, request.branch)
+            data["push"] = {"remote": request.push, "pushed": False}
+            if own is not None and request.push is not None and own.commits:
+                _push(own, request, data)
+        except publish.RefactorBlocked as err:  # nothing to push; the report also goes to --report-out
+            if repo is not None:
+                kept.drop(repo)
+            data = {**err.report(request.branch), "push": {"remote": request.push, "pushed": False}}
+            if request.report_out is not None:
+                request.report_out.write_text(json.dumps(data, indent=2) + "\n", encoding="utf-8")
+            return report_refactor(data, request.as_json, request.fail_on_blocked)
+        except ValueError as err:
+            return fail(str(err), Exit.USAGE, as_json)
+        except publish.ArtifactProblem as err:
+            what = "the kept series is refused" if request.built is not None else "the artifact is refused"
+            return fail(f"{what}: {err}", Exit.REFUSED, as_json)
+        except (*git_failures(), OSError) as err:
+            return fail(refusal(err), Exit.REFUSED, as_json)
     if request.report_out is not None:
         request.report_out.write_text(json.dumps(data, indent=2) + "\n", encoding="utf-8")
     if as_json:
@@ -174,6 +181,9 @@ def _publish(request: PublishRequest) -> int:
         say(f"mesh-codemod's own series on {own.base[:12]} ({len(own.commits)} commit(s)), tip {own.tip[:12]}")
         for note in notes:
             say(f"note: {note}")
+    if data.get("draft"):
+        say("draft: mesh's checks failed on this series; the PR is a draft that leads with them "
+            "(--fail-on-failed-checks exits 4 instead)")
     if "blocked" in data:
         say(f"blocked: {data['blocked']['reason']}")
     elif request.push and own is not None and own.commits:

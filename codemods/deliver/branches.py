@@ -4,7 +4,7 @@ credentials (`environment.network_env`)."""
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Collection, Sequence
 from pathlib import Path
 
 import git
@@ -12,7 +12,7 @@ import git
 from typing import NamedTuple
 from ..plan import environment
 from ..plan.model import TargetError
-from ..plan.repository import GitProblem, Identity, ZERO, check_branch_name, git_error, refuse_shallow
+from ..plan.repository import GitProblem, ZERO, check_branch_name, git_error, refuse_shallow
 from ..plan.baseline import TRAILER
 from .build import Series, build_series, holds_recorded_content
 
@@ -46,14 +46,15 @@ class BranchUpdate(NamedTuple):
     replaced: Sequence[git.Commit] = ()  # foreign commits replaced under --force
 
 
-def made_by_tool(commit: git.Commit, identity: Identity) -> str:
+def made_by_tool(commit: git.Commit, identities: Collection[tuple[str, str]]) -> str:
     """Why ``commit`` cannot be one of the tool's commits; empty when its
-    metadata says it is (author, committer, trailer, one parent)."""
+    metadata says it is (author and committer one of ``identities``,
+    trailer, one parent)."""
     if TRAILER not in commit.message.splitlines():
         return "no Generated-by trailer"
-    if (commit.author.name, commit.author.email) != identity:
+    if (commit.author.name, commit.author.email) not in identities:
         return f"authored by {commit.author.name} <{commit.author.email}>"
-    if (commit.committer.name, commit.committer.email) != identity:
+    if (commit.committer.name, commit.committer.email) not in identities:
         return f"committed by {commit.committer.name} <{commit.committer.email}>"
     if len(commit.parents) != 1:
         return "a merge" if commit.parents else "a root commit"
@@ -118,7 +119,7 @@ def foreign_commits(
     targets = _target_refs(repo, branch)
     commits = list(repo.iter_commits([tip, f"^{series.base}", *(f"^{r}" for r in targets)]))
     metadata = {
-        c.hexsha: "" if _brings_in_the_target(repo, c, series.base, targets) else made_by_tool(c, series.identity)
+        c.hexsha: "" if _brings_in_the_target(repo, c, series.base, targets) else made_by_tool(c, series.identities)
         for c in commits
     }
     runs: dict[str, str] = {}  # base of a run of the tool's commits -> why not an earlier release's ("": it is)
@@ -170,7 +171,7 @@ def _not_an_earlier_release(series: Series, base: str, run_tip: git.Commit) -> s
 
 
 def _build_again(series: Series, base: str) -> Series:
-    return build_series(series.repo, base, series.bridge.mode, series.identity, series.formatter, series.tools)
+    return build_series(series.repo, base, series.bridge.mode, series.identity, series.tools)
 
 
 def _same_modulo_layout(repo: git.Repo, tree_a: str, tree_b: str) -> bool:
@@ -202,7 +203,7 @@ def _series_base(commit: git.Commit, metadata: dict[str, str]) -> str:
 
 def _rebuild(series: Series, base: str) -> set[str]:
     try:
-        again = build_series(series.repo, base, series.bridge.mode, series.identity, series.formatter, series.tools)
+        again = build_series(series.repo, base, series.bridge.mode, series.identity, series.tools)
     except (GitProblem, TargetError, git.GitError, OSError):
         return set()
     return {c.sha for c in again.commits}

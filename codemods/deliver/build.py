@@ -20,13 +20,17 @@ import git
 
 from typing import NamedTuple
 from ..recipes.base import Bridge, CommitGroup, ModeChoice
-from ..plan.formatting import FormatterMode, Layout, choose as choose_formatter
+from ..recipes.names import NAMES, Names
+from ..plan.formatting import FormatterChoice
 from ..plan.model import NO_TOOLS, FileChange, Plan, TargetError, Tools, detect_target
 from ..plan.baseline import TRAILER
 from ..plan.decisions import REFACTOR, skip_line
 from ..plan.runner import plan
 from ..plan.repository import GitProblem, Identity, commit_date, exported_tree, resolve
 
+
+# The series' layout (SPEC 7): never the output of a formatter the machine has
+BUILT_IN = FormatterChoice(None, "the built-in layout in the style the base's formatter configuration sets")
 
 # What the commit changed, as "<parent's tree>..<its tree>": a commit that
 # still holds exactly that is the tool's work, whichever release made it
@@ -70,12 +74,18 @@ class Series(NamedTuple):
     bridge: ModeChoice
     identity: Identity
     date: str
-    formatter: FormatterMode = FormatterMode.AUTO  # as asked: a rebuild uses it again
     tools: Tools = NO_TOOLS  # what may start the checkout's processes: a rebuild uses them again
 
     @property
     def tip(self) -> str:
         return self.commits[-1].sha if self.commits else self.base
+
+    @property
+    def identities(self) -> tuple[tuple[str, str], ...]:
+        """Whose commits are the tool's: the identity it commits as, and
+        each `author` the configuration names (an earlier login's)."""
+        named = self.plan.config.identities() if self.plan.config is not None else []
+        return tuple(dict.fromkeys([tuple(self.identity), *named]))
 
 
 def build_series(
@@ -83,47 +93,44 @@ def build_series(
     base_rev: str,
     bridge: Bridge | ModeChoice | Callable[[Path], ModeChoice],
     author: Identity,
-    formatter: FormatterMode = FormatterMode.AUTO,
     tools: Tools = NO_TOOLS,
     config_rev: str | None = None,
-    adopt: Callable[[str, bytes], tuple[bytes, Layout | None]] | None = None,
     only_target: str | None = None,
+    names: Names = NAMES,
 ) -> Series:
     """Make (in the object store only) one commit per commit group whose
-    steps change something, on top of ``base_rev``. The files are laid out
-    by the checkout's formatter (its installed Biome, run under the
-    configuration committed in the base) where ``formatter`` allows and
-    ``tools`` (the checks wing's) can start it; without tools nothing of
-    the checkout is started.
+    steps change something, on top of ``base_rev``. The files are always
+    the built-in layout in the style of the formatter configuration
+    committed in the base (SPEC 7): whoever builds the series, with
+    whatever installed, makes the same commits; the checkout's formatter
+    only checks them (verify). ``tools`` (the checks wing's) start what a
+    recipe needs of the checkout (the SDK's generator); without them
+    nothing of the checkout is started.
 
     The publishing side passes ``config_rev`` (the target branch's tip:
     its `.mesh-codemod.toml` is the team's current word, added to the
-    base's) and ``adopt`` (given a file's final bytes, the layout it takes
-    instead, and why: another job's formatter layout, same modulo layout);
-    a commit holds the adopted bytes wherever it holds the final content,
-    and ``only_target`` (the one target it publishes: the host), refusing
-    any other before a step runs."""
+    base's) and ``only_target`` (the one target it publishes: the host),
+    refusing any other before a step runs. ``names``: the feature's names
+    the steps write (SPEC 10)."""
     base = resolve(repo, base_rev)
     checkout = Path(repo.working_tree_dir)
     date = commit_date(base)
     with exported_tree(repo, base.hexsha, _reads(repo, base.hexsha)) as tree, _temporary_index() as index:
         try:
             groups, choice, plans = _plan_groups(
-                repo, tree, base.hexsha, bridge, formatter, tools, config_rev, only_target
+                repo, tree, base.hexsha, bridge, tools, config_rev, only_target, names
             )
         except TargetError as err:
             raise GitProblem(str(err).replace(str(tree), f"{checkout} at {base.hexsha[:12]}")) from None
         _refuse_if_refused(plans[-1], base.hexsha)
-        if adopt is not None:
-            plans = _adopted(plans, adopt)
         groups, plans = _grouped(groups, plans)
         commits = _commit_groups(repo, base, groups, plans, author, date, index)
-    return Series(repo, base.hexsha, commits, plans[-1], choice, author, date, formatter, tools)
+    return Series(repo, base.hexsha, commits, plans[-1], choice, author, date, tools)
 
 
 def _plan_groups(
     repo: git.Repo, tree: Path, base: str, bridge: Bridge | ModeChoice | Callable[[Path], ModeChoice],
-    formatter: FormatterMode, tools: Tools, config_rev: str | None, only_target: str | None,
+    tools: Tools, config_rev: str | None, only_target: str | None, names: Names,
 ) -> tuple[tuple[CommitGroup, ...], ModeChoice, list[Plan]]:
     """The target's commit groups, the bridge mode, and one plan per group
     on the exported ``tree``, each with the steps of the groups so far (the
@@ -150,13 +157,13 @@ def _plan_groups(
         choice = configuration.pinned(bridge(tree), settings, Bridge.AUTO)
     else:
         choice = configuration.pinned(target.choose_mode(checkout, bridge), settings, bridge)
-    layout = choose_formatter(checkout, formatter, target.name)
     plans: list[Plan] = []
     selected: list[str] = []
     for group in target.commits:
         selected.extend(group.steps)
-        plans.append(plan(tree, choice, selected, layout, tools=tools, settings=settings))
-    return target.commits, choice, plans
+        plans.append(plan(tree, choice, selected, BUILT_IN, tools=tools, settings=settings, names=names))
+    full = plans[-1]
+    return tuple(group.written_for(full) for group in target.commits), choice, plans
 
 
 def _refuse_if_refused(full: Plan, base: str) -> None:
@@ -167,25 +174,6 @@ def _refuse_if_refused(full: Plan, base: str) -> None:
         if all(r.kind == REFACTOR for r in full.refused):
             raise Blocked(f"refused on {base[:12]}: {reasons}", full, base)
         raise GitProblem(f"refused on {base[:12]}: {reasons}")
-
-
-def _adopted(plans: list[Plan], adopt: Callable[[str, bytes], tuple[bytes, Layout | None]]) -> list[Plan]:
-    """The plans with each file's final bytes in the layout ``adopt`` gives
-    them, in every plan that holds that final content."""
-    full = plans[-1]
-    adopted: dict[str, bytes] = {}  # final bytes -> the adopted layout's, by path
-    final = []
-    for change in full.changes:
-        data, how = adopt(change.path, change.new)
-        if data != change.new:
-            adopted[change.path] = data
-        final.append(change._replace(new=data, layout=how or change.layout))
-    finals = {c.path: c.new for c in full.changes}
-    return [
-        p._replace(changes=[c._replace(new=adopted[c.path]) if adopted.get(c.path) is not None
-                            and c.new == finals[c.path] else c for c in p.changes])
-        for p in plans[:-1]
-    ] + [full._replace(changes=final)]
 
 
 def _grouped(

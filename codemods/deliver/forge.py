@@ -9,6 +9,9 @@ What a run does with the PR, given the report of `mesh-codemod pr` (or
   left alone, and the open PR gets one comment saying why (once per PR);
 - ``update``: the repository's own open PR from the branch gets the new
   body and title;
+- a PR whose checks failed (the report's ``draft``) is opened as a draft,
+  and an open one is turned into a draft, or back, by GitHub's GraphQL
+  (REST cannot); a closed draft is a "no" like any closed PR;
 - ``declined``: no open PR, and a PR of the repository's own from the
   branch that holds this same change (the fingerprint in its body) was
   closed without merging: a "no". Nothing is pushed or opened until the
@@ -22,8 +25,8 @@ the repository itself (a fork's PR from a branch of the same name is never
 read or edited).
 
 This module starts no process but `gh`, and none inside the checkout: it
-runs in the job that holds the write token (imports: the standard library
-only).
+runs in the job that holds the write token. Every path or name it writes
+into a comment or the job summary is escaped for Markdown (`templates`).
 """
 
 from __future__ import annotations
@@ -37,6 +40,8 @@ import tempfile
 from collections.abc import Callable, Sequence
 
 from typing import NamedTuple
+
+from .templates import block, code, plain
 
 FINGERPRINT_MARK = "mesh-codemod-fingerprint:"
 _FINGERPRINT = re.compile(r"<!-- mesh-codemod-fingerprint: (sha256:[0-9a-f]{64}) -->")
@@ -129,6 +134,8 @@ class PullRequest(NamedTuple):
     url: str = ""
     author: str = ""  # the login that opened it
     title: str = ""
+    draft: bool = False
+    node_id: str = ""  # GraphQL's id: a draft is turned into a PR and back there
 
 
 Runner = Callable[[list[str], bytes | None], str]
@@ -136,14 +143,18 @@ Runner = Callable[[list[str], bytes | None], str]
 
 def run_gh(args: list[str], stdin: bytes | None = None) -> str:
     """`gh api ARGS`, started in a temporary folder (never the checkout),
-    its output as text; a failure is a ForgeError with gh's own words."""
-    with tempfile.TemporaryDirectory(prefix="mesh-codemod-gh-") as folder:
-        try:
-            result = subprocess.run(
-                ["gh", "api", *args], input=stdin, capture_output=True, cwd=folder, check=False
-            )
-        except FileNotFoundError:
-            raise ForgeError("gh not found on PATH (the GitHub CLI runs the PR lookup)") from None
+    its output as text; a failure is a ForgeError with gh's own words. A
+    502 (GitHub's gateway, now and then) is asked once more."""
+    for attempt in (1, 2):
+        with tempfile.TemporaryDirectory(prefix="mesh-codemod-gh-") as folder:
+            try:
+                result = subprocess.run(
+                    ["gh", "api", *args], input=stdin, capture_output=True, cwd=folder, check=False
+                )
+            except FileNotFoundError:
+                raise ForgeError("gh not found on PATH (the GitHub CLI runs the PR lookup)") from None
+        if result.returncode == 0 or attempt == 2 or b"HTTP 502" not in result.stderr:
+            break
     if result.returncode != 0:
         detail = result.stderr.decode("utf-8", "replace").strip().splitlines()
         raise ForgeError(f"gh api {args[-1] if args else ''} failed: {detail[-1] if detail else result.returncode}")
@@ -183,7 +194,7 @@ def own_pulls(slug: str, branch: str, base_branch: str, gh: Runner = run_gh) -> 
             PullRequest(
                 int(item["number"]), item.get("state", ""), bool(item.get("merged_at")),
                 item.get("body") or "", item.get("html_url", ""), str((item.get("user") or {}).get("login", "")),
-                item.get("title") or "",
+                item.get("title") or "", bool(item.get("draft")), str(item.get("node_id") or ""),
             )
         )
     return sorted(found, key=lambda p: -p.number)
@@ -201,9 +212,10 @@ class Decision(NamedTuple):
         return {"action": self.action, "number": self.number, "reason": self.reason}
 
 
-def decide(report: dict, pulls: Sequence[PullRequest], login: str = "") -> Decision:
+def decide(report: dict, pulls: Sequence[PullRequest], logins: Sequence[str] = ()) -> Decision:
     """What to do, from the build's report and the repository's own PRs;
-    with ``login``, only the PRs that login opened can say "no"."""
+    with ``logins``, only the PRs one of them opened can say "no" (the
+    tool's login may change: an App token after the workflow's)."""
     open_pr = next((p for p in pulls if p.state == "open"), None)
     if report.get("error"):
         return Decision("none", open_pr and open_pr.number, f"the build failed: {report['error']}")
@@ -236,7 +248,7 @@ def decide(report: dict, pulls: Sequence[PullRequest], login: str = "") -> Decis
     for pull in pulls:
         if pull.state != "closed" or fingerprint_in(pull.body) != mine:
             continue
-        if login and pull.author != login:
+        if logins and pull.author not in logins:
             continue
         if pull.merged:  # merged, and the whole of it is pending again: the team took it out
             why = "was merged, and the base no longer has it (reverted)"
@@ -260,16 +272,17 @@ def _payload(data: dict) -> bytes:
 
 def act(
     decision: Decision, slug: str, branch: str, base_branch: str, title: str, body: str, blocked_comment: str,
-    gh: Runner = run_gh, pulls: Sequence[PullRequest] = (),
+    gh: Runner = run_gh, pulls: Sequence[PullRequest] = (), draft: bool = False,
 ) -> Decision:
     """Open, update, close or comment as ``decision`` says; the decision as
     done (with the new PR's number). ``pulls``: the lookup's, to leave a PR
-    whose title and body are already these alone."""
+    whose title, body and draft state are already these alone; ``draft``:
+    the PR is (opened as, or turned into) a draft."""
     if decision.action == "open":
         try:
             created = json.loads(
                 gh(["-X", "POST", f"repos/{slug}/pulls", "--input", "-"],
-                   _payload({"title": title, "head": branch, "base": base_branch, "body": body}))
+                   _payload({"title": title, "head": branch, "base": base_branch, "body": body, "draft": draft}))
             )
         except ForgeError as err:
             # another run opened it meanwhile (outside the concurrency group): update that one
@@ -279,16 +292,23 @@ def act(
             if again is None:
                 raise
             done = act(decision._replace(action="update", number=again.number), slug, branch, base_branch, title,
-                       body, blocked_comment, gh, [again])
+                       body, blocked_comment, gh, [again], draft)
             return done._replace(reason=f"{done.reason} (opened meanwhile by another run)")
-        return decision._replace(number=int(created["number"]), reason=f"opened #{created['number']}")
+        as_draft = " as a draft" if draft else ""
+        return decision._replace(number=int(created["number"]), reason=f"opened #{created['number']}{as_draft}")
     if decision.action == "update":
         current = next((p for p in pulls if p.number == decision.number), None)
-        if current is not None and current.body == body and current.title == title:
-            return decision._replace(reason=f"#{decision.number} is up to date: nothing sent")
-        gh(["-X", "PATCH", f"repos/{slug}/pulls/{decision.number}", "--input", "-"],
-           _payload({"title": title, "body": body}))
-        return decision._replace(reason=f"updated #{decision.number}")
+        said = []
+        if current is None or current.body != body or current.title != title:
+            gh(["-X", "PATCH", f"repos/{slug}/pulls/{decision.number}", "--input", "-"],
+               _payload({"title": title, "body": body}))
+            said.append(f"updated #{decision.number}")
+        if current is not None and current.draft != draft and current.node_id:
+            mutation = "convertPullRequestToDraft" if draft else "markPullRequestReadyForReview"
+            query = f"mutation($id: ID!) {{ {mutation}(input: {{pullRequestId: $id}}) {{ pullRequest {{ isDraft }} }} }}"
+            gh(["graphql", "--input", "-"], _payload({"query": query, "variables": {"id": current.node_id}}))
+            said.append(f"#{decision.number} is {'a draft now' if draft else 'ready for review now'}")
+        return decision._replace(reason="; ".join(said) or f"#{decision.number} is up to date: nothing sent")
     if decision.action == "closed" and decision.number is not None:
         gh(["-X", "POST", f"repos/{slug}/issues/{decision.number}/comments", "--input", "-"],
            _payload({"body": f"mesh-codemod closes this PR: {decision.reason.removesuffix(': closed')}, "
@@ -313,11 +333,12 @@ def blocked_comment(report: dict) -> str:
     blocked = report.get("blocked") or {}
     if blocked.get("steps"):
         lines = ["mesh-codemod cannot follow a refactor of the feature, so it leaves this PR as it is:", ""]
-        lines += [f"- `{s.get('path', '')}` ({s.get('step', '')}): {s.get('reason', '')}" for s in blocked["steps"]]
+        lines += [f"- {code(s.get('path', ''))} ({plain(s.get('step', ''))}): {plain(s.get('reason', ''))}"
+                  for s in blocked["steps"]]
         lines += [
             "",
             "To opt out of a step for good, add its line to `.mesh-codemod.toml` on the target branch "
-            f"(`{blocked['steps'][0].get('skip', '')}`). Scheduled runs stay green meanwhile.",
+            f"({code(blocked['steps'][0].get('skip', ''))}). Scheduled runs stay green meanwhile.",
         ]
         return "\n".join(lines)
     commits = blocked.get("commits") or []
@@ -326,7 +347,8 @@ def blocked_comment(report: dict) -> str:
         "and replacing them would lose that work.",
         "",
     ]
-    lines += [f"- `{c.get('sha', '')[:12]}` {c.get('author', '')}: {c.get('subject', '')} ({c.get('why', '')})" for c in commits[:10]]
+    lines += [f"- `{c.get('sha', '')[:12]}` {plain(c.get('author', ''))}: {plain(c.get('subject', ''))} "
+              f"({plain(c.get('why', ''))})" for c in commits[:10]]
     lines += [
         "",
         "Scheduled runs stay green and do not touch the branch while these commits are on it. "
@@ -346,6 +368,6 @@ def write_outputs(decision: Decision, summary: bool, notes: Sequence[str] = ()) 
     step_summary = os.environ.get("GITHUB_STEP_SUMMARY")
     if summary and step_summary:
         with open(step_summary, "a", encoding="utf-8") as handle:
-            handle.write(f"\n**mesh-codemod: {decision.action}**: {decision.reason}\n")
-            for note in notes:
-                handle.write(f"- {note}\n")
+            # the reason and notes may name paths: a code block, where nothing renders
+            lines = ["", f"**mesh-codemod: {decision.action}**", "", *block([decision.reason, *notes]), ""]
+            handle.write("\n".join(lines))

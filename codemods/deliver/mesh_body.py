@@ -4,11 +4,19 @@ in the checkout's `.github/pull_request_template.md` read from the base
 commit (What / Screenshots / How to Test / Migration Notes / Checklist),
 a manual test plan a reviewer can follow, every check of mesh's CI with
 what did not run and why, the upstream proposal, and the tool's own
-details in a collapsed block. The fingerprint is the body's last line."""
+details in a collapsed block. A change whose checks failed leads with them
+and the `skip` line that opts out of the steps they name (its PR is a
+draft). Paths are code spans that nothing in them can end (`templates`).
+The fingerprint is the body's last line."""
 
 from __future__ import annotations
 
+import json
+
 from .. import __version__
+from ..recipes.base import Bridge
+from ..recipes.names import NAMES
+from .templates import code, fill
 
 TEMPLATE = ".github/pull_request_template.md"
 PROPOSAL = "modelcontextprotocol/ext-apps#465"
@@ -63,12 +71,34 @@ def render(
     }
     while reproduce and reproduce[-1] == "":
         reproduce = reproduce[:-1]
-    from .templates import fill
-
-    lines = fill(_template(series), content, _key, lambda label: _true(label, report), {"checklist"})
+    lines = _failed(series, report) + fill(_template(series), content, _key, lambda label: _true(label, report), {"checklist"})
     lines += ["", "<details><summary>How this PR was made (mesh-codemod)</summary>", "", *_details(series), ""]
     lines += [*reproduce, "", "</details>", "", fingerprint, ""]
     return "\n".join(lines)
+
+
+def _failed(series, report) -> list[str]:
+    """The lead of a change whose checks failed: each failed check with the
+    series' files its findings name, and the `skip` line for the steps
+    that wrote them (every step of the series when they name none)."""
+    failed = report.failed if report is not None else []
+    if not failed:
+        return []
+    steps_of = {change.path: change.steps for change in series.plan.changes}
+    named = [path for check in failed for path in check.files if path in steps_of]
+    steps = list(dict.fromkeys(step for path in (named or steps_of) for step in steps_of[path]))
+    checks = ", ".join(
+        code(check.name) + (f" ({', '.join(code(path) for path in check.files)})" if check.files else "")
+        for check in failed
+    )
+    what = "the steps that wrote these files" if named else "this change's steps"
+    return [
+        f"> **Draft: mesh's checks failed on this change**: {checks}.",
+        ">",
+        f"> To leave {what} out for good, add {code('skip = ' + json.dumps(steps))} to `.mesh-codemod.toml`"
+        " on the target branch; to decline this change, close this PR.",
+        "",
+    ]
 
 
 def _template(series) -> str:
@@ -99,31 +129,38 @@ def _true(label: str, report) -> bool:
     if "title" in words:
         return True  # `<type>(mcp-apps): ...`, mesh's own form
     if "breaking" in words:
-        return True  # additive: optional props and options, a new search param; earlier links still read
-    if "tested" in words:
-        checks = {c.name: c.outcome.value for c in report.checks} if report is not None else {}
-        return checks.get("tests") == "passed" and not report.failed
-    return False  # documentation, and anything the tool cannot know
+        return True  # additive: optional props, a new search param
+    # "tested and working" holds after a run in a browser, which the tool
+    # cannot know of; documentation, and anything else it cannot know
+    return False
 
 
 def _what(series, introduction: list[str]) -> list[str]:
     lines = [line for line in introduction if not line.startswith("## ")]
     while lines and lines[0] == "":
         lines.pop(0)
+    if series.bridge.mode is not Bridge.SDK:  # an SDK that ships the notification is wired in sdk mode
+        lines += [
+            f"**Experimental** until the MCP Apps SDK ships the notification: it is proposed upstream in"
+            f" [{PROPOSAL}]({PROPOSAL_URL}), and its name and shape may change there.",
+            "",
+            f"Where a render site keeps state, Studio advertises `{NAMES.capability}: {{ maxLength: 1024 }}` in the"
+            f" host capabilities of `ui/initialize`. The released SDKs ({RELEASED_SDKS}) strip that unknown"
+            " capability in the View's `App`, so `app.getHostCapabilities()` does not show it yet: Views see it once"
+            f" the SDK change ships. The state itself (`hostContext.{NAMES.context_field}`) reaches them today.",
+            "",
+        ]
     lines += [
-        f"**Experimental** until the MCP Apps SDK ships the notification: it is proposed upstream in"
-        f" [{PROPOSAL}]({PROPOSAL_URL}), and its name and shape may change there.",
-        "",
-        "Where a render site keeps state, Studio advertises `appState: { maxLength: 1024 }` in the host"
-        f" capabilities of `ui/initialize`. The released SDKs ({RELEASED_SDKS}) strip that unknown capability"
-        " in the View's `App`, so `app.getHostCapabilities()` does not show it yet: Views see it once the SDK"
-        " change ships. The state itself (`hostContext.appState`) reaches them today.",
+        "An app hears a new state only after a navigation that moves to another history entry (a link,"
+        " Back/Forward) and changes its slot; Studio tells those from its own writes, which replace the entry,"
+        " with the Navigation API (`navigation`'s `currententrychange`: Chromium 102+, Safari 26.2+,"
+        " Firefox 147+). Without it Studio pushes nothing, and apps restore their state on load only.",
         "",
         "Files:",
         "",
     ]
     for commit in series.commits:
-        lines += [f"- `{path}` ({kind})" for path, kind in commit.files]
+        lines += [f"- {code(path)} ({kind})" for path, kind in commit.files]
     return lines
 
 
@@ -164,7 +201,10 @@ def _how_to_test(report, not_run: str = "") -> list[str]:
         "6. Copy the URL, send `{ state: { view: \"b\" } }`, then go back to the copied URL without a reload, in"
         " the page's own console: `history.pushState(null, \"\", COPIED_URL); dispatchEvent(new PopStateEvent(\"popstate\"))`."
         " The app logs `appState pushed: { view: \"settings\" }`; Back pushes `{ view: \"b\" }`.",
-        "7. Send `params: { state: null }`: the app's slot leaves the URL.",
+        "7. Send `params: { state: null }`: the app's slot leaves the URL. Send `params: {}`: nothing changes.",
+        "8. Send a state over 1024 bytes of JSON (`{ state: \"x\".repeat(3000) }`): a console warning says the URL"
+        " does not keep it, and the app keeps its view; switching a tab or toggling the panel then pushes nothing"
+        " to it.",
         "",
         "The tool details view keeps no state: there, a state sent is ignored, and nothing is pushed.",
         "",
@@ -182,7 +222,7 @@ def _how_to_test(report, not_run: str = "") -> list[str]:
         f"mesh-codemod ran mesh's checks on the branch's tree ({len(report.files)} touched file(s)), each against"
         " the base so only new findings count."
     )
-    lines += [""] + [f"- {what}: {', '.join(f'`{n}`' for n in names)}" for what, names in (
+    lines += [""] + [f"- {what}: {', '.join(code(n) for n in names)}" for what, names in (
         ("Ran", ran),
         ("Not available here (CI runs them; the table says why)", by_outcome.get("not available", [])),
         ("Not run here (CI runs them; the table says why)", by_outcome.get("not run", [])),
@@ -195,27 +235,15 @@ def _how_to_test(report, not_run: str = "") -> list[str]:
 
 
 def _migration(series) -> list[str]:
-    from ..plan import changeover
-
-    kind = changeover.kind(series.plan)
-    lines = ["None: no database migration, configuration or setup step."]
-    if kind in (changeover.UPGRADE, changeover.BOTH, changeover.MIGRATION):
-        lines += ["", "Links made with the earlier code keep working: their `appState` forms are still read."]
-    return lines
+    return ["None: no database migration, configuration or setup step."]
 
 
 def _details(series) -> list[str]:
     lines = ["Commits:", ""]
     for commit in series.commits:
         lines.append(f"- `{commit.sha[:12]}` {commit.group.subject}")
-    mode = series.bridge.mode.value
-    lines += ["", f"Bridge mode: `{mode}`{series.bridge.describe()[len(mode):]}."]
-    formatter = series.plan.formatter
-    if formatter is not None:
-        lines += ["", f"Layout: {formatter.name} ({formatter.reason}).", ""]
-        groups: dict = {}
-        for change in series.plan.changes:
-            if change.layout:
-                groups.setdefault(change.layout, []).append(f"`{change.path}`")
-        lines += [f"- {layout.kind} ({layout.reason}): {', '.join(paths)}" for layout, paths in groups.items()]
+    # the reason may name a path the base chose: a code span
+    lines += ["", f"Bridge mode: {code(series.bridge.describe())}."]
+    lines += ["", "Layout: mesh-codemod's own, in the style of the base's formatter configuration, wherever the"
+              " series is built; mesh's formatter checks it (the `format` check)."]
     return lines

@@ -49,3 +49,31 @@ def fill(
     while out and out[-1] == "":
         out.pop()
     return out
+
+
+def code(text: str) -> str:
+    """``text`` (a path, a name: the base chooses them) as a Markdown code
+    span that nothing in it can end early: no link, image, HTML, emphasis
+    or mention renders from it. Line breaks and other control characters
+    show as U+FFFD. In a table cell, escape its ``|`` too."""
+    text = "".join(ch if ch.isprintable() else "\ufffd" for ch in text)
+    fence = "`" * (max((len(run) for run in re.findall("`+", text)), default=0) + 1)
+    pad = " " if text[:1] in ("`", " ") or text[-1:] in ("`", " ") else ""
+    return f"{fence}{pad}{text}{pad}{fence}"
+
+
+def block(lines: list[str]) -> list[str]:
+    """``lines`` (sentences that may hold paths and names) as a fenced
+    Markdown code block that nothing in them can close: they render as
+    they are."""
+    text = "\n".join("".join(ch if ch.isprintable() else "\ufffd" for ch in line) for line in lines)
+    fence = "`" * max(3, max((len(run) for run in re.findall("`+", text)), default=0) + 1)
+    return [f"{fence}text", text, fence]
+
+
+def plain(text: str) -> str:
+    """``text`` (a sentence that may hold paths and names) as Markdown
+    that renders as that text: every ASCII punctuation mark escaped, so
+    nothing in it is a link, an image, HTML, a code span or emphasis."""
+    text = "".join(ch if ch.isprintable() else "\ufffd" for ch in text)
+    return re.sub(r"([!-/:-@\[-`{-~])", r"\\\1", text)

@@ -313,11 +313,15 @@ def conditional(test, consequent, alternate) -> Group:
     return group(test, Indent([LINE, "? ", consequent, LINE, ": ", alternate]))
 
 
-def arrow_body(head, body, *, chain: bool = False) -> list:
+def arrow_body(head, body, *, chain: bool = False, tail: str | None = None) -> list:
     """``head => body``: a block or an object stays on the line; another
-    expression moves to the next line, indented, when it does not fit."""
+    expression moves to the next line, indented, when it does not fit.
+    ``tail``: the function is a call's hugged last argument, which then
+    closes on a line of its own after ``tail`` (its trailing comma)."""
     if chain:
         return [head, " => ", body]
+    if tail is not None:
+        return [head, " =>", group(Indent([LINE, body]), IfBreak(tail, ""), SOFT)]
     return [head, " =>", group(Indent([LINE, body]))]
 
 

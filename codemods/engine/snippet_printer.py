@@ -17,8 +17,6 @@ from . import layout as L
 from .parsing import TSX, TYPESCRIPT, parse
 from .style import Style
 
-_STATEMENT_END = {"expression_statement", "lexical_declaration", "variable_declaration", "return_statement",
-                  "public_field_definition", "throw_statement"}
 _LOGICAL = {"&&", "||", "??"}
 
 
@@ -73,8 +71,6 @@ class _Printer:
             return ["return ", self.expression(node.named_children[0]), self.semi()]
         if kind == "if_statement":
             return self.if_statement(node)
-        if kind == "statement_block":
-            return self.block(node)
         if kind == "export_statement":
             declaration = node.child_by_field_name("declaration")
             if declaration is None:
@@ -108,8 +104,6 @@ class _Printer:
             if body.type == "statement_block":
                 return [head, " ", self.block(body)]
             return L.group(*head, L.Indent([L.LINE, self.statement(body)]))
-        if kind == "throw_statement":
-            return ["throw ", self.expression(node.named_children[0]), self.semi()]
         if kind in {"public_field_definition", "type_alias_declaration"}:
             return [self.squashed(node).removesuffix(";"), self.semi()]
         if kind == "method_definition":
@@ -134,13 +128,10 @@ class _Printer:
     def import_statement(self, node: Node) -> object:
         source = node.child_by_field_name("source")
         clause = next((c for c in node.named_children if c.type == "import_clause"), None)
-        if clause is None:
-            return ["import ", self.expression(source), self.semi()]
-        named = next((c for c in clause.named_children if c.type == "named_imports"), None)
-        head = self.data[node.start_byte:(named or clause).start_byte].decode()
-        if named is None:
-            return [" ".join(self.data[node.start_byte:clause.end_byte].decode().split()), " from ",
-                    self.expression(source), self.semi()]
+        named = next((c for c in clause.named_children if c.type == "named_imports"), None) if clause else None
+        if named is None:  # recipes import named bindings only
+            return self.verbatim(node)
+        head = self.data[node.start_byte:named.start_byte].decode()
         items = [self.squashed(spec) for spec in named.named_children]
         return [" ".join(head.split()) + " ", L.delimited("{", items, "}", self.style, pad=True), " from ",
                 self.expression(source), self.semi()]
@@ -250,8 +241,6 @@ class _Printer:
         if kind == "as_expression":
             expression, type_ = node.named_children[0], node.named_children[-1]
             return L.type_assertion(self.expression(expression), self.squashed(type_))
-        if kind == "non_null_expression":
-            return [self.expression(node.named_children[0]), "!"]
         if kind == "spread_element":
             return ["...", self.expression(node.named_children[0])]
         return self.verbatim(node)
@@ -356,7 +345,13 @@ class _Printer:
             raise L.Unsupported("a comment among arguments")
         last = args[-1] if args else None
         hug = last is not None and self.huggable(last) and not any(self.huggable(a) for a in args[:-1])
-        return L.call_arguments([self.expression(a) for a in args], self.style, hug_last=hug)
+        printed = [self.expression(a) for a in args[:-1]]
+        if hug and last.type == "arrow_function":
+            # its body broken onto the next line, the call closes on a line of its own
+            printed.append(self.arrow(last, tail=L.trailing_comma_text(self.style, "call")))
+        elif last is not None:
+            printed.append(self.expression(last))
+        return L.call_arguments(printed, self.style, hug_last=hug)
 
     def huggable(self, node: Node) -> bool:
         if node.type in {"object", "array"}:
@@ -369,9 +364,12 @@ class _Printer:
             }
         return False
 
-    def arrow(self, node: Node) -> object:
+    def arrow(self, node: Node, tail: str | None = None) -> object:
+        """An arrow function; ``tail``: as the hugged last argument of a call,
+        what follows an expression body broken onto its own line (the
+        trailing comma), before the call closes on the next line."""
         params = node.child_by_field_name("parameters") or node.child_by_field_name("parameter")
-        head: list = []
+        head: list = ["async "] if node.children and node.children[0].type == "async" else []
         if params is not None and params.type == "formal_parameters":
             head.append(self.parameters(params))
         elif params is not None:
@@ -387,7 +385,7 @@ class _Printer:
         if body.type == "ternary_expression":
             printed = self.expression(body)
             return [head, " =>", L.group(L.Indent([L.LINE, L.IfBreak("", "("), printed, L.IfBreak("", ")")]))]
-        return L.arrow_body(head, self.expression(body))
+        return L.arrow_body(head, self.expression(body), tail=tail)
 
     def parameters(self, node: Node) -> object:
         items = []
@@ -418,14 +416,12 @@ class _Printer:
         return self.expression(node)
 
     def comment(self, node: Node) -> object:
-        """A comment as written; a block comment's lines re-indented (its
-        `` * `` lines one space in, as Biome keeps them)."""
-        lines = self.text(node).split("\n")
-        out: list = [lines[0]]
-        for line in lines[1:]:
-            stripped = line.strip()
-            out += [L.HARD, (" " + stripped) if stripped.startswith("*") else stripped]
-        return out
+        """A comment on one line, as written (recipes insert no comment over
+        several lines: the caller then keeps the snippet as written)."""
+        text = self.text(node)
+        if "\n" in text:
+            raise L.Unsupported("a comment over several lines")
+        return text
 
     # ---- text kept as written ----
 
@@ -438,8 +434,6 @@ class _Printer:
         return L.requote_all(text, self.style.quote)
 
     def verbatim(self, node: Node) -> str:
-        if node.type == "comment":
-            return self.text(node)
         return self.squashed(node)
 
 

@@ -8,6 +8,7 @@ choose by itself (SPEC 5a, "Living with the team"):
     bridge = "compat"           # pin the bridge mode (auto, sdk, compat)
     form = "2.x"                # pin the SDK form of the compat wiring (1.x, 2.x)
     author = "Codemod Bot <bot@example.com>"  # the identity the scheduled job commits as
+    # (a list names earlier ones too, whose commits stay the tool's: the first is committed as)
 
 Why a file of its own rather than a key in package.json: the SDK checkout
 and mesh both have one place for it, bun and the formatters never rewrite
@@ -42,10 +43,16 @@ class Config(NamedTuple):
     bridge: Bridge | None = None
     form: str = ""
     present: bool = False  # whether the file exists
-    # The identity the scheduled job commits as ("Name <email>"): the
-    # default author of `pr` and `patch` anywhere, so a laptop's commits
-    # are the job's, and the tool's own whoever runs it.
-    author: str = ""
+    # The identities the scheduled job commits as ("Name <email>"): the
+    # first is the default author of `pr` and `patch` anywhere, so a
+    # laptop's commits are the job's, and the tool's own whoever runs it;
+    # commits by any of them are the tool's (an App's login after the
+    # workflow token's).
+    authors: tuple[str, ...] = ()
+
+    def identities(self) -> list[tuple[str, str]]:
+        """Each of ``authors`` as (name, email)."""
+        return [(m[1], m[2]) for m in map(_AUTHOR.fullmatch, self.authors) if m]
 
     def skipped(self, step: str) -> bool:
         return ALL in self.skip or step in self.skip
@@ -104,22 +111,32 @@ def load(repo: Path, steps: Iterable[str], target: str = "host") -> Config:
         for key in ("bridge", "form"):
             if key in data:
                 raise ConfigError(f"{FILE_NAME}: {key}: only a mesh checkout has a bridge mode and form to pin")
-    author = data.get("author", "")
-    if not isinstance(author, str) or (author and not _AUTHOR.fullmatch(author)):
-        raise ConfigError(f"{FILE_NAME}: author: {author!r} is not 'Name <email>'")
-    return Config(tuple(dict.fromkeys(skip)), bridge, form, True, author.strip())
+    authors = _authors(data.get("author", []))
+    if authors is None:
+        raise ConfigError(f"{FILE_NAME}: author: {data['author']!r} is not 'Name <email>', or a list of them")
+    return Config(tuple(dict.fromkeys(skip)), bridge, form, True, authors)
+
+
+def _authors(value: object) -> tuple[str, ...] | None:
+    """``author`` as a tuple (one identity, or a list of them); None when
+    it is neither."""
+    values = [value] if isinstance(value, str) else value
+    if not isinstance(values, list) or not all(isinstance(v, str) and _AUTHOR.fullmatch(v) for v in values):
+        return None
+    return tuple(dict.fromkeys(v.strip() for v in values))
 
 
 def author_in(text: str) -> str:
-    """The ``author`` of a configuration file's text ("" when it has none,
-    or when the file cannot be read: `load` says why, later)."""
+    """The first ``author`` of a configuration file's text, the one the
+    tool commits as ("" when it has none, or when the file cannot be read:
+    `load` says why, later)."""
     import tomllib
 
     try:
-        value = tomllib.loads(text).get("author", "")
+        authors = _authors(tomllib.loads(text).get("author", []))
     except tomllib.TOMLDecodeError:
         return ""
-    return value.strip() if isinstance(value, str) and _AUTHOR.fullmatch(value) else ""
+    return authors[0] if authors else ""
 
 
 def pinned(choice: ModeChoice, config: Config, requested: Bridge) -> ModeChoice:
@@ -143,4 +160,5 @@ def merged(base: Config, current: Config) -> Config:
         current.bridge if current.bridge is not None else base.bridge,
         current.form or base.form,
         base.present or current.present,
+        tuple(dict.fromkeys((*current.authors, *base.authors))),
     )

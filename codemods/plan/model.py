@@ -85,6 +85,8 @@ class Plan(NamedTuple):
     formatter: FormatterChoice | None = None
     # The checkout's configuration file (codemods.config.Config), if read.
     config: object = None
+    # The feature's names the run wrote (recipes.names.Names; SPEC 10).
+    names: object = None
 
     @property
     def refused(self) -> list[StepResult]:

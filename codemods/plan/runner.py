@@ -14,6 +14,7 @@ from ..engine.style import read_config
 from .formatting import BUILT_IN, Candidate, FormatterChoice, FormatterMode, Layout, choose
 from ..recipes import Target
 from ..recipes.base import Bridge, Context, ModeChoice, Notice, Planned, Step
+from ..recipes.names import NAMES, Names
 from . import config as configuration
 from .decisions import keep_decisions, keep_pairs, refactors
 from .locate import locate_all
@@ -29,6 +30,7 @@ def plan(
     restore: Sequence[str] = (),
     tools: Tools = NO_TOOLS,
     settings: configuration.Config | None = None,
+    names: Names = NAMES,
 ) -> Plan:
     """Compute every step's edits against the files as they are now, and
     pass the changed files through the checkout's formatter (``formatter``:
@@ -38,7 +40,8 @@ def plan(
     skips is skipped, and a file the tool creates that is missing while the
     rest of the feature is present is not created again, unless its step
     is in ``restore``. ``tools`` start the checkout's processes (its
-    formatter, a generator); without them nothing is started."""
+    formatter, a generator); without them nothing is started. ``names``:
+    the feature's names the steps write (SPEC 10)."""
     target = detect_target(repo)
     steps = target.steps
     ids = {s.id for s in steps}
@@ -60,19 +63,19 @@ def plan(
     # names a created module where it is, whichever steps run.
     locations, failures = locate_all(repo, steps)
     earlier: dict[str, Planned] = {}
-    ctx = _context(repo, target, choice, locations, earlier, tools)
+    ctx = _context(repo, target, choice, locations, earlier, tools, names)
     selected = [s for s in steps if not only or s.id in only]
     run = _run_steps(ctx, steps, selected, config, locations, failures, earlier)
     keep_pairs(ctx, steps, run.results, run.contents, run.touched)
     refactors(run.results, run.refusals)
     keep_decisions(repo, target, ctx, config, restore, run.results, run.contents, run.touched)
     changes = _laid_out(repo.resolve(), run.changes(), formatter, tools)
-    return Plan(repo, target.name, choice, run.results, changes, _notices(run.results), formatter, config)
+    return Plan(repo, target.name, choice, run.results, changes, _notices(run.results), formatter, config, names)
 
 
 def _context(
     repo: Path, target: Target, choice: ModeChoice, locations: dict[str, tuple[str, list[str]]],
-    earlier: dict[str, Planned], tools: Tools,
+    earlier: dict[str, Planned], tools: Tools, names: Names,
 ) -> Context:
     """What every step's transform is given: the mode, the checkout's
     formatter settings, where the other steps' files are, what the steps
@@ -90,6 +93,7 @@ def _context(
         run=tools.run,
         located=MappingProxyType(located),
         aliases=target.aliases,
+        names=names,
     )
 
 

@@ -1,7 +1,8 @@
 """GitHub Actions workflow files (`.github/workflows/*.yml`) read as data,
 by PyYAML's safe loader: for the checks (what a pull request's CI runs)
-and the publishing side alike. A file too large or not a YAML mapping is a
-problem to report, never an exception."""
+and the publishing side (the names a verdict may give those jobs) alike.
+A file too large or not a YAML mapping is a problem to report, never an
+exception."""
 
 from __future__ import annotations
 
@@ -59,3 +60,34 @@ def workflows(root: Path) -> list[Workflow]:
     return [
         read(path) for path in sorted(folder.iterdir()) if path.suffix in (".yml", ".yaml") and path.is_file()
     ]
+
+
+def pull_request_paths(trigger: object) -> tuple[str, ...] | None:
+    """None when no pull request runs a workflow with this ``on:``; else
+    its `paths:` filter (empty: every pull request)."""
+    if isinstance(trigger, str):
+        trigger = [trigger]
+    if isinstance(trigger, list):
+        return () if "pull_request" in trigger else None
+    if not isinstance(trigger, dict) or "pull_request" not in trigger:
+        return None
+    event = trigger["pull_request"]
+    paths = event.get("paths") if isinstance(event, dict) else None
+    return tuple(str(path) for path in paths) if isinstance(paths, list) else ()
+
+
+def label(workflow: str, job: str | None = None) -> str:
+    """What the checks call a pull-request workflow's job in a report and
+    a verdict (``<file>/<job id>``, the file without its suffix), or the
+    workflow as a whole (``<file>``)."""
+    stem = workflow.rsplit(".", 1)[0]
+    return stem if job is None else f"{stem}/{job}"
+
+
+def labels(workflow: Workflow) -> list[str]:
+    """Every name a verdict may give what ``workflow`` runs on a pull
+    request (none: no pull request runs it)."""
+    jobs = workflow.data.get("jobs")
+    if pull_request_paths(workflow.data.get("on")) is None or not isinstance(jobs, dict):
+        return []
+    return [label(workflow.name), *(label(workflow.name, str(job)) for job in jobs)]

@@ -3,15 +3,13 @@ the series (`artifact.rebuild`) and keeps it, its push step pushes exactly
 what was kept, without building again.
 
 The two halves of what is kept are bound by the series' fingerprint: the
-commits under ``REF`` in the checkout (`keep`), and the report the first
-step wrote (`artifact.report`: base, tip, commits, fingerprint). The push
-step (`restore`) takes the kept commits only when the ref is there, is the
-report's tip, holds exactly the report's commits on its base, each made by
-the tool (identity, trailer, the content its trailer records), and when
-the fingerprint of what they change is the report's; otherwise nothing is
-pushed (exit 3). The bundle's commits are never kept: they are fetched
-under a private ref that is removed at once (`artifact`), and publish's
-own series is what the ref holds.
+commits under ``REF`` in publish's own repository (`gitdir`, beside the
+report), and the report the first step wrote (`artifact.report`: base,
+tip, commits, fingerprint). The push step (`restore`) takes the kept
+commits only when the ref is there, is the report's tip, holds exactly the
+report's commits on its base, each made by the tool (identity, trailer,
+the content its trailer records), and when the fingerprint of what they
+change is the report's; otherwise nothing is pushed (exit 3).
 """
 
 from __future__ import annotations
@@ -24,10 +22,12 @@ import git
 from ..deliver import build
 from ..deliver.branches import made_by_tool
 from ..deliver.forge import series_fingerprint
-from ..plan.repository import Identity, commit_date
-from ..plan.formatting import FormatterMode
+from ..plan import repository
+from ..plan.config import Config
+from ..plan.repository import commit_date
 from ..plan.model import FileChange, Plan
 from ..recipes.base import Bridge, CommitGroup, ModeChoice
+from . import gitdir
 from .artifact import ArtifactProblem
 
 # publish's own series, between its check step and its push step
@@ -76,9 +76,15 @@ def pending(report: dict) -> bool:
     return bool(report.get("commits")) and not report.get("nothing_to_do") and not report.get("blocked")
 
 
-def restore(repo: git.Repo, report: dict, branch: str, identity: Identity) -> build.Series:
-    """The series kept under ``REF`` for ``report`` (see the module), as
-    the push needs it; ArtifactProblem, naming what differs, otherwise."""
+def restore(report_file: Path, report: dict, branch: str, author: tuple[str | None, str | None]) -> build.Series:
+    """The series kept under ``REF`` beside ``report_file`` for ``report``
+    (see the module), made by ``author``, as the push needs it;
+    ArtifactProblem, naming what differs, otherwise."""
+    repo = gitdir.reopen(gitdir.beside(report_file))
+    if repo is None:
+        raise ArtifactProblem(f"{REF} is missing: no repository of the check step's beside {report_file}; "
+                              "nothing pushed, nothing rebuilt")
+    identity = repository.identity(repo, *author)
     if report.get("branch") != branch:
         raise ArtifactProblem(f"the report is for branch {report.get('branch')!r}, not {branch!r}: nothing pushed")
     base, tip, mark = report.get("base"), report.get("tip"), report.get("fingerprint")
@@ -91,8 +97,8 @@ def restore(repo: git.Repo, report: dict, branch: str, identity: Identity) -> bu
         kept = ""
     if not kept:
         raise ArtifactProblem(
-            f"{REF} is missing: the series the check step built is not in this checkout "
-            "(run `mesh-codemod publish --report-out` there first); nothing pushed, nothing rebuilt"
+            f"{REF} is missing: the series the check step built is not beside its report "
+            "(run `mesh-codemod publish --report-out` first); nothing pushed, nothing rebuilt"
         )
     if kept != tip:
         raise ArtifactProblem(f"{REF} is {kept[:12]}, the report's series ends at {tip[:12]}: nothing pushed")
@@ -100,21 +106,21 @@ def restore(repo: git.Repo, report: dict, branch: str, identity: Identity) -> bu
     if [c.hexsha for c in commits] != listed or [p.hexsha for p in commits[0].parents] != [base]:
         raise ArtifactProblem(f"{REF} does not hold the report's commits on {base[:12]}: nothing pushed")
     for commit in commits:
-        why = made_by_tool(commit, identity)
+        why = made_by_tool(commit, [identity])
         if not why and not build.holds_recorded_content(commit):
             why = "its content differs from its trailer"
         if why:
             raise ArtifactProblem(f"{REF}: {commit.hexsha[:12]} is not a commit publish made ({why}): nothing pushed")
-    mode = (report.get("bridge") or {}).get("mode")
+    mode = report["bridge"].get("mode") if isinstance(report.get("bridge"), dict) else None
     try:
         bridge = ModeChoice(Bridge(mode), "the check step's choice")
     except ValueError:
         raise ArtifactProblem(f"the report names no bridge mode ({mode!r}): nothing pushed") from None
-    checkout = Path(repo.working_tree_dir)
-    own = build.Series(
-        repo, base, [_commit(c) for c in commits], _plan(repo, base, kept, checkout, bridge), bridge, identity,
-        commit_date(repo.commit(base)), FormatterMode.NONE,
-    )
+    authors = report.get("authors") or []
+    if not isinstance(authors, list) or not all(isinstance(a, str) for a in authors):
+        raise ArtifactProblem("the report's authors are not a list of names: nothing pushed")
+    plan = _plan(repo, base, kept, bridge, Config(authors=tuple(authors)))
+    own = build.Series(repo, base, [_commit(c) for c in commits], plan, bridge, identity, commit_date(repo.commit(base)))
     found = series_fingerprint(own)
     if found != mark:
         raise ArtifactProblem(
@@ -135,9 +141,10 @@ def _files(commit: git.Commit) -> list[tuple[str, str]]:
     return [(path, "created" if status == "A" else "modified") for status, path in zip(parts[::2], parts[1::2])]
 
 
-def _plan(repo: git.Repo, base: str, tip: str, checkout: Path, bridge: ModeChoice) -> Plan:
+def _plan(repo: git.Repo, base: str, tip: str, bridge: ModeChoice, config: Config) -> Plan:
     """What the kept series changes, from its git objects: the files it
-    writes, as a plan's changes (what the fingerprint is made of)."""
+    writes, as a plan's changes (what the fingerprint is made of), and the
+    configuration that names whose commits are the tool's."""
     out = repo.git.diff_tree("-r", "-z", "--no-renames", "--raw", base, tip)
     fields = [p for p in out.split("\0") if p]
     changes = []
@@ -147,7 +154,7 @@ def _plan(repo: git.Repo, base: str, tip: str, checkout: Path, bridge: ModeChoic
             raise ArtifactProblem(f"{REF}: {path} is {status} (the tool only creates and edits files): nothing pushed")
         old = None if status == "A" else _blob(repo, old_blob)
         changes.append(FileChange(path, old, _blob(repo, new_blob), []))
-    return Plan(checkout, "host", bridge, [], changes)
+    return Plan(Path(repo.working_tree_dir), "host", bridge, [], changes, config=config)
 
 
 def _blob(repo: git.Repo, sha: str) -> bytes:

@@ -11,6 +11,7 @@ from typing import NamedTuple
 from ..engine.editor import FileEditor
 from ..engine.outcome import Refused
 from ..engine.style import FormatterConfig
+from .names import NAMES, Names
 
 
 class Bridge(str, Enum):
@@ -97,6 +98,8 @@ class Context(NamedTuple):
     # The checkout's path aliases (tsconfig `paths`), prefix -> folder:
     # {"@/": "apps/mesh/src/"}.
     aliases: Mapping[str, str] = MappingProxyType({})
+    # The feature's names for this run (SPEC 10: the table, or `[names]`).
+    names: Names = NAMES
 
     def at(self, usual: str) -> str:
         """Where the step file usually at ``usual`` is in this checkout."""
@@ -187,6 +190,16 @@ class CommitGroup(NamedTuple):
     subject: str
     body: str
     steps: tuple[str, ...]
+    # Writes the subject and body for a plan (its results and changes):
+    # what this revision's commit holds, in plain words. None: as above.
+    describe: Callable[[object], tuple[str, str]] | None = None
+
+    def written_for(self, plan: object) -> "CommitGroup":
+        """The group with its subject and body for ``plan``."""
+        if self.describe is None:
+            return self
+        subject, body = self.describe(plan)
+        return self._replace(subject=subject, body=body)
 
 
 class Notice(str):

@@ -193,56 +193,55 @@ STEPS: tuple[Step, ...] = (
 COMMITS: tuple[CommitGroup, ...] = (
     CommitGroup(
         id="app-state-format",
-        subject="feat(mcp-apps): add the appState deep-link format",
+        subject="feat(mcp-apps): keep each app's state in the appState URL param",
         body=(
-            "Apps report their view with ui/notifications/state-changed; Studio\n"
-            "keeps it in the appState search param, one slot per app (a chat\n"
-            "tool call by its id, the panel's app by connection and tool): the\n"
-            "value is base64url of the UTF-8 JSON {v: 2, s: {[appKey]: state}},\n"
-            "slots in the order they were last written, capped at 2048\n"
-            "characters (other apps' oldest slots go first), and decoding never\n"
-            "throws. Links of the earlier one-app form still open. Bun tests\n"
-            "cover the round trip with non-ASCII text, slots, the cap, malformed\n"
-            "input and the earlier forms."
+            "An MCP app reports its view with ui/notifications/state-changed so that\n"
+            "a reload, a shared link or back/forward can hand it back. The page shows\n"
+            "several apps, so the param holds one slot per app: base64url of the\n"
+            "UTF-8 JSON {v: 2, s: {[appKey]: state}}, slots in the order they were\n"
+            "last written, capped at 2048 characters (the least recently written\n"
+            "slots of other apps go first; a state over the cap on its own is not\n"
+            "kept, with one warning per app). Decoding never throws and runs once\n"
+            "per param value for the whole page."
         ),
         steps=("app-state-module", "app-state-tests"),
     ),
     CommitGroup(
         id="bridge-plumbing",
-        subject="feat(mcp-apps): carry appState through the app bridge and renderer",
+        subject="feat(mcp-apps): carry app state through the bridge and renderer",
         body=(
-            "buildHostContext puts appState into the ui/initialize host context\n"
-            "only when there is one. The bridge store hears\n"
-            "ui/notifications/state-changed and pushes the app's state only when\n"
-            "a navigation it did not make changed it (a link, back/forward), never\n"
-            "an echo of its own report, and advertises the capability where the\n"
-            "render site keeps state. MCPAppRenderer takes appState and\n"
-            "onAppStateChange and hands them to useAppBridge. Bun tests drive\n"
-            "several stores with the SDK's AppBridge and App."
+            "MCPAppRenderer takes appState and onAppStateChange. The bridge store\n"
+            "starts the app from appState in the ui/initialize host context (only\n"
+            "when there is one, and kept there through theme and display-mode\n"
+            "pushes), advertises the appState capability where the render site\n"
+            "keeps state, and hands the app's state-changed reports to\n"
+            "onAppStateChange (a report without a state is ignored). When a link or\n"
+            "back/forward changes the app's slot, and the app does not already show\n"
+            "that state, the store pushes it with host-context-changed; writes of\n"
+            "the apps' states replace the history entry, so the app never hears its\n"
+            "own reports, another app's, or a slot the URL could not keep. Bun tests\n"
+            "drive several stores with the SDK's AppBridge and App."
         ),
         steps=("protocol-types", "bridge-store", "bridge-store-tests", "iframe-renderer"),
     ),
     CommitGroup(
         id="render-sites",
-        subject="feat(chat): keep each app's state in the URL in chat and panel",
+        subject="feat(mcp-apps): keep chat and panel apps' state in the URL",
         body=(
-            "useAppStateParam reads an app's slot of the appState param and\n"
-            "writes its reports there with replace, composed on the current\n"
-            "search (bun tests drive those writes on a real TanStack router).\n"
-            "The chat tool-call part (keyed by its tool call) and the app in\n"
-            "the main panel (main=app:<conn>:<tool>, keyed as main addresses\n"
-            "it) call it; Open in panel starts the panel's app from the part's\n"
-            "state."
+            "useAppStateParam reads an app's slot of the appState param and writes\n"
+            "the app's reports there: the last report of each app, once per\n"
+            "animation frame for the whole page, composed on the router's current\n"
+            "location with replace. A chat tool-call part keys its app by the tool\n"
+            "call id, the main panel by connection and tool; Open in panel starts\n"
+            "the panel's app from the part's state. The hook's tests render it under\n"
+            "a router on a memory history."
         ),
         steps=("app-state-hook", "app-state-hook-tests", "tool-call-part", "panel-app-view"),
     ),
     CommitGroup(
         id="search-schema",
-        subject="feat(routes): accept the appState search param",
-        body=(
-            "unifiedChatSearchSchema gains appState; .catch(undefined) drops an\n"
-            "invalid value instead of failing the route."
-        ),
+        subject="feat(mcp-apps): accept the appState search param on the chat route",
+        body="An invalid value is dropped instead of failing the route.",
         steps=("search-schema",),
     ),
 )

@@ -10,9 +10,7 @@ from pathlib import Path
 
 from ..manifest import read_manifest
 from ..base import Bridge, CommitGroup, ModeChoice, Step
-from . import app, app_bridge, bridge_test, docs_pages, examples, generated, spec_text, spec_types, types_exports
-from ..names import NAMES
-from .common import STATE
+from . import app, app_bridge, bridge_test, docs_pages, examples, generated, spec_text, spec_types, summary, types_exports
 
 PACKAGE_NAME = "@modelcontextprotocol/ext-apps"
 
@@ -33,78 +31,85 @@ STEPS: tuple[Step, ...] = (
     Step(
         id="spec",
         path=spec_text.PATH,
-        description="draft/apps.mdx (the SEP text): the ui/notifications/state-changed entry, appState in HostContext",
+        description="draft/apps.mdx (the SEP text): the notification's entry, the context field, the capability",
         rewrite=spec_text.rewrite,
         absent=spec_text.ABSENT,
     ),
     Step(
         id=spec_types.STEP,
         path=spec_types.PATH,
-        description="spec.types.ts: McpUiStateChangedNotification, appState on McpUiHostContext, the appState capability, STATE_CHANGED_METHOD",
+        description="spec.types.ts: the notification's interface, the context field, the capability, the method constant",
         transform=spec_types.transform,
         defines="export interface McpUiSizeChangedNotification",
     ),
     Step(
         id="schema",
         path=generated.SCHEMA_PATH,
-        description="generated/schema.ts: McpUiStateChangedNotificationSchema, appState in McpUiHostContextSchema",
+        description="generated/schema.ts: the notification's schema, the context field and capability in theirs",
         rewrite=generated.rewrite_schema,
     ),
     Step(
         id="schema-test",
         path=generated.TEST_PATH,
-        description="generated/schema.test.ts: the inferred-type check of the new schema",
+        description="generated/schema.test.ts: the inferred-type checks of the new schema",
         rewrite=generated.rewrite_test,
         absent=f"no {generated.TEST_PATH} in this revision: no inferred-type checks to extend",
     ),
     Step(
         id="schema-json",
         path=generated.JSON_PATH,
-        description="generated/schema.json: the new $defs entry and appState in the host context",
+        description="generated/schema.json: the new $defs entry, the context field and the capability",
         rewrite=generated.rewrite_json,
         absent=f"no {generated.JSON_PATH} in this revision: no JSON Schema to extend",
     ),
     Step(
         id="types",
         path=types_exports.PATH,
-        description="types.ts: re-exports of the new type, schema and constant; the app-to-host union",
+        description="types.ts: re-exports of the new type, schema and constant; the app-to-host union unless deprecated",
         transform=types_exports.transform,
         defines="export type AppNotification",
     ),
     Step(
         id="app-bridge",
         path=app_bridge.PATH,
-        description=f"app-bridge.ts: the {NAMES.event} event (and AppBridge.{NAMES.accessor} on 1.x), wired like sizechange",
+        description="app-bridge.ts: the bridge's event (and, on 1.x, its on* accessor), wired like sizechange",
         transform=app_bridge.transform,
         defines="export class AppBridge",
     ),
     Step(
         id="app",
         path=app.PATH,
-        description=f"app.ts: App.{NAMES.sender}(params), like sendSizeChanged",
+        description="app.ts: the App's sender, like sendSizeChanged",
         transform=app.transform,
         defines="export class App ",
     ),
     Step(
         id="bridge-examples",
         path=app_bridge.EXAMPLES_PATH,
-        description="app-bridge.examples.ts: the region the onstatechange example is synced from (1.x)",
+        description="app-bridge.examples.ts: the region the bridge's new example is synced from",
         transform=examples.transform_bridge,
         absent=examples.BRIDGE_ABSENT,
     ),
     Step(
         id="app-examples",
         path=app.EXAMPLES_PATH,
-        description="app.examples.ts: the region the sendStateChanged example is synced from",
+        description="app.examples.ts: the region the sender's example is synced from",
         transform=examples.transform_app,
         absent=examples.APP_ABSENT,
     ),
     Step(
         id="bridge-test",
         path=bridge_test.PATH,
-        description="app-bridge.test.ts: test cases for the notification, appState and null, after the size-changed test",
+        description="app-bridge.test.ts: test cases for the notification, the context field and the capability",
         transform=bridge_test.transform,
         absent=bridge_test.ABSENT,
+    ),
+    Step(
+        id="docs-patterns-examples",
+        path=docs_pages.PATTERNS_TSX,
+        description="docs/patterns.tsx: the region the persistence pattern's new snippet is synced from",
+        transform=docs_pages.transform_patterns_examples,
+        absent=docs_pages.PATTERNS_TSX_ABSENT,
     ),
     Step(
         id="docs-patterns",
@@ -125,83 +130,18 @@ STEPS: tuple[Step, ...] = (
 # The patch series. The SEP text is a commit of its own, first: it is the
 # protocol change that the code then implements, it is reviewed by the
 # spec's readers as prose (apart from the generated schemas' churn), and it
-# builds and type-checks on its own since no code reads it. The types step comes before the methods because the
-# methods import through it (and in 1.x App only sends what its union holds),
-# so each commit type-checks on its own.
-COMMITS: tuple[CommitGroup, ...] = (
-    CommitGroup(
-        id="spec",
-        subject="spec(draft): add ui/notifications/state-changed",
-        body=(
-            "The draft SEP text gains a ui/notifications/state-changed entry under\n"
-            "\"Notifications (View -> Host)\", right after size-changed and in its\n"
-            "form, appState in its HostContext interface and the appState host\n"
-            "capability (with maxLength): a View reports its navigation state\n"
-            "(null for its initial view; state is required), a Host that hands it\n"
-            "back in hostContext.appState advertises the capability, only to the\n"
-            "same View of the same tool call. Security, Backward Compatibility,\n"
-            "Extensibility and Rationale say what it changes there. The dated\n"
-            "versions of the text are left as they are.\n"
-            "\n"
-            "A commit of its own, ahead of the code: it is the protocol change the\n"
-            "following commits implement, and it can be read and discussed as prose\n"
-            "without the generated schemas' churn."
-        ),
-        steps=("spec",),
-    ),
-    CommitGroup(
-        id="types-and-schemas",
-        subject="feat: add ui/notifications/state-changed",
-        body=(
-            "A View reports its navigation state with\n"
-            f"ui/notifications/state-changed ({STATE},\n"
-            "params: { state }: a JSON value, null for its initial view, never\n"
-            "missing: the generated schema rejects params: {}). A host that\n"
-            "advertises the appState capability (with the maxLength it keeps) may\n"
-            "keep that state and hand it back in hostContext.appState when the\n"
-            "same View loads again. The generated\n"
-            "zod schemas, their type checks and the JSON Schema follow\n"
-            "spec.types.ts."
-        ),
-        steps=("spec-types", "schema", "schema-test", "schema-json"),
-    ),
-    CommitGroup(
-        id="exports",
-        subject="feat: export the state-changed type, schema and method",
-        body=(
-            "types.ts re-exports McpUiStateChangedNotification, its schema and\n"
-            "STATE_CHANGED_METHOD where the method constants exist. An\n"
-            "app-to-host notification union gains the notification unless it is\n"
-            "deprecated."
-        ),
-        steps=("types",),
-    ),
-    CommitGroup(
-        id="bridge-and-app",
-        subject=f"feat: add the {NAMES.event} event and App.{NAMES.sender}",
-        body=(
-            f"Wired like sizechange and sendSizeChanged in this revision: the bridge\n"
-            f"hears the View's state through its {NAMES.event} event (and an\n"
-            f"{NAMES.accessor} accessor only where the revision's accessors are\n"
-            "not deprecated), the View sends it, guarded like its other\n"
-            "host-bound calls where the revision guards them. The bridge tests\n"
-            "cover the listener, the guard, an initial appState given to the\n"
-            "constructor, setHostContext after the View initialized (null\n"
-            "included), the capability and the schema."
-        ),
-        steps=("app-bridge", "app", "bridge-examples", "app-examples", "bridge-test"),
-    ),
-    CommitGroup(
-        id="docs",
-        subject="docs: keep a view's navigation state with the host where it can",
-        body=(
-            "The persistence pattern gains the host-kept alternative (report\n"
-            f"with App.{NAMES.sender}, restore from hostContext.appState after\n"
-            "validation, localStorage where the host lacks the appState\n"
-            "capability), and the\n"
-            "migration guide names the counterparts of widgetState and\n"
-            "setWidgetState, which, unlike these, are not model context."
-        ),
-        steps=("docs-patterns", "docs-migrate"),
-    ),
+# builds and type-checks on its own since no code reads it. The types step
+# comes before the methods because the methods import through it (and in
+# 1.x App only sends what its union holds), so each commit type-checks on
+# its own. Each group's subject and body are written for the plan
+# (`summary.commit_text`): what this revision's commit holds, in plain words.
+COMMITS: tuple[CommitGroup, ...] = tuple(
+    CommitGroup(id=group, subject="", body="", steps=steps, describe=summary.commit_text(group))
+    for group, steps in (
+        ("spec", ("spec",)),
+        ("types-and-schemas", ("spec-types", "schema", "schema-test", "schema-json")),
+        ("exports", ("types",)),
+        ("bridge-and-app", ("app-bridge", "app", "bridge-examples", "app-examples", "bridge-test")),
+        ("docs", ("docs-patterns-examples", "docs-patterns", "docs-migrate")),
+    )
 )

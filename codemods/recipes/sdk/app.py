@@ -1,7 +1,9 @@
 """src/app.ts: `sendStateChanged(params)` on App, beside `sendSizeChanged`:
 the same method renamed, under a doc comment in the style of its doc, and
 guarded by `this._assertInitialized("sendStateChanged")` where the revision
-has that guard (as `sendMessage`, `openLink` and `updateModelContext` are)."""
+has that guard. The doc says which of the revision's notification senders
+are guarded and which are not (in 2.0.4 `sendToolListChanged` is,
+`sendSizeChanged` is not), as the revision's own source shows."""
 
 from __future__ import annotations
 
@@ -14,46 +16,51 @@ from ...engine.editor import FileEditor
 from ...engine.outcome import AnchorMissing
 from ..base import Context
 from .common import (
-    APP_STATE,
-    CAPABILITY,
     SIZE_SENDER,
-    STATE,
-    STATE_SENDER,
     DocStyle,
+    Words,
     companion,
     insert_documented,
     region_name,
-    rename,
     tag_paragraph,
+    words_of,
 )
 from .imports import ensure_imported_beside_twins
 
 PATH = "src/app.ts"
 CLASS = "App"
 GUARD = "_assertInitialized"
+# The state the examples report, and the size a host keeps without saying
+# (the capability without `maxLength`: SPEC 6).
+DEFAULT_MAX_LENGTH = 1024
 
 
 def transform(editor: FileEditor, ctx: Context) -> None:
+    w = words_of(ctx)
     cls = editor.class_(CLASS)
     sender = editor.method(cls, SIZE_SENDER)
     member = sender if sender.type == "method_definition" else sender.parent
-    copy = rename(editor.text(member))
-    if editor.class_members(cls, GUARD):
-        copy = guarded(editor, member, copy)
-    if not editor.class_members(cls, STATE_SENDER):
+    copy = w.rename(editor.text(member))
+    guards = editor.class_members(cls, GUARD)
+    if guards:
+        copy = guarded(editor, member, copy, w)
+    if not editor.class_members(cls, w.sender):
         twin_doc = editor.doc_text(member)
         returns = tag_paragraph(twin_doc, "@returns")
-        fence = sender_fence(ctx, twin_doc)
-        style = DocStyle.of(twin_doc)
+        fence = sender_fence(ctx, twin_doc, w)
+        style = DocStyle.of(twin_doc, w)
         guard = ""
-        if editor.class_members(cls, GUARD):
-            guard = guard_doc(style, re.search(r"\bstrict\?\s*:", editor.text(editor.source.root)) is not None)
-        example = sender_example(*getters(editor.text(editor.source.root)))
-        insert_documented(editor, member, member, sender_doc(style, returns, fence, guard, example), copy)
-    ensure_imported_beside_twins(editor, [copy])
+        if guards:
+            source = editor.text(editor.source.root)
+            guard = guard_doc(style, re.search(r"\bstrict\?\s*:", source) is not None, notification_senders(editor, cls))
+        context, capabilities = getters(editor.text(editor.source.root))
+        example = sender_example(w, context, capabilities)
+        doc = sender_doc(style, w, returns, fence, guard, example, capabilities)
+        insert_documented(editor, member, member, doc, copy)
+    ensure_imported_beside_twins(editor, [copy], w)
 
 
-def guarded(editor: FileEditor, member: Node, copy: str) -> str:
+def guarded(editor: FileEditor, member: Node, copy: str, w: Words) -> str:
     """The renamed copy of ``member`` with the guard as its first statement,
     at the indentation of the statements of its body."""
     method = member if member.type == "method_definition" else next(
@@ -66,34 +73,57 @@ def guarded(editor: FileEditor, member: Node, copy: str) -> str:
     at = first.start_byte - member.start_byte
     indent = editor.source.indent_of(first)
     quote = editor.style.quote
-    line = f"this.{GUARD}({quote}{STATE_SENDER}{quote});"
+    line = f"this.{GUARD}({quote}{w.sender}{quote});"
     data = editor.text(member).encode()
-    head = rename(data[:at].decode())
-    return head + line + editor.style.eol + indent + rename(data[at:].decode())
+    head = w.rename(data[:at].decode())
+    return head + line + editor.style.eol + indent + w.rename(data[at:].decode())
+
+
+def notification_senders(editor: FileEditor, cls: Node) -> dict[str, bool]:
+    """The revision's methods of ``cls`` that send a notification
+    (`this.notification(...)`), each with whether it calls the guard."""
+    found: dict[str, bool] = {}
+    body = cls.child_by_field_name("body")
+    for method in body.named_children if body is not None else []:
+        if method.type != "method_definition":
+            continue
+        name, text = editor.text(method.child_by_field_name("name")), editor.text(method)
+        # `connect` sends the handshake's own `initialized`: not a sender
+        if name != "connect" and re.search(r"\bthis\.notification\s*\(", text):
+            found[name] = f"this.{GUARD}(" in text
+    return found
 
 
 EXAMPLES_PATH = "src/app.examples.ts"
 
 
-def sender_example(context: bool = True, capabilities: bool = True) -> list[str]:
+def sender_example(w: Words, context: bool = True, capabilities: bool = True) -> list[str]:
     """The sender's example, in the doc and in the companion region: a kept
-    state validated before use (it may come from a link), the capability
-    checked before reporting, a small state, `null` for the initial view;
-    each part only where the revision's `App` has the getter it needs."""
+    state validated before use (it may come from a link), then one new
+    state, reported where the host keeps states and within the size it
+    keeps (UTF-8 bytes of the JSON text); each part only where the
+    revision's `App` has the getter it needs."""
     lines = []
     if context:
         lines += [
-            f"const kept = app.getHostContext()?.{APP_STATE};",
             "// untrusted (it may come from a link): accept only a known tab",
-            'const tab = kept === "details" || kept === "invoices" ? kept : null;',
-            "showTab(tab);",
+            f"const kept = app.getHostContext()?.{w.field};",
+            'showTab(kept === "details" || kept === "invoices" ? kept : null);',
             "",
         ]
-    sends = [f'app.{STATE_SENDER}({{ state: "details" }});', f"app.{STATE_SENDER}({{ state: null }});"]
-    lines.append("// later, as the user moves: a small state, or null for the initial view")
+    lines += [
+        "// later, when the user opens another tab",
+        'const state = { tab: "invoices" };',
+        "const bytes = new TextEncoder().encode(JSON.stringify(state)).length;",
+    ]
     if capabilities:
-        return lines + [f"if (app.getHostCapabilities()?.{CAPABILITY}) {{", *[f"  {line}" for line in sends], "}"]
-    return lines + sends
+        return lines + [
+            f"const keeps = app.getHostCapabilities()?.{w.capability};",
+            f"if (keeps && bytes <= (keeps.maxLength ?? {DEFAULT_MAX_LENGTH})) {{",
+            f"  app.{w.sender}({{ state }});",
+            "}",
+        ]
+    return lines + [f"if (bytes <= {DEFAULT_MAX_LENGTH}) {{", f"  app.{w.sender}({{ state }});", "}"]
 
 
 def example_parameters(context: bool) -> str:
@@ -109,12 +139,12 @@ def getters(text: str) -> tuple[bool, bool]:
     )
 
 
-def sender_region(twin_region: str) -> str:
-    return region_name(twin_region, STATE_SENDER, "reportView", "reportViewState")
+def sender_region(twin_region: str, w: Words) -> str:
+    return region_name(twin_region, w.sender, "reportView", "reportViewState")
 
 
-def sender_fence(ctx: Context | None, twin_doc: str) -> str:
-    style = DocStyle.of(twin_doc)
+def sender_fence(ctx: Context | None, twin_doc: str, w: Words) -> str:
+    style = DocStyle.of(twin_doc, w)
     found = companion(twin_doc)
     if found is None or ctx is None:
         return style.fence
@@ -124,50 +154,69 @@ def sender_fence(ctx: Context | None, twin_doc: str) -> str:
         return style.fence
     if f"//#region {found[1]}" not in text:
         return style.fence
-    return f'{style.fence} source="./{found[0]}#{sender_region(found[1])}"'
+    return f'{style.fence} source="./{found[0]}#{sender_region(found[1], w)}"'
 
 
 def sender_doc(
-    style: DocStyle, returns: str, fence: str = "", guard: str = "", example: list[str] | None = None
+    style: DocStyle,
+    w: Words,
+    returns: str,
+    fence: str = "",
+    guard: str = "",
+    example: list[str] | None = None,
+    capabilities: bool = True,
 ) -> list[str]:
     """The new method's doc; its @returns is the twin's (a revision words it
     its own way), left out where the twin has none. ``guard`` says what an
-    early call does, where the revision guards the method."""
+    early call does, where the revision guards the method; the capability
+    check is shown where `App` has `getHostCapabilities`."""
+    party = style.party
+    size = f"UTF-8 bytes of the JSON text; {DEFAULT_MAX_LENGTH} when absent"
+    check = (
+        f" check {style.link('getHostCapabilities')}`()?.{w.capability}` first, and keep the state within its"
+        f" `maxLength` ({size})."
+        if capabilities else f" keep the state within its `maxLength` ({size})."
+    )
     return [
-        f"Notify the host that the {style.party}'s navigation state changed.",
+        f"Notify the host that the {party}'s navigation state changed.",
         "",
-        f"Call this whenever the {style.party}'s own navigation changes (which item is open,"
-        " which tab is shown), with a JSON value it can show that place from, or `null` when"
-        " it is back at its initial view; `state` is required. The host may keep the state,"
-        " for example in its page URL, and hand it back in"
-        f" `hostContext.{APP_STATE}` when the same {style.party} loads again, so that a reload"
-        " or a shared link restores it. Keep it small (within the capability's `maxLength`),"
-        " never put secrets in it and avoid personal data: it may end up in a URL. Debounce"
-        " fast changes; there is no need to report a state the host has just handed back."
-        f" Check {style.link('getHostCapabilities')}`()?.{CAPABILITY}` first: a host without it"
-        " keeps nothing (keep the state in `localStorage` instead). A state handed back is"
+        f"Call it when the {party}'s own navigation changes (which item is open, which tab is shown),"
+        f" with a small JSON value it can show that place from again, or `null` for its initial view."
+        f" A host that advertises the `{w.capability}` capability may keep the state (in its page URL,"
+        f" say) and hand it back in `hostContext.{w.field}` when the same {party} loads again:{check}"
+        " Never put secrets in it and avoid personal data: it may end up in a URL. A state handed back is"
         " untrusted (it may come from a link): validate it before use.",
         *(["", guard] if guard else []),
         "",
         "@param params - The new navigation state, as `{ state }`",
         "",
-        "@example Restore a validated state, report another one",
+        "@example Restore a validated state, report a new one",
         fence or style.fence,
-        *(example if example is not None else sender_example()),
+        *(example if example is not None else sender_example(w)),
         "```",
         "",
         *([returns, ""] if returns else []),
-        f"@see {style.link(STATE)} for the notification's shape",
+        f"@see {style.link(w.state)} for the notification's shape",
     ]
 
 
-def guard_doc(style: DocStyle, strict: bool) -> str:
+def guard_doc(style: DocStyle, strict: bool, senders: dict[str, bool]) -> str:
     """What calling the sender before the handshake does, as the revision's
-    `_assertInitialized` does it."""
+    `_assertInitialized` does it, and which of the revision's other
+    notification senders check the same (``senders``: name -> guarded)."""
     connect = style.link("connect")
-    if strict:
-        return (
-            f"Like the other host-bound methods, calling this before {connect} has finished the"
-            " `ui/initialize` handshake logs a warning, or throws with the `strict` option."
-        )
-    return f"Like the other host-bound methods, calling this before {connect} has finished the handshake throws."
+    alike = [f"`{name}`" for name, on in senders.items() if on]
+    unlike = [f"`{name}`" for name, on in senders.items() if not on]
+    lead = ""
+    if alike:
+        lead = "Like " + _listed(alike) + (f" (and unlike {_listed(unlike)})" if unlike else "")
+    elif unlike:
+        lead = "Unlike " + _listed(unlike)
+    what = "logs a warning, or throws with the `strict` option" if strict else "throws"
+    if not lead:
+        return f"Calling this before {connect} has finished the `ui/initialize` handshake {what}."
+    return f"{lead}, this checks the handshake: calling it before {connect} has finished `ui/initialize` {what}."
+
+
+def _listed(items: list[str]) -> str:
+    return items[0] if len(items) == 1 else ", ".join(items[:-1]) + " and " + items[-1]

@@ -23,33 +23,29 @@ from ...engine.statements import Item
 from ...engine.outcome import AnchorMissing
 from ..base import Context
 from .common import (
-    APP_STATE,
-    CAPABILITY,
     SIZE_ACCESSOR,
     SIZE_EVENT,
-    STATE,
-    STATE_ACCESSOR,
-    STATE_EVENT,
-    STATE_METHOD,
-    STATE_SENDER,
     DocStyle,
+    Words,
     companion,
     indented,
     insert_documented,
     jsdoc,
     region_name,
-    rename,
+    words_of,
 )
 from .imports import ensure_imported_beside_twins
 
 PATH = "src/app-bridge.ts"
 CLASS = "AppBridge"
 EVENT_MAP = "AppBridgeEventMap"
-# The example's cap on the URL value: the host half's (SPEC section 2).
-URL_CAP = 2048
+# The largest state the examples' host keeps and advertises, in UTF-8 bytes
+# of its JSON text: the host half's.
+MAX_STATE = 1024
 
 
 def transform(editor: FileEditor, ctx: Context) -> None:
+    w = words_of(ctx)
     cls = editor.class_(CLASS)
     accessors = editor.class_members(cls, SIZE_ACCESSOR, "method_definition")
     schemas = next(iter(editor.class_members(cls, "eventSchemas", "public_field_definition")), None)
@@ -63,36 +59,37 @@ def transform(editor: FileEditor, ctx: Context) -> None:
         event_map = aliases[0].child_by_field_name("value")
         if event_map is None or event_map.type != "object_type":
             raise AnchorMissing(editor.path, f"the object type of `{EVENT_MAP}`")
-        inserted += _ensure_event_key(editor, event_map, _app_link_prefix(editor.doc_text(cls)), ctx)
+        inserted += _ensure_event_key(editor, event_map, _app_link_prefix(editor.doc_text(cls)), ctx, w)
     if schemas is not None:
         value = schemas.child_by_field_name("value")
         if value is None or value.type != "object":
             raise AnchorMissing(editor.path, f"the object literal of `{CLASS}.eventSchemas`")
-        inserted += _mirror_entry(editor, value, SIZE_EVENT)
-    editor.note(f"shape {_shape(editor, cls, schemas)}")
+        inserted += _mirror_entry(editor, value, SIZE_EVENT, w)
+    editor.note(f"shape {_shape(editor, cls, schemas, w)}")
 
     if two_x:
         # 2.x: listeners only (`addEventListener("statechange", ...)`)
-        ensure_imported_beside_twins(editor, inserted)
+        ensure_imported_beside_twins(editor, inserted, w)
         return
-    copy = rename(editor.span(accessors[0], accessors[-1]))
+    copy = w.rename(editor.span(accessors[0], accessors[-1]))
     inserted.append(copy)
-    if not editor.class_members(cls, STATE_ACCESSOR, "method_definition"):
+    if not editor.class_members(cls, w.accessor, "method_definition"):
         twin_doc = editor.doc_text(accessors[0])
-        doc = accessor_doc(DocStyle.of(twin_doc), _app_link_prefix(twin_doc), example_fence(ctx, twin_doc))
+        style = DocStyle.of(twin_doc, w)
+        doc = accessor_doc(style, w, _app_link_prefix(twin_doc), example_fence(ctx, twin_doc, w))
         insert_documented(editor, accessors[0], accessors[-1], doc, copy)
-    ensure_imported_beside_twins(editor, inserted)
+    ensure_imported_beside_twins(editor, inserted, w)
 
 
-def _mirror_entry(editor: FileEditor, container: Node, key: str) -> list[str]:
+def _mirror_entry(editor: FileEditor, container: Node, key: str, w: Words) -> list[str]:
     """The `statechange` twin of the `sizechange` entry of an object (type)."""
     entries = editor.entries(container)
     entry = next((e for e in entries if editor.item_key(e) == key), None)
     if entry is None:
         raise AnchorMissing(editor.path, f"`{key}` in `{editor.text(container)[:30]}...`")
-    text = rename(editor.text(entry)).rstrip(";,")
+    text = w.rename(editor.text(entry)).rstrip(";,")
     ensure = editor.ensure_members if container.type in MEMBER_CONTAINERS else editor.ensure_list_items
-    ensure(container, [Item(rename(key), text)], after=key)
+    ensure(container, [Item(w.rename(key), text)], after=key)
     return [text]
 
 
@@ -100,7 +97,7 @@ def _schemas(editor: FileEditor, cls: Node) -> Node | None:
     return next(iter(editor.class_members(cls, "eventSchemas", "public_field_definition")), None)
 
 
-def _ensure_event_key(editor: FileEditor, event_map: Node, app_link: str, ctx: Context | None) -> list[str]:
+def _ensure_event_key(editor: FileEditor, event_map: Node, app_link: str, ctx: Context | None, w: Words) -> list[str]:
     """The `statechange` key of the event map, after `sizechange`, under a
     TSDoc comment of its own (the key is the API 2.x documents: listeners
     take its `params`)."""
@@ -108,35 +105,35 @@ def _ensure_event_key(editor: FileEditor, event_map: Node, app_link: str, ctx: C
     twin = next((e for e in entries if editor.item_key(e) == SIZE_EVENT), None)
     if twin is None:
         raise AnchorMissing(editor.path, f"`{SIZE_EVENT}` in `{EVENT_MAP}`")
-    text = rename(editor.text(twin)).rstrip(";,")
-    if any(editor.item_key(e) == STATE_EVENT for e in entries):
+    text = w.rename(editor.text(twin)).rstrip(";,")
+    if any(editor.item_key(e) == w.event for e in entries):
         return [text]
     cls = editor.class_(CLASS)
     accessors = editor.class_members(cls, SIZE_ACCESSOR, "method_definition")
     twin_doc = editor.doc_text(accessors[0]) if accessors else editor.doc_text(cls)
-    style = DocStyle.of(twin_doc)
-    fence = example_fence(ctx, twin_doc, listener=True) if is_shape_c(editor, cls, _schemas(editor, cls)) else ""
+    style = DocStyle.of(twin_doc, w)
+    fence = example_fence(ctx, twin_doc, w, listener=True) if is_shape_c(editor, cls, _schemas(editor, cls)) else ""
     separator = ";" if editor.text(event_map).count(";") >= editor.text(event_map).count(",") else ","
     indent = editor.source.indent_of(twin)
-    lines = jsdoc(event_key_doc(style, app_link, fence), indent, width=editor.style.line_width)
+    lines = jsdoc(event_key_doc(style, w, app_link, fence), indent, width=editor.style.line_width)
     editor.insert_after(twin, indented(lines, indent) + "\n" + indent + text + separator, blank_line=False)
     return [text]
 
 
-def event_key_doc(style: DocStyle, app_link: str, fence: str = "") -> list[str]:
+def event_key_doc(style: DocStyle, w: Words, app_link: str, fence: str = "") -> list[str]:
     """The TSDoc of the `statechange` key: what a listener gets and what a
     host that keeps the state does with it; on 2.x (``fence`` given) the
     host's example, synced from its companion region."""
-    example = ["", "@example Keep the state in the page URL", fence, *listener_example(), "```"] if fence else []
+    example = ["", "@example Keep the state in the page URL", fence, *listener_example(w), "```"] if fence else []
+    party = style.party
     return [
-        f"The {style.party}'s navigation state changed (`{STATE_METHOD}`). `state` is a JSON value"
-        f" the {style.party} can show its place from, or `null` for its initial view; it is never"
-        " missing. A host that keeps it (in its page URL, say, within the size it advertises as"
-        f" the `{CAPABILITY}` capability's `maxLength`) hands it back in `hostContext.{APP_STATE}`"
-        f" when the same {style.party} loads again. Not model context.",
+        f"The {party}'s navigation state changed (`{w.method}`). `state` is a JSON value the {party} can"
+        f" show its place from, or `null` for its initial view. A host that keeps it (in its page URL, say,"
+        f" within the `maxLength` it advertises in the `{w.capability}` capability) hands it back in"
+        f" `hostContext.{w.field}` when the same {party} loads again. Not model context.",
         *example,
         "",
-        f"@see {style.link(f'{app_link}App.{STATE_SENDER}', f'App.{STATE_SENDER}')}, the {style.party}'s side of this",
+        f"@see {style.link(f'{app_link}App.{w.sender}', f'App.{w.sender}')}, the {party}'s side of this",
     ]
 
 
@@ -147,14 +144,14 @@ def is_shape_c(editor: FileEditor, cls: Node, schemas: Node | None) -> bool:
     return schemas is not None and "ProtocolWithEvents" not in heritage
 
 
-def _shape(editor: FileEditor, cls: Node, schemas: Node | None) -> str:
+def _shape(editor: FileEditor, cls: Node, schemas: Node | None, w: Words) -> str:
     if schemas is None:
         return f"A: an {SIZE_ACCESSOR} setter over setNotificationHandler"
     if not is_shape_c(editor, cls, schemas):
         return "B: a ProtocolWithEvents subclass with an event map"
     return (
         "C: Protocol<BaseContext> with a composed event dispatcher"
-        f" (no `{STATE_ACCESSOR}` accessor: 2.x deprecates them for addEventListener)"
+        f" (no `{w.accessor}` accessor: 2.x deprecates them for addEventListener)"
     )
 
 
@@ -163,52 +160,51 @@ def _app_link_prefix(doc: str) -> str:
     return match.group(1) if match else "app!"
 
 
-def listener_example() -> list[str]:
+def listener_example(w: Words) -> list[str]:
     """The 2.x host's example (on the `statechange` key): the capability
     advertised, the kept state handed back in the initial context (a link
     that does not parse is no state, never an exception), and the
-    listener keeping reports in the page URL within the cap (`null`: the
-    initial view). The doc shows it; the companion region holds the same
-    lines."""
+    listener keeping reports in the page URL within the size it advertises
+    (UTF-8 bytes; `null`: the initial view). The doc shows it; the
+    companion region holds the same lines."""
     return [
         "const url = new URL(window.location.href);",
-        f'const kept = url.searchParams.get("{APP_STATE}");',
-        f"const capabilities = {{ {CAPABILITY}: {{ maxLength: {MAX_STATE} }} }};",
+        f'const kept = url.searchParams.get("{w.field}");',
+        f"const capabilities = {{ {w.capability}: {{ maxLength: {MAX_STATE} }} }};",
         "let restored: unknown;",
         "try {",
         "  restored = kept === null ? undefined : JSON.parse(kept);",
         "} catch {",
         "  restored = undefined; // a link is untrusted text: what does not parse is no state",
         "}",
-        f"const hostContext = restored === undefined ? {{}} : {{ {APP_STATE}: restored }};",
+        f"const hostContext = restored === undefined ? {{}} : {{ {w.field}: restored }};",
         "const bridge = new AppBridge(null, hostInfo, capabilities, { hostContext });",
-        f'bridge.addEventListener("{STATE_EVENT}", ({{ state }}) => {{',
+        f'bridge.addEventListener("{w.event}", ({{ state }}) => {{',
         "  // null: back at the initial view",
         '  const value = state === null ? "" : JSON.stringify(state);',
-        f'  if (value && value.length <= {MAX_STATE}) url.searchParams.set("{APP_STATE}", value);',
-        f'  else url.searchParams.delete("{APP_STATE}");',
+        "  const bytes = new TextEncoder().encode(value).length;",
+        f'  if (value && bytes <= {MAX_STATE}) url.searchParams.set("{w.field}", value);',
+        f'  else url.searchParams.delete("{w.field}");',
         '  window.history.replaceState(null, "", url);',
         "});",
     ]
 
 
-# The largest state the examples keep (bytes of JSON text): the host half's.
-MAX_STATE = 1024
-
-
-def bridge_example() -> list[str]:
+def bridge_example(w: Words) -> list[str]:
     """The accessor's example: the state kept in the page URL within the
-    host half's cap, and `null` (or an older view's missing state) as no
-    state. The doc shows it; the companion region holds the same lines."""
+    size the host keeps (UTF-8 bytes of its JSON text), and `null` (or an
+    older view's missing state) as no state. The doc shows it; the
+    companion region holds the same lines."""
     return [
-        f"bridge.{STATE_ACCESSOR} = ({{ state }}) => {{",
+        f"bridge.{w.accessor} = ({{ state }}) => {{",
         "  const url = new URL(window.location.href);",
         "  // null (or no state from an older view): back to the initial view",
         '  const value = state == null ? "" : JSON.stringify(state);',
-        f"  if (value && value.length <= {URL_CAP}) {{",
-        f'    url.searchParams.set("{APP_STATE}", value);',
+        "  const bytes = new TextEncoder().encode(value).length;",
+        f"  if (value && bytes <= {MAX_STATE}) {{",
+        f'    url.searchParams.set("{w.field}", value);',
         "  } else {",
-        f'    url.searchParams.delete("{APP_STATE}");',
+        f'    url.searchParams.delete("{w.field}");',
         "  }",
         '  window.history.replaceState(null, "", url);',
         "};",
@@ -218,19 +214,19 @@ def bridge_example() -> list[str]:
 EXAMPLES_PATH = "src/app-bridge.examples.ts"
 
 
-def bridge_region(twin_region: str, listener: bool = False) -> str:
-    member = STATE_EVENT if listener else STATE_ACCESSOR
+def bridge_region(twin_region: str, w: Words, listener: bool = False) -> str:
+    member = w.event if listener else w.accessor
     return region_name(twin_region, member, "keepStateInUrl", "keepStateInUrl")
 
 
-def example_fence(ctx: Context | None, twin_doc: str, listener: bool = False) -> str:
+def example_fence(ctx: Context | None, twin_doc: str, w: Words, listener: bool = False) -> str:
     """The new example's opening fence: synced from a region of the
     companion file where the twin's example is (and the file is there)."""
-    style = DocStyle.of(twin_doc)
+    style = DocStyle.of(twin_doc, w)
     found = companion(twin_doc)
     if found is None or ctx is None or not _has_region(Path(ctx.repo) / "src" / found[0], found[1]):
         return style.fence
-    return f'{style.fence} source="./{found[0]}#{bridge_region(found[1], listener)}"'
+    return f'{style.fence} source="./{found[0]}#{bridge_region(found[1], w, listener)}"'
 
 
 def _has_region(path: Path, region: str) -> bool:
@@ -240,28 +236,27 @@ def _has_region(path: Path, region: str) -> bool:
         return False
 
 
-def accessor_doc(style: DocStyle, app_link: str, fence: str = "") -> list[str]:
+def accessor_doc(style: DocStyle, w: Words, app_link: str, fence: str = "") -> list[str]:
     party, Party = style.party, style.Party
     lines = [
         f"Register a handler for navigation state reports from the {party}.",
         "",
-        f"The {party} sends `{STATE_METHOD}` when its own navigation changes"
-        " (which item is open, which tab is shown). The state is any JSON value; `null`"
-        f" means no state (the initial view). Keep it (in the page URL, say, within a size"
-        f" limit) and hand it back in `hostContext.{APP_STATE}` when the same {party} loads"
-        " again, so that a reload or a shared link restores the same view. A host that"
-        f" keeps it advertises the `{APP_STATE}` host capability.",
+        f"The {party} sends `{w.method}` when its own navigation changes (which item is open, which tab"
+        " is shown). The state is a JSON value; `null` means the initial view. Keep it (in the page URL,"
+        " say, within the `maxLength` you advertise) and hand it back in"
+        f" `hostContext.{w.field}` when the same {party} loads again, so that a reload or a shared link"
+        f" restores the same view. A host that keeps it advertises the `{w.capability}` host capability.",
         "",
         f"Note: This is for {Party} → Host communication. To hand a state back to the"
-        f" {Party}, set `{APP_STATE}` in the host context with {style.link('setHostContext')}.",
+        f" {Party}, set `{w.field}` in the host context with {style.link('setHostContext')}.",
         "",
         "@example",
         fence or style.fence,
-        *bridge_example(),
+        *bridge_example(w),
         "```",
         "",
-        f"@see {style.link(STATE)} for the notification type",
-        f"@see {style.link(f'{app_link}App.{STATE_SENDER}', f'App.{STATE_SENDER}')} - the {Party} method that sends these notifications",
+        f"@see {style.link(w.state)} for the notification type",
+        f"@see {style.link(f'{app_link}App.{w.sender}', f'App.{w.sender}')} - the {Party} method that sends these notifications",
     ]
     if style.deprecated:
         lines.append(style.deprecated)

@@ -27,36 +27,27 @@ from __future__ import annotations
 
 import re
 from pathlib import Path
+from typing import NamedTuple
 
 from tree_sitter import Node
 
 from ...engine.editor import FileEditor
-from ...engine.outcome import AnchorMissing
+from ...engine.outcome import AnchorMissing, Conflict
 from ..base import Context
 from typing import NamedTuple
-from .common import (
-    APP_STATE,
-    CAPABILITY,
-    SIZE_ACCESSOR,
-    SIZE_EVENT,
-    SIZE_SENDER,
-    STATE_ACCESSOR,
-    STATE_EVENT,
-    STATE_METHOD,
-    STATE_SCHEMA,
-    STATE_SENDER,
-    read_text,
-)
+from .common import SIZE_ACCESSOR, SIZE_EVENT, SIZE_SENDER, Words, fragment, read_text, words_of
 
 PATH = "src/app-bridge.test.ts"
 ABSENT = f"no {PATH} in this revision: there is no bridge test file to add cases to"
 _TEST_CALLS = {"it", "test"}
-# What the cases are recognised by: a second run finds the block by its title
-# (and 0.4.0's cases, which were named after the sender, by that name).
-DESCRIBE_TITLE = f"view navigation state ({STATE_METHOD}, hostContext.{APP_STATE})"
-LEGACY_TITLE = f"app.{STATE_SENDER}"
-# The capability a case gives the bridge, and the state it restores.
+# The capability a case gives the bridge.
 MAX_LENGTH = 1024
+
+
+def describe_title(w: Words) -> str:
+    """What the cases are recognised by: a second run finds the block by its
+    title (and 0.4.0's cases, which were named after the sender, by that)."""
+    return f"view navigation state ({w.method}, hostContext.{w.field})"
 
 
 class Revision:
@@ -82,10 +73,12 @@ class Revision:
 
 
 def transform(editor: FileEditor, ctx: Context) -> None:
+    w = words_of(ctx)
     size_test = _size_test(editor)
     if size_test is None:
         raise AnchorMissing(editor.path, f"a test (`it(...)`) that calls `{SIZE_SENDER}`")
-    if any(DESCRIBE_TITLE in editor.text(c) or LEGACY_TITLE in editor.text(c) for c in _calls(editor, {"describe", *_TEST_CALLS})):
+    titles = (describe_title(w), f"app.{w.sender}")
+    if any(any(t in editor.text(c) for t in titles) for c in _calls(editor, {"describe", *_TEST_CALLS})):
         return
     body = _callback_body(size_test)
     app, bridge = _receivers(editor, body)
@@ -109,18 +102,15 @@ def transform(editor: FileEditor, ctx: Context) -> None:
         bridge_transport=_call_argument(connect_bridge),
         fresh_bridge=not in_scope,
     )
-    unit, quote = editor.style.indent, editor.style.quote
-    indent = editor.source.indent_of(anchor)
-    layout = Layout(unit, editor.style.line_width, indent + unit * 2)
-    cases = _cases(setup, revision, unit, quote, layout)
+    cases = _cases(setup, revision, w)
     if revision.schema_module is not None:
-        editor.ensure_import(revision.schema_module, [STATE_SCHEMA])
-        cases.append(_schema_case(unit, quote, layout))
-    lines = [f"describe({quote}{DESCRIBE_TITLE}{quote}, () => {{"]
-    for index, case in enumerate(cases):
-        lines += ([""] if index else []) + [f"{unit}{line}" if line else line for line in case]
-    lines.append("});")
-    text = "\n".join(indent + line if i and line else line for i, line in enumerate(lines))
+        editor.ensure_import(revision.schema_module, [w.state_schema])
+        cases.append(w.fill(fragment("test-schema.ts")))
+    snippet = w.fill(fragment("test-describe.ts"), cases="\n\n".join(cases))
+    indent = editor.source.indent_of(anchor)
+    text = editor.laid_out(snippet, indent)
+    if text is None:
+        raise Conflict(editor.path, "internal error, please report it: the test cases cannot be laid out")
     editor.insert_after(anchor, text)
     editor.note(f"added {len(cases)} test case(s) in a `describe` block after the one that holds the `{SIZE_SENDER}` test")
 
@@ -250,168 +240,59 @@ def _object(entries: list[str], extra: list[str]) -> list[str]:
     return [e for e in entries if e.split(":")[0].strip() not in keys] + extra
 
 
-class Layout(NamedTuple):
-    """Statements laid out as Prettier prints them at the file's width: on
-    one line when they fit, else broken the way Prettier breaks them. The
-    cases keep every call's arguments plain names, so that no argument is
-    hugged and the one breaking rule is Prettier's."""
-
-    unit: str
-    width: int
-    # the indent of a case's statements
-    depth: str
-
-    def const(self, name: str, entries: list[str]) -> list[str]:
-        line = f"const {name} = {{ {', '.join(entries)} }};" if entries else f"const {name} = {{}};"
-        if len(self.depth + line) <= self.width or not entries:
-            return [line]
-        return [f"const {name} = {{", *[f"{self.unit}{e}," for e in entries], "};"]
-
-    def call(self, head: str, arguments: list[str], tail: str = ";") -> list[str]:
-        line = f"{head}({', '.join(arguments)}){tail}"
-        if len(self.depth + line) <= self.width:
-            return [line]
-        return [f"{head}(", *[f"{self.unit}{a}," for a in arguments], f"){tail}"]
-
-
-def _named(layout: Layout, name: str, argument: Argument, extra: list[str]) -> tuple[list[str], str]:
-    """A constructor argument as a plain name: an object literal (with
-    ``extra`` entries) becomes a `const` of that name."""
+def _named(name: str, argument: Argument, extra: list[str]) -> tuple[list[str], str]:
+    """A constructor argument as a plain name (so that no argument is
+    hugged and the printer's one breaking rule applies): an object literal
+    (with ``extra`` entries) becomes a `const` of that name."""
     if argument.entries is None:
         if not extra:
             return [], argument.text
-        return layout.const(name, [f"...{argument.text}", *extra]), name
-    return layout.const(name, _object(argument.entries, extra)), name
+        return [f"const {name} = {{ ...{argument.text}, {', '.join(extra)} }};"], name
+    entries = _object(argument.entries, extra)
+    return [f"const {name} = {{ {', '.join(entries)} }};" if entries else f"const {name} = {{}};"], name
 
 
-def _cases(setup: Setup, revision: Revision, u: str, q: str, layout: Layout) -> list[list[str]]:
-    """Each case's lines, the first unindented, the rest relative to it."""
-
-    def s(text: str) -> str:
-        return q + text + q
-
+def _cases(setup: Setup, revision: Revision, w: Words) -> list[str]:
+    """Each case's text, from its fragment: the table's names and the
+    file's own setup in its holes."""
     app, bridge = setup.app, setup.bridge
-    connected = [*setup.connect_bridge, *setup.connect_app]
-    cases: list[list[str]] = []
+    connect = "\n".join([*setup.connect_bridge, *setup.connect_app])
+    holes = {"app": app, "bridge": bridge, "connect": connect, "connect_app": "\n".join(setup.connect_app)}
+    cases: list[str] = []
     if revision.events:
-        cases.append([
-            f"it({s(f'{STATE_SENDER} reaches {STATE_EVENT} listeners, null included')}, async () => {{",
-            f"{u}const receivedStates: unknown[] = [];",
-            f"{u}{bridge}.addEventListener({s(STATE_EVENT)}, ({{ state }}) => {{",
-            f"{u * 2}receivedStates.push(state);",
-            f"{u}}});",
-            "",
-            *[f"{u}{c}" for c in connected],
-            f"{u}await {app}.{STATE_SENDER}({{ state: {{ tab: {s('invoices')} }} }});",
-            f"{u}await {app}.{STATE_SENDER}({{ state: null }});",
-            "",
-            f"{u}expect(receivedStates).toEqual([{{ tab: {s('invoices')} }}, null]);",
-            "});",
-        ])
+        cases.append(w.fill(fragment("test-listener.ts"), **holes))
     if revision.accessor:
-        cases.append([
-            f"it({s(f'{STATE_SENDER} reaches {bridge}.{STATE_ACCESSOR}')}, async () => {{",
-            f"{u}const receivedStates: unknown[] = [];",
-            f"{u}{bridge}.{STATE_ACCESSOR} = ({{ state }}) => {{",
-            f"{u * 2}receivedStates.push(state);",
-            f"{u}}};",
-            "",
-            *[f"{u}{c}" for c in connected],
-            f"{u}await {app}.{STATE_SENDER}({{ state: {{ tab: {s('details')} }} }});",
-            "",
-            f"{u}expect(receivedStates).toEqual([{{ tab: {s('details')} }}]);",
-            "});",
-        ])
+        cases.append(w.fill(fragment("test-accessor.ts"), **holes))
     if revision.guard:
+        made: list[str] = []
+        receiver, under = app, ""
         if revision.strict and setup.new_app is not None:
             info, capabilities, options = _padded(setup.new_app, 3)[:3]
-            made, name = _named(layout, "options", options, ["strict: true"])
+            made, name = _named("options", options, ["strict: true"])
             if capabilities.entries == []:
                 arguments = [info.text, "{}", name]
             else:
-                more, second = _named(layout, "capabilities", capabilities, [])
+                more, second = _named("capabilities", capabilities, [])
                 made, arguments = more + made, [info.text, second, name]
-            made += layout.call("const strictApp = new App", arguments)
-            title = f"{STATE_SENDER} before connect() throws under strict: true, naming the method"
-            receiver = "strictApp"
-        else:
-            title = f"{STATE_SENDER} before connect() throws, naming the method"
-            made, receiver = [], app
-        cases.append([
-            f"it({s(title)}, async () => {{",
-            *[f"{u}{line}" for line in made],
-            f"{u}const early = async () => {receiver}.{STATE_SENDER}({{ state: null }});",
-            f"{u}await expect(early()).rejects.toThrow({s(STATE_SENDER)});",
-            "});",
-        ])
+            made.append(f"const strictApp = new App({', '.join(arguments)});")
+            receiver, under = "strictApp", " under strict: true"
+        cases.append(w.fill(fragment("test-guard.ts"), made="\n".join(made), receiver=receiver, under=under))
     fresh = setup.fresh_bridge and setup.new_bridge is not None and setup.bridge_transport
     if fresh and revision.initial_context:
         client, info, capabilities = _padded(setup.new_bridge, 3)[:3]
-        made, name = _named(layout, "capabilities", capabilities, [])
-        made += layout.const("options", [f"hostContext: {{ {APP_STATE}: {{ tab: {s('invoices')} }} }}"])
-        made += layout.call("const restoring = new AppBridge", [client.text, info.text, name, "options"])
-        cases.append([
-            f"it({s(f'an {APP_STATE} given to the AppBridge constructor shows in getHostContext()')}, async () => {{",
-            *[f"{u}{line}" for line in made],
-            f"{u}await restoring.connect({setup.bridge_transport});",
-            *[f"{u}{c}" for c in setup.connect_app],
-            "",
-            f"{u}expect({app}.getHostContext()?.{APP_STATE}).toEqual({{ tab: {s('invoices')} }});",
-            "});",
-        ])
-    # laid out as Prettier prints it at the default width
+        made, name = _named("capabilities", capabilities, [])
+        arguments = ", ".join([client.text, info.text, name])
+        cases.append(w.fill(fragment("test-initial-context.ts"), **holes, made="\n".join(made),
+                            arguments=arguments, transport=setup.bridge_transport))
     if revision.app_events:
-        changed = [
-            "new Promise((resolve) =>",
-            f"{u}{app}.addEventListener({s('hostcontextchanged')}, resolve),",
-            ");",
-        ]
+        changed = f'new Promise((resolve) => {app}.addEventListener("hostcontextchanged", resolve))'
     else:
-        changed = ["new Promise(", f"{u}(resolve) => ({app}.onhostcontextchanged = resolve),", ");"]
-    cases.append([
-        f"it({s(f'setHostContext({{ {APP_STATE} }}) after the app initialized reaches it, null included')}, async () => {{",
-        *[f"{u}{c}" for c in connected],
-        "",
-        f"{u}let changed = {changed[0]}",
-        *[f"{u}{line}" for line in changed[1:]],
-        f"{u}{bridge}.setHostContext({{ {APP_STATE}: {{ tab: {s('details')} }} }});",
-        f"{u}await changed;",
-        f"{u}expect({app}.getHostContext()?.{APP_STATE}).toEqual({{ tab: {s('details')} }});",
-        "",
-        f"{u}changed = {changed[0]}",
-        *[f"{u}{line}" for line in changed[1:]],
-        f"{u}{bridge}.setHostContext({{ {APP_STATE}: null }});",
-        f"{u}await changed;",
-        f"{u}expect({app}.getHostContext()?.{APP_STATE}).toBeNull();",
-        "});",
-    ])
+        changed = f"new Promise((resolve) => ({app}.onhostcontextchanged = resolve))"
+    cases.append(w.fill(fragment("test-context-changed.ts"), **holes, changed=changed))
     if fresh and revision.capability:
         client, info, capabilities = _padded(setup.new_bridge, 3)[:3]
-        made, name = _named(layout, "capabilities", capabilities, [f"{CAPABILITY}: {{ maxLength: {MAX_LENGTH} }}"])
-        made += layout.call("const keeping = new AppBridge", [client.text, info.text, name])
-        cases.append([
-            f"it({s(f'the {CAPABILITY} capability given to the AppBridge reaches the app, with maxLength')}, async () => {{",
-            *[f"{u}{line}" for line in made],
-            f"{u}await keeping.connect({setup.bridge_transport});",
-            *[f"{u}{c}" for c in setup.connect_app],
-            "",
-            f"{u}expect({app}.getHostCapabilities()?.{CAPABILITY}).toEqual({{ maxLength: {MAX_LENGTH} }});",
-            "});",
-        ])
+        made, name = _named("capabilities", capabilities, [f"{w.capability}: {{ maxLength: {MAX_LENGTH} }}"])
+        arguments = ", ".join([client.text, info.text, name])
+        cases.append(w.fill(fragment("test-capability.ts"), **holes, made="\n".join(made),
+                            arguments=arguments, transport=setup.bridge_transport))
     return cases
-
-
-def _schema_case(u: str, q: str, layout: Layout) -> list[str]:
-    parse = f"{STATE_SCHEMA}.safeParse({{ method, params }});"
-    arrow = "const parse = (params: unknown) =>"
-    joined = f"{arrow} {parse}"
-    lines = [joined] if len(layout.depth + joined) <= layout.width else [arrow, f"{u}{parse}"]
-    return [
-        f"it({q}{STATE_SCHEMA} rejects a notification without state{q}, () => {{",
-        f"{u}const method = {q}{STATE_METHOD}{q};",
-        *[f"{u}{line}" for line in lines],
-        "",
-        f"{u}expect(parse({{}}).success).toBe(false);",
-        f"{u}expect(parse({{ state: null }}).success).toBe(true);",
-        "});",
-    ]

@@ -7,46 +7,96 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable, Sequence
 from pathlib import Path
-from typing import TYPE_CHECKING
+from functools import lru_cache
+from typing import TYPE_CHECKING, NamedTuple
 
 from typing import NamedTuple
-from ..names import NAMES
+from ..names import NAMES, Names, fill
 
 if TYPE_CHECKING:
     from tree_sitter import Node
 
+    from ..base import Context
+
     from ...engine.editor import FileEditor
 
 SIZE = "McpUiSizeChangedNotification"
-STATE = NAMES.notification_type
 SIZE_SCHEMA = f"{SIZE}Schema"
-STATE_SCHEMA = f"{STATE}Schema"
 SIZE_METHOD_CONST = "SIZE_CHANGED_METHOD"
-STATE_METHOD_CONST = NAMES.method_constant
 SIZE_METHOD = "ui/notifications/size-changed"
-STATE_METHOD = NAMES.method
 HOST_CONTEXT = "McpUiHostContext"
 HOST_CAPABILITIES = "McpUiHostCapabilities"
-APP_STATE = NAMES.context_field
-CAPABILITY = NAMES.capability
 SIZE_EVENT = "sizechange"
-STATE_EVENT = NAMES.event
 SIZE_ACCESSOR = "onsizechange"
-STATE_ACCESSOR = NAMES.accessor
 SIZE_SENDER = "sendSizeChanged"
-STATE_SENDER = NAMES.sender
+MAX_LENGTH = "maxLength"
 
-# Copying a size-changed construct and renaming these words gives its
-# state-changed twin (the method string is renamed inside its quotes).
-RENAMES: tuple[tuple[str, str], ...] = (
-    (SIZE, STATE),
-    (SIZE_SCHEMA, STATE_SCHEMA),
-    (f"{SIZE}SchemaInferredType", f"{STATE}SchemaInferredType"),
-    (SIZE_METHOD_CONST, STATE_METHOD_CONST),
-    (SIZE_ACCESSOR, STATE_ACCESSOR),
-    (SIZE_EVENT, STATE_EVENT),
-    (SIZE_SENDER, STATE_SENDER),
-)
+
+class Words:
+    """The new notification's names (a run's table, `Context.names`) beside
+    those of the size-changed notification they mirror: copying a
+    size-changed construct and renaming its words gives its twin."""
+
+    def __init__(self, names: Names) -> None:
+        self.names = names
+        self.state = names.notification_type
+        self.state_schema = names.schema
+        self.method = names.method
+        self.method_const = names.method_constant
+        self.field = names.context_field
+        self.capability = names.capability
+        self.event = names.event
+        self.accessor = names.accessor
+        self.sender = names.sender
+        self.renames: tuple[tuple[str, str], ...] = (
+            (SIZE, self.state),
+            (SIZE_SCHEMA, self.state_schema),
+            (f"{SIZE}SchemaInferredType", f"{self.state}SchemaInferredType"),
+            (SIZE_METHOD_CONST, self.method_const),
+            (SIZE_ACCESSOR, self.accessor),
+            (SIZE_EVENT, self.event),
+            (SIZE_SENDER, self.sender),
+        )
+
+    def rename(self, text: str) -> str:
+        """A size-changed construct's text as its twin (the method string
+        is renamed inside its quotes)."""
+        return renamed(text, self.renames).replace(SIZE_METHOD, self.method)
+
+    def twin(self, name: str) -> str:
+        """The size-changed name that ``name`` (one of the new names, or a
+        name that starts with the notification's type) mirrors."""
+        for size, state in self.renames:
+            if name == state:
+                return size
+        if name.startswith(self.state):
+            return SIZE + name[len(self.state):]
+        return name
+
+    def fill(self, template: str, **more: str) -> str:
+        """``template``'s holes filled from the names (`recipes.names.fill`)."""
+        return fill(template, self.names, **more)
+
+
+@lru_cache(maxsize=8)
+def words(names: Names = NAMES) -> Words:
+    return Words(names)
+
+
+def words_of(ctx: "Context | None") -> Words:
+    """The run's words (its names table); a step planned outside a run
+    (another step's file, derived) takes the table's defaults."""
+    return words(ctx.names if ctx is not None else NAMES)
+
+
+_FRAGMENTS = Path(__file__).resolve().parent / "fragments"
+
+
+@lru_cache(maxsize=None)
+def fragment(name: str) -> str:
+    """A fragment of inserted text (fragments/, package data), its holes
+    open: fill them with :meth:`Words.fill`."""
+    return (_FRAGMENTS / name).read_text(encoding="utf-8")
 
 
 def read_text(path: Path) -> str:
@@ -67,9 +117,6 @@ def renamed(text: str, renames: Sequence[tuple[str, str]]) -> str:
     return pattern.sub(lambda m: table[m.group(1)], text)
 
 
-def rename(text: str) -> str:
-    """A size-changed construct's text as its state-changed twin."""
-    return renamed(text, RENAMES).replace(SIZE_METHOD, STATE_METHOD)
 
 
 def indented(lines: Iterable[str], indent: str) -> str:
@@ -87,25 +134,6 @@ def insert_documented(editor: FileEditor, twin: Node, after: Node, doc: list[str
     editor.insert_after(after, indented(lines, indent) + "\n" + indent + code)
 
 
-# The @description texts: ts-to-zod turns each member's into `.describe()`.
-STATE_DESCRIPTION = (
-    "The view's navigation state: a JSON object, array, string, number or boolean it can show its place"
-    " from, or null for its initial view. Required: a notification without it is rejected."
-)
-# `state`'s type: what JSON can hold, `null` included, never `undefined`, so
-# that ts-to-zod's schema rejects `params: {}` (`unknown` would accept it).
-# `unknown[]` beside `object` because ts-to-zod makes `object` a record,
-# which zod checks to be a plain object (an array is not).
-STATE_TYPE = "object | unknown[] | string | number | boolean | null"
-MAX_LENGTH = "maxLength"
-MAX_LENGTH_DESCRIPTION = "Largest state the host keeps, in bytes of its JSON text."
-APP_STATE_DESCRIPTION = (
-    f"A navigation state for the view to restore, from its own {STATE_METHOD} or from a link."
-    " Validate it before use."
-)
-CAPABILITY_DESCRIPTION = f"Host keeps view state ({STATE_METHOD}) and hands it back in hostContext.{APP_STATE}."
-
-
 class DocStyle(NamedTuple):
     """How a revision writes its doc comments, read from the size-changed
     doc comment that the new one sits beside."""
@@ -121,10 +149,10 @@ class DocStyle(NamedTuple):
     deprecated: str
 
     @classmethod
-    def of(cls, doc: str) -> "DocStyle":
+    def of(cls, doc: str, w: Words) -> "DocStyle":
         party = "Guest UI" if "Guest UI" in doc else "view"
         fence = "```ts" if re.search(r"^\s*\*\s*```ts\b", doc, re.MULTILINE) else "```typescript"
-        return cls(party, "`}" in doc, fence, rename(tag_paragraph(doc, "@deprecated")))
+        return cls(party, "`}" in doc, fence, w.rename(tag_paragraph(doc, "@deprecated")))
 
     def link(self, target: str, label: str | None = None) -> str:
         if not self.labelled_links:

@@ -18,7 +18,7 @@ from ...engine.outcome import AnchorMissing
 from ...engine.source import SourceFile
 from ..base import Context
 from . import app, app_bridge
-from .common import SIZE_ACCESSOR, SIZE_SENDER, companion, read_text
+from .common import SIZE_ACCESSOR, SIZE_SENDER, companion, read_text, words_of
 
 BRIDGE_ABSENT = f"no {app_bridge.EXAMPLES_PATH} in this revision: its examples are inline"
 APP_ABSENT = f"no {app.EXAMPLES_PATH} in this revision: its examples are inline"
@@ -36,6 +36,7 @@ def _twin_doc(ctx: Context, path: str, cls: str, member: str) -> str:
 
 
 def transform_bridge(editor: FileEditor, ctx: Context) -> None:
+    w = words_of(ctx)
     bridge_text = read_text(Path(ctx.repo) / app_bridge.PATH)
     found = companion(_twin_doc(ctx, app_bridge.PATH, app_bridge.CLASS, SIZE_ACCESSOR))
     if found is None or Path(found[0]).name != Path(editor.path).name:
@@ -44,30 +45,31 @@ def transform_bridge(editor: FileEditor, ctx: Context) -> None:
     if "eventSchemas" in bridge_text and "ProtocolWithEvents" not in bridge_text:
         # 2.x: no accessor; the host's example is on the `statechange` key
         _ensure_region(
-            editor, found[1], app_bridge.bridge_region(found[1], listener=True),
+            editor, found[1], app_bridge.bridge_region(found[1], w, listener=True),
             "hostInfo: { name: string; version: string }",
             "the capability advertised, the kept state handed back, reports kept in the page URL.",
-            app_bridge.listener_example(),
+            app_bridge.listener_example(w),
         )
         return
     _ensure_region(
-        editor, found[1], app_bridge.bridge_region(found[1]), "bridge: AppBridge",
-        "the view's state kept in the page URL, within a size limit; null clears it.",
-        app_bridge.bridge_example(),
+        editor, found[1], app_bridge.bridge_region(found[1], w), "bridge: AppBridge",
+        "the view's state kept in the page URL, within the size the host keeps; null clears it.",
+        app_bridge.bridge_example(w),
     )
 
 
 def transform_app(editor: FileEditor, ctx: Context) -> None:
+    w = words_of(ctx)
     found = companion(_twin_doc(ctx, app.PATH, app.CLASS, SIZE_SENDER))
     if found is None or Path(found[0]).name != Path(editor.path).name:
         editor.note(f"the `{SIZE_SENDER}` example is not synced from this file: nothing to add")
         return
     context, capabilities = app.getters(read_text(Path(ctx.repo) / app.PATH))
     _ensure_region(
-        editor, found[1], app.sender_region(found[1]), app.example_parameters(context),
-        "a kept state restored after validation; another one reported where the host keeps it."
-        if context else "the view's state reported, then the initial view (null).",
-        app.sender_example(context, capabilities),
+        editor, found[1], app.sender_region(found[1], w), app.example_parameters(context),
+        "a kept state restored after validation; a new one reported where the host keeps it."
+        if context else "the view's state reported, within the size a host keeps.",
+        app.sender_example(w, context, capabilities),
     )
 
 

@@ -32,19 +32,8 @@ from ...engine.style import FormatterConfig, Style, style_for
 from ..manifest import read_manifest
 from ..base import Context, Notice, Planned, Runner
 from . import pinned, spec_types
-from .common import (
-    APP_STATE,
-    CAPABILITY,
-    HOST_CAPABILITIES,
-    MAX_LENGTH,
-    HOST_CONTEXT,
-    SIZE,
-    SIZE_SCHEMA,
-    STATE,
-    STATE_METHOD,
-    STATE_SCHEMA,
-    rename,
-)
+from ..names import Names
+from .common import HOST_CAPABILITIES, HOST_CONTEXT, MAX_LENGTH, SIZE, SIZE_SCHEMA, Words, words, words_of
 
 SCHEMA_PATH = "src/generated/schema.ts"
 TEST_PATH = "src/generated/schema.test.ts"
@@ -72,21 +61,21 @@ _DESCRIPTION = re.compile(r"@description\s+(.*?)\s*\*/", re.DOTALL)
 class SpecFacts:
     """The parts of the (edited) spec.types.ts the generated files copy."""
 
-    def __init__(self, data: bytes, config: FormatterConfig) -> None:
+    def __init__(self, data: bytes, config: FormatterConfig, w: Words) -> None:
         editor = FileEditor(SourceFile.from_bytes(spec_types.PATH, data, config))
-        state = editor.interface(STATE)
+        state = editor.interface(w.state)
         self.notification_doc = editor.doc_text(state)
         self.state_description = _member_description(editor, state, "state")
-        self.app_state_description = _member_description(editor, editor.interface(HOST_CONTEXT), APP_STATE)
+        self.app_state_description = _member_description(editor, editor.interface(HOST_CONTEXT), w.field)
         capabilities = editor.interfaces(HOST_CAPABILITIES)
         self.capability_description = (
-            _member_description(editor, capabilities[0], CAPABILITY)
-            if capabilities and any(editor.item_key(m) == CAPABILITY for m in editor.entries(capabilities[0].child_by_field_name("body")))
+            _member_description(editor, capabilities[0], w.capability)
+            if capabilities and any(editor.item_key(m) == w.capability for m in editor.entries(capabilities[0].child_by_field_name("body")))
             else None
         )
         self.max_length_description = ""
         if self.capability_description is not None:
-            member = editor.text(editor.property_signature(capabilities[0], CAPABILITY))
+            member = editor.text(editor.property_signature(capabilities[0], w.capability))
             found = re.search(rf"@description\s+(.*?)\s*\*/\s*{MAX_LENGTH}\?", member, re.DOTALL)
             self.max_length_description = description_text(found.group(1)) if found else ""
 
@@ -116,23 +105,23 @@ def _planned_spec(ctx: Context) -> Planned:
     path = Path(ctx.repo) / spec_types.PATH
     if not path.is_file():
         raise TargetMissing(spec_types.PATH, "file not found (the generated files derive from it)")
-    return Planned(spec_types.PATH, _after_spec_step(path.read_bytes(), ctx.formatter))
+    return Planned(spec_types.PATH, _after_spec_step(path.read_bytes(), ctx.formatter, ctx.names))
 
 
 # Without the spec-types step, each of the three generated files derives
 # from the same planned file: planned once.
 @lru_cache(maxsize=4)
-def _after_spec_step(data: bytes, config: FormatterConfig) -> bytes:
-    return spec_types.planned(data, config)
+def _after_spec_step(data: bytes, config: FormatterConfig, names: Names) -> bytes:
+    return spec_types.planned(data, config, names)
 
 
 @lru_cache(maxsize=4)
-def _facts(spec: bytes, config: FormatterConfig) -> SpecFacts:
-    return SpecFacts(spec, config)
+def _facts(spec: bytes, config: FormatterConfig, names: Names) -> SpecFacts:
+    return SpecFacts(spec, config, words(names))
 
 
 def _spec(ctx: Context) -> SpecFacts:
-    return _facts(_planned_spec(ctx).data, ctx.formatter)
+    return _facts(_planned_spec(ctx).data, ctx.formatter, ctx.names)
 
 
 # ----------------------------------------------------------------------
@@ -150,7 +139,7 @@ def generator_unavailable(repo: Path, run: Runner | None) -> str:
     if not isinstance(scripts, dict) or GENERATOR not in scripts:
         return f"the checkout declares no `{GENERATOR}` script"
     if not (repo / "node_modules" / ".bin").is_dir():
-        return "the checkout has no node_modules"
+        return "no node_modules beside the sources it ran on"
     if shutil.which("npm") is None:
         return "npm not found on PATH"
     return pinned.NO_RUNNER if run is None else ""
@@ -184,7 +173,8 @@ def _generated(path: str, data: bytes, ctx: Context, edit) -> tuple[bytes, list[
     """The generated file, from the first source that can make it: the
     checkout's own generator with its node_modules, else the toolchain
     pinned in tools/ (see `pinned`), else the edits in the generator's
-    style (the report then asks for a confirmation)."""
+    style (the report then asks for a confirmation). The three files are
+    made the same way, so the report says once how."""
     repo = Path(ctx.repo)
     why_not = generator_unavailable(repo, ctx.run)
     if not why_not:
@@ -198,17 +188,17 @@ def _generated(path: str, data: bytes, ctx: Context, edit) -> tuple[bytes, list[
     if tools is not None:
         files, failed = pinned.attempt(str(repo.resolve()), _planned_spec(ctx), tools, ctx.run)
         if not failed:
-            if path not in files:
-                raise Refused(path, f"{pinned.describe(tools)} did not write it")
-            _check_parses(path, files[path], ctx)
-            stray = _stray_lines(path, data, files[path], ctx, edit)
-            if stray:
-                new = edit(path, data, ctx)
-                return new, [unconfirmed(
-                    f"{why_not}; {pinned.describe(tools)} also rewrote {stray} line(s) that the feature does not"
-                    " touch, so the checkout's generator is another one"
-                )]
-            return files[path], [Notice(f"regenerated with {pinned.describe(tools)} ({why_not})")] if files[path] != data else []
+            stray = _stray_files(repo, files, ctx)
+            if not stray:
+                if path not in files:
+                    raise Refused(path, f"{pinned.describe(tools)} did not write it")
+                _check_parses(path, files[path], ctx)
+                made = Notice(f"regenerated with {pinned.describe(tools)} ({why_not})")
+                return files[path], [made] if files[path] != data else []
+            failed = (
+                f"{pinned.describe(tools)} also rewrote lines that the feature does not touch"
+                f" ({', '.join(stray)}), so the checkout's generator is another one"
+            )
     # Refused, naming what spec.types.ts lacks, when the file they all
     # derive from cannot be planned (the facts are cached for the edits).
     _spec(ctx)
@@ -217,24 +207,31 @@ def _generated(path: str, data: bytes, ctx: Context, edit) -> tuple[bytes, list[
     return new, [unconfirmed(", and ".join(reasons))] if new != data else []
 
 
+def _stray_files(repo: Path, files: dict[str, bytes], ctx: Context) -> list[str]:
+    """The checkout's generated files in which the toolchain's output
+    rewrites existing lines beyond those the feature's own edit rewrites
+    (a comma added after a member, say): a generator that rewrites more
+    (another zod version's `pattern`s, say) is not the checkout's (SPEC 6).
+    A file whose edit cannot be made to compare counts as not stray."""
+    edits = {SCHEMA_PATH: _edit_schema, TEST_PATH: _edit_test, JSON_PATH: _edit_json}
+    stray = []
+    for path, made in files.items():
+        try:
+            data = (repo / path).read_bytes()
+            own = _changed_old_lines(data, edits[path](path, data, ctx))
+        except (OSError, Refused):
+            continue
+        if _changed_old_lines(data, made) - own:
+            stray.append(path.rsplit("/", 1)[-1])
+    return stray
+
+
 def _changed_old_lines(old: bytes, new: bytes) -> set[int]:
     """The lines of ``old`` that ``new`` drops or rewrites (insertions aside)."""
     import difflib
 
     matcher = difflib.SequenceMatcher(a=old.splitlines(), b=new.splitlines(), autojunk=False)
     return {i for tag, i1, i2, _, _ in matcher.get_opcodes() if tag in {"delete", "replace"} for i in range(i1, i2)}
-
-
-def _stray_lines(path: str, data: bytes, made: bytes, ctx: Context, edit) -> int:
-    """How many existing lines the toolchain's output rewrites beyond those
-    the feature's own edit rewrites (a comma added after a member, say): a
-    generator that rewrites more (another zod version's `pattern`s, say) is
-    not the checkout's (SPEC 6). 0 when the edit cannot be made to compare."""
-    try:
-        own = _changed_old_lines(data, edit(path, data, ctx))
-    except Refused:
-        return 0
-    return len(_changed_old_lines(data, made) - own)
 
 
 def _check_parses(path: str, data: bytes, ctx: Context) -> None:
@@ -258,6 +255,7 @@ def rewrite_schema(path: str, data: bytes, ctx: Context) -> tuple[bytes, list[st
 
 
 def _edit_schema(path: str, data: bytes, ctx: Context) -> bytes:
+    w = words_of(ctx)
     spec = _spec(ctx)
     editor = _editor(path, data, ctx)
     style = editor.style
@@ -265,12 +263,12 @@ def _edit_schema(path: str, data: bytes, ctx: Context) -> bytes:
     if z is None:
         raise AnchorMissing(editor.path, "the zod import (`import { z } from \"zod...\"`)")
     size = editor.variable(SIZE_SCHEMA)
-    if not editor.variables(STATE_SCHEMA):
+    if not editor.variables(w.state_schema):
         unit, quote = style.indent, style.quote
         lines = [
             *spec.notification_doc.splitlines(),
-            f"export const {STATE_SCHEMA} = {z}.object({{",
-            f"{unit}method: {z}.literal({quote}{STATE_METHOD}{quote}),",
+            f"export const {w.state_schema} = {z}.object({{",
+            f"{unit}method: {z}.literal({quote}{w.method}{quote}),",
             f"{unit}params: {z}.object({{",
             *_described_member(
                 z, "state", [f"union([{', '.join(_state_union(z))}])"], spec.state_description, unit * 2, style,
@@ -284,51 +282,53 @@ def _edit_schema(path: str, data: bytes, ctx: Context) -> bytes:
     calls = ["unknown()", "optional()"]
     editor.ensure_entry_lines(
         shape,
-        APP_STATE,
-        lambda indent: _described_member(z, APP_STATE, calls, spec.app_state_description, indent, style, tail=""),
+        w.field,
+        lambda indent: _described_member(z, w.field, calls, spec.app_state_description, indent, style, tail=""),
         separator=",",
     )
     if spec.capability_description is not None:
-        _ensure_capability(editor, z, spec.capability_description, spec.max_length_description)
+        _ensure_capability(editor, z, w.capability, spec.capability_description, spec.max_length_description)
     return editor.result()
 
 
-def _ensure_capability(editor: FileEditor, z: str, description: str, max_length: str) -> None:
+def _ensure_capability(editor: FileEditor, z: str, capability: str, description: str, max_length: str) -> None:
     """`appState: z.object({}).optional().describe(...)` in the host
     capabilities' schema, where spec.types.ts declares it: after
     `downloadFile`, else last."""
     shape = _object_literal(editor, editor.variable(f"{HOST_CAPABILITIES}Schema"))
     entries = editor.entries(shape)
-    if any(editor.item_key(e) == CAPABILITY for e in entries):
+    if any(editor.item_key(e) == capability for e in entries):
         return
     twin = next((e for e in entries if editor.item_key(e) == "downloadFile"), None)
     if twin is None:
         editor.ensure_entry_lines(
             shape,
-            CAPABILITY,
-            lambda indent: _capability_member(z, description, max_length, indent, editor.style, tail=""),
+            capability,
+            lambda indent: _capability_member(z, capability, description, max_length, indent, editor.style, tail=""),
             separator=",",
         )
         return
     indent = editor.source.indent_of(twin)
-    lines = _capability_member(z, description, max_length, indent, editor.style)
+    lines = _capability_member(z, capability, description, max_length, indent, editor.style)
     editor.insert_after(twin, "\n".join(lines).removeprefix(indent), blank_line=False)
 
 
 def _state_union(z: str) -> list[str]:
     """ts-to-zod's union for `state`'s type (STATE_TYPE), `null` aside (it
     becomes `.nullable()` after the description)."""
-    return [f"{z}.record({z}.string(), {z}.any())", f"{z}.array({z}.unknown())", f"{z}.string()", f"{z}.number()", f"{z}.boolean()"]
+    return [f"{z}.record({z}.string(), {z}.unknown())", f"{z}.array({z}.unknown())", f"{z}.string()", f"{z}.number()", f"{z}.boolean()"]
 
 
-def _capability_member(z: str, description: str, max_length: str, indent: str, style: Style, tail: str = ",") -> list[str]:
+def _capability_member(
+    z: str, capability: str, description: str, max_length: str, indent: str, style: Style, tail: str = ","
+) -> list[str]:
     """`appState: z.object({ maxLength: ... }).optional().describe(...)` as
     prettier prints it: the object broken over lines (it holds a comment),
     so the chain is broken one call per line."""
     unit = style.indent
     inner = indent + unit
     member = _described_member(z, MAX_LENGTH, ["number()", "optional()"], max_length, inner + unit, style)
-    head = [f"{indent}/** @description {description} */", f"{indent}{CAPABILITY}: {z}", f"{inner}.object({{", *member, f"{inner}}})", f"{inner}.optional()"]
+    head = [f"{indent}/** @description {description} */", f"{indent}{capability}: {z}", f"{inner}.object({{", *member, f"{inner}}})", f"{inner}.optional()"]
     # the `.describe(...)` lines of a broken chain, at the chain's indent
     return head + _describe_lines(description, inner, style, tail)
 
@@ -429,6 +429,7 @@ def _edit_test(path: str, data: bytes, ctx: Context) -> bytes:
     """Each run of consecutive statements that name the size-changed
     notification gets its renamed twin right after it: the inferred-type
     alias after the alias, the pair of `expectType` checks after the pair."""
+    w = words_of(ctx)
     editor = _editor(path, data, ctx)
     statements = editor.entries(editor.source.root)
     runs: list[list[Node]] = []
@@ -442,11 +443,11 @@ def _edit_test(path: str, data: bytes, ctx: Context) -> bytes:
         raise AnchorMissing(path, f"a statement about `{SIZE}` (its inferred type or expectType checks)")
     present = {editor.text(s) for s in statements}
     for run in runs:
-        copies = [rename(editor.text(s)) for s in run]
+        copies = [w.rename(editor.text(s)) for s in run]
         if all(copy in present for copy in copies):
             continue
         if any(copy in present for copy in copies):
-            raise Conflict(path, f"only part of the {STATE} checks beside `{editor.text(run[0])[:40]}...` exist")
+            raise Conflict(path, f"only part of the {w.state} checks beside `{editor.text(run[0])[:40]}...` exist")
         text = "\n".join(copies)
         editor.insert_after(run[-1], text, blank_line=_spaced(run[-1]))
     return editor.result()
@@ -487,27 +488,28 @@ def _edit_json(path: str, data: bytes, ctx: Context) -> bytes:
     width = style_for(b"", ctx.formatter).line_width
     if layout(document, width=width) != text:
         raise Conflict(path, "is not laid out as the generator writes it (prettier JSON); regenerate it first")
+    w = words_of(ctx)
     spec = _spec(ctx)
     definitions = document.get("$defs")
     if not isinstance(definitions, dict) or SIZE not in definitions or HOST_CONTEXT not in definitions:
         raise AnchorMissing(path, f"`$defs` with `{SIZE}` and `{HOST_CONTEXT}`")
-    if STATE not in definitions:
-        definitions = _with_definition(definitions, STATE, _state_definition(definitions[SIZE], spec))
+    if w.state not in definitions:
+        definitions = _with_definition(definitions, w.state, _state_definition(definitions[SIZE], spec, w.method))
     host_properties = list(definitions[HOST_CONTEXT].get("properties", {}))
-    _add_app_state(document, set(host_properties), spec.app_state_description)
+    _add_app_state(document, set(host_properties), w.field, spec.app_state_description)
     if spec.capability_description is not None:
         if HOST_CAPABILITIES not in definitions:
             raise AnchorMissing(path, f"`$defs` with `{HOST_CAPABILITIES}` (spec.types.ts declares it)")
         capability_keys = set(definitions[HOST_CAPABILITIES].get("properties", {}))
-        _add_capability(document, capability_keys, spec.capability_description, spec.max_length_description)
+        _add_capability(document, capability_keys, w.capability, spec.capability_description, spec.max_length_description)
     document["$defs"] = definitions
     out = layout(document, width=width)
     return (out.replace("\n", "\r\n") if crlf else out).encode()
 
 
-def _state_definition(size: dict, spec: SpecFacts) -> dict:
+def _state_definition(size: dict, spec: SpecFacts, method: str) -> dict:
     definition = json.loads(json.dumps(size))
-    definition["properties"]["method"]["const"] = STATE_METHOD
+    definition["properties"]["method"]["const"] = method
     definition["properties"]["params"] = {
         "type": "object",
         "properties": {"state": _state_json(spec.state_description)},
@@ -549,13 +551,13 @@ def _with_definition(definitions: dict, name: str, definition: dict) -> dict:
     return out
 
 
-def _add_capability(node: object, keys: set[str], description: str, max_length: str) -> None:
+def _add_capability(node: object, keys: set[str], capability: str, description: str, max_length: str) -> None:
     """`appState` (an object of one optional number, `maxLength`) in every
     copy of the host capabilities' properties, after `downloadFile` when it
     is there."""
     if isinstance(node, dict):
         properties = node.get("properties")
-        if isinstance(properties, dict) and keys and keys <= set(properties) and CAPABILITY not in properties:
+        if isinstance(properties, dict) and keys and keys <= set(properties) and capability not in properties:
             entry = {
                 "description": description,
                 "type": "object",
@@ -567,25 +569,25 @@ def _add_capability(node: object, keys: set[str], description: str, max_length: 
             for key, value in properties.items():
                 rebuilt[key] = value
                 if key == after:
-                    rebuilt[CAPABILITY] = entry
+                    rebuilt[capability] = entry
             node["properties"] = rebuilt
         for value in list(node.values()):
-            _add_capability(value, keys, description, max_length)
+            _add_capability(value, keys, capability, description, max_length)
     elif isinstance(node, list):
         for value in node:
-            _add_capability(value, keys, description, max_length)
+            _add_capability(value, keys, capability, description, max_length)
 
 
-def _add_app_state(node: object, host_keys: set[str], description: str) -> None:
+def _add_app_state(node: object, host_keys: set[str], field: str, description: str) -> None:
     """`appState` in every copy of the host context's properties (the
     generator inlines the context wherever it is used)."""
     if isinstance(node, dict):
         properties = node.get("properties")
         if isinstance(properties, dict) and host_keys and host_keys <= set(properties):
-            if APP_STATE not in properties:
-                properties[APP_STATE] = {"description": description}
+            if field not in properties:
+                properties[field] = {"description": description}
         for value in node.values():
-            _add_app_state(value, host_keys, description)
+            _add_app_state(value, host_keys, field, description)
     elif isinstance(node, list):
         for value in node:
-            _add_app_state(value, host_keys, description)
+            _add_app_state(value, host_keys, field, description)

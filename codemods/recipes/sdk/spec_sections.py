@@ -9,17 +9,23 @@ from __future__ import annotations
 import re
 from tree_sitter import Node
 from ...engine.markdown import Document
-from .common import APP_STATE, CAPABILITY, STATE_METHOD
+from .common import Words, fragment
 
-SECURITY_TITLE = "View State from Links"
-RATIONALE_TITLE = "View State Kept by the Host"
-# Extensibility: where the feature is listed (the MVP shipped without it).
-ADDED_LABEL = "**Added after the MVP:**"
 _NUMBERED = re.compile(r"^(\d+)\.\s")
 # Future work that this feature covers ("State persistence and restoration").
 _FUTURE_STATE = re.compile(r"persist|restor|keep\w* [\w ]*state", re.IGNORECASE)
-# Actions a restored state alone must not trigger.
-_STATE_CHANGING = "`ui/message`, `ui/open-link`, or a call to a tool not annotated `readOnlyHint: true`"
+
+
+def security_title(w: Words) -> str:
+    return w.fill("{{Term_title}} from Links")
+
+
+def rationale_title(w: Words) -> str:
+    return w.fill("{{Term_title}} Kept by the Host")
+
+
+def _lines(name: str, w: Words, party: str) -> list[str]:
+    return w.fill(fragment(name), party=party).rstrip("\n").split("\n")
 
 
 def subsections(section: Node) -> list[Node]:
@@ -79,90 +85,44 @@ def child_section(doc: Document, parent: Node, title: str) -> Node | None:
     return next((c for c in subsections(parent) if _NUMBERED.sub("", heading_title(doc, c)).strip().lower() == title.lower()), None)
 
 
-def security_insertion(doc: Document, party: str, eol: str) -> tuple[int, str, str] | None:
-    """A numbered subsection on link-supplied state after the last one of
-    the top-level Security Implications › Mitigations."""
-    if has_heading(doc, SECURITY_TITLE):
+def security_insertion(doc: Document, party: str, eol: str, w: Words) -> tuple[int, str, str] | None:
+    """A numbered subsection with the host guidance on link-supplied state,
+    after the last one of the top-level Security Implications › Mitigations."""
+    title = security_title(w)
+    if has_heading(doc, title):
         return None
     security = top_level_section(doc, "Security Implications", "Security Considerations")
     if security is None:
         return 0, "", "no Security Implications section in the draft: link-supplied state is not discussed there"
     parent = child_section(doc, security, "Mitigations") or security
-    body = [
-        f"A Host that keeps {party} state (`{STATE_METHOD}`) in URLs hands back what a URL holds, and anyone"
-        f" can write such a URL: a link from another user, or from a crafted page, can put any state into"
-        f" `hostContext.{APP_STATE}`.",
-        "",
-        f"- {party}s MUST validate a restored state and MUST NOT take a state-changing action"
-        f" ({_STATE_CHANGING}) only because a restored state asks for it, without the user's action in the"
-        f" {party}. Read-only tool calls that load what the state shows are expected.",
-        f"- Hosts MUST NOT hand a state to a {party} other than the one it was kept for or that the link"
-        f" addresses (the same server, `ui://` resource, tool and tool call), and treat a state that came"
-        f" in a link as untrusted input even when the link names the right {party}.",
-        f"- {party}s MUST NOT put secrets in the state and SHOULD NOT put personal data in it. Hosts SHOULD"
-        " treat a state as readable by anyone the URL reaches, keep it out of logs and analytics, and send a"
-        " `Referrer-Policy` that keeps it from other sites.",
-    ]
-    offset, text = numbered_subsection(doc, parent, SECURITY_TITLE, body, eol)
-    return offset, text, f'added "{SECURITY_TITLE}" under "{heading_title(doc, security)} › {heading_title(doc, parent)}"'
+    offset, text = numbered_subsection(doc, parent, title, _lines("spec-security.md", w, party), eol)
+    return offset, text, f'added "{title}" under "{heading_title(doc, security)} › {heading_title(doc, parent)}"'
 
 
-def rationale_insertion(doc: Document, party: str, eol: str) -> tuple[int, str, str] | None:
+def rationale_insertion(doc: Document, party: str, eol: str, w: Words) -> tuple[int, str, str] | None:
     """A design decision under Rationale that weighs the View-side
     `localStorage` + `viewUUID` pattern."""
-    if has_heading(doc, RATIONALE_TITLE):
+    title = rationale_title(w)
+    if has_heading(doc, title):
         return None
     rationale = top_level_section(doc, "Rationale")
     if rationale is None:
         return 0, "", "no Rationale section in the draft: the design decision is not recorded there"
     parent = child_section(doc, rationale, "Design Decisions") or rationale
-    body = [
-        f"**Decision:** The {party} reports its navigation state with `{STATE_METHOD}`; a Host that"
-        f" advertises the `{CAPABILITY}` capability keeps it and hands it back in `hostContext.{APP_STATE}`.",
-        "",
-        "**Rationale:**",
-        "",
-        f"- Only the Host can turn a {party}'s place into something the user can reload, bookmark or share:"
-        f" its own URL, history and conversation, none of which a sandboxed {party} can reach.",
-        "- It reuses the host context: no new request, no new lifecycle step, and a Host that keeps no"
-        " state only ignores a notification.",
-        f"- `null` and the capability make \"no state\" and \"not kept\" explicit, so a {party} knows when"
-        " to fall back.",
-        "",
-        "**Alternatives considered:**",
-        "",
-        f"- **{party}-side storage (`localStorage` keyed by `viewUUID`):** The pattern the SDK documents for"
-        " persisting view state. It survives a reload on the same device, but not a shared link or another"
-        " device; storage may be partitioned or unavailable in a sandboxed iframe; and the Host cannot tell"
-        f" the {party} that its place changed (a link followed, back and forward). It stays the fallback"
-        f" where the Host lacks the `{CAPABILITY}` capability.",
-        "- **Model context (`ui/update-model-context`):** Meant for what the model should know; navigation"
-        " state would add noise to every turn, and each update replaces the last.",
-        f"- **Host-specific URL conventions:** Each Host would need its own {party} code; one notification"
-        f" keeps {party}s portable.",
-    ]
-    offset, text = numbered_subsection(doc, parent, RATIONALE_TITLE, body, eol)
-    return offset, text, f'added "{RATIONALE_TITLE}" under "{heading_title(doc, parent)}"'
+    offset, text = numbered_subsection(doc, parent, title, _lines("spec-rationale.md", w, party), eol)
+    return offset, text, f'added "{title}" under "{heading_title(doc, parent)}"'
 
 
-def compatibility_insertion(doc: Document, party: str, eol: str) -> tuple[int, str, str] | None:
+def compatibility_insertion(doc: Document, party: str, eol: str, w: Words) -> tuple[int, str, str] | None:
     """A paragraph in Backward Compatibility: the feature is additive both
     ways, and SDKs that predate the capability strip it."""
     section = top_level_section(doc, "Backward Compatibility")
     if section is None:
         return 0, "", "no Backward Compatibility section in the draft: compatibility is not discussed there"
-    if STATE_METHOD in doc.text(section):
+    if w.method in doc.text(section):
         return None
-    paragraph = (
-        f"{party} navigation state (`{STATE_METHOD}`, `hostContext.{APP_STATE}` and the `{CAPABILITY}` host"
-        f" capability) is additive. A Host that does not know it advertises no such capability and ignores"
-        f" the notification; a {party} that does not know it never sends the notification and ignores the"
-        f" extra context field; a {party} that checks the capability sends nothing to an older Host. SDK"
-        f" releases that predate the capability drop its unknown key when they parse the host capabilities,"
-        f" so a {party} built on one falls back to keeping its state itself until it updates."
-    )
     end = section_own_end(doc, section)
-    offset, text = append_at(doc, end, [paragraph], eol)
+    offset, text = append_at(doc, end, _lines("spec-compatibility.md", w, party), eol)
     return offset, text, f'added navigation state to "{heading_title(doc, section)}"'
 
 
@@ -172,7 +132,9 @@ def section_own_end(doc: Document, section: Node) -> int:
     return children[0].start_byte if children else section.end_byte
 
 
-def extensibility_edits(doc: Document, party: str, eol: str) -> tuple[list[tuple[int, int, str]], list[str]]:
+def extensibility_edits(
+    doc: Document, party: str, eol: str, w: Words
+) -> tuple[list[tuple[int, int, str]], list[str]]:
     """Extensibility: the future-work bullet that this feature covers
     ("State persistence and restoration") leaves the list, and the feature
     is listed as added after the MVP, never among what the MVP included
@@ -190,17 +152,13 @@ def extensibility_edits(doc: Document, party: str, eol: str) -> tuple[list[tuple
         items = [c for c in block.named_children if c.type == "list_item"]
         for item in items:
             text = doc.text(item)
-            if len(items) > 1 and _FUTURE_STATE.search(text) and STATE_METHOD not in text:
+            if len(items) > 1 and _FUTURE_STATE.search(text) and w.method not in text:
                 start, end = line_range(doc, item)
                 edits.append((start, end, ""))
                 notes.append(f'removed "{bullet_text(text)}" from the future work under "{heading_title(doc, section)}"')
-    if STATE_METHOD in doc.text(section):
+    if w.method in doc.text(section):
         return edits, notes
-    bullet = (
-        f"- **{party} navigation state:** {party}s report it with `{STATE_METHOD}`; Hosts that advertise the"
-        f" `{CAPABILITY}` capability keep it and hand it back in `hostContext.{APP_STATE}`"
-    )
-    lines = [ADDED_LABEL, "", bullet]
+    lines = _lines("spec-extensibility.md", w, party)
     included = next(
         (i for i, b in enumerate(blocks) if b.type == "paragraph" and "included" in doc.text(b).lower()), None
     )

@@ -15,51 +15,69 @@ from ...engine.outcome import parsed_or_refused
 from ...engine.style import FormatterConfig
 from ..base import Context
 from .common import (
-    APP_STATE,
-    APP_STATE_DESCRIPTION,
-    CAPABILITY,
-    CAPABILITY_DESCRIPTION,
     HOST_CAPABILITIES,
     HOST_CONTEXT,
+    MAX_LENGTH,
     SIZE,
     SIZE_METHOD_CONST,
-    STATE,
-    MAX_LENGTH,
-    MAX_LENGTH_DESCRIPTION,
-    STATE_DESCRIPTION,
-    STATE_METHOD,
-    STATE_METHOD_CONST,
-    STATE_TYPE,
+    Words,
     jsdoc,
-    rename,
+    words,
+    words_of,
 )
+from ..names import Names
 
 STEP = "spec-types"
 PATH = "src/spec.types.ts"
 _DIRECTION = re.compile(r"\(([^()]*->[^()]*)\)")
 
 
-def transform(editor: FileEditor, ctx: Context) -> None:
-    ensure_notification(editor)
-    ensure_app_state(editor)
-    ensure_capability(editor)
-    ensure_method_constant(editor)
+# `state`'s type: a JSON value, `null` included, never `undefined`, so that
+# ts-to-zod's schema rejects `params: {}` (`unknown` would accept it). No
+# `object` (it admits functions and class instances): an index signature,
+# which ts-to-zod makes a record of unknown values.
+STATE_TYPE = "{ [key: string]: unknown } | unknown[] | string | number | boolean | null"
 
 
-def ensure_notification(editor: FileEditor) -> None:
-    if editor.interfaces(STATE):
+STATE_DESCRIPTION = "The view's navigation state, a JSON value; null for its initial view."
+
+
+def app_state_description(w: Words) -> str:
+    return (
+        f"The state the host hands back to the view: the view's last {w.method} report, or one from a link"
+        " (untrusted: validate it). Absent and null both mean the initial view."
+    )
+
+
+def capability_description(w: Words) -> str:
+    return f"Host keeps the view's navigation state ({w.method}) and hands it back in hostContext.{w.field}."
+
+
+MAX_LENGTH_DESCRIPTION = "Largest state the host keeps, in UTF-8 bytes of its JSON text; 1024 when absent."
+
+
+def transform(editor: FileEditor, ctx: Context | None) -> None:
+    w = words_of(ctx)
+    ensure_notification(editor, w)
+    ensure_app_state(editor, w)
+    ensure_capability(editor, w)
+    ensure_method_constant(editor, w)
+
+
+def ensure_notification(editor: FileEditor, w: Words) -> None:
+    if editor.interfaces(w.state):
         return
     size = editor.interface(SIZE)
     body = size.child_by_field_name("body")
     indent = editor.style.indent
     quote = editor.style.quote
     lines = [
-        *jsdoc(notification_doc(editor.doc_text(size)), width=editor.style.line_width),
-        f"export interface {STATE} {{",
-        f"{indent}method: {quote}{STATE_METHOD}{quote};",
+        *jsdoc(notification_doc(editor.doc_text(size), w), width=editor.style.line_width),
+        f"export interface {w.state} {{",
+        f"{indent}method: {quote}{w.method}{quote};",
         f"{indent}params: {{",
         f"{indent * 2}/** @description {STATE_DESCRIPTION} */",
-        f"{indent * 2}state: {STATE_TYPE};",
+        *_state_member(indent * 2, indent, editor.style.line_width),
         f"{indent}}};",
         "}",
     ]
@@ -68,59 +86,67 @@ def ensure_notification(editor: FileEditor) -> None:
     editor.insert_after(editor.enclosing_statement(size), "\n".join(lines))
 
 
-def notification_doc(size_doc: str) -> list[str]:
+def _state_member(at: str, unit: str, width: int) -> list[str]:
+    """`state: A | B | ...;` on one line where it fits, else one member of
+    the union per line (as Prettier breaks a union)."""
+    line = f"{at}state: {STATE_TYPE};"
+    if len(line) <= width:
+        return [line]
+    members = STATE_TYPE.split(" | ")
+    return [f"{at}state:", *[f"{at}{unit}| {m}" for m in members[:-1]], f"{at}{unit}| {members[-1]};"]
+
+
+def notification_doc(size_doc: str, w: Words) -> list[str]:
     """The new interface's doc lines, in the words of the size-changed one:
     its direction marker ("View -> Host") and its @see lines, renamed."""
     match = _DIRECTION.search(size_doc)
     direction = match.group(1).split(":")[-1].strip() if match else "View -> Host"
     if "<->" in direction:
-        # size changes went both ways once; app state only goes to the host
+        # size changes went both ways once; the state only goes to the host
         direction = "Guest UI -> Host" if "Guest" in direction else "View -> Host"
     lines = [
         f"@description Notification that the view's navigation state changed ({direction}).",
-        "The state is a JSON value that lets the view show its current place again"
-        " (which item is open, which tab is shown); `null` means no state, the initial"
-        " view. `state` is required: the schema rejects a notification without it. A host that advertises the `appState` capability may keep it, for"
-        f" example in its page URL, and hand it back in `hostContext.{APP_STATE}` when"
-        " the same view loads again, so that a reload or a shared link shows that place."
-        " It is not model context (see `ui/update-model-context`).",
+        "`state` is a JSON value the view can show its place from again, or `null` for its initial"
+        f" view; it is never missing. A host that advertises the `{w.capability}` capability may keep it"
+        f" and hand it back in `hostContext.{w.field}` when the same view loads again. Not model context"
+        " (see `ui/update-model-context`).",
     ]
     for line in size_doc.splitlines():
         content = line.strip().lstrip("*").strip()
         if content.startswith("@see"):
-            lines.append(rename(content))
+            lines.append(w.rename(content))
     return lines
 
 
-def ensure_app_state(editor: FileEditor) -> None:
+def ensure_app_state(editor: FileEditor, w: Words) -> None:
     body = editor.interface(HOST_CONTEXT).child_by_field_name("body")
     editor.ensure_entry_lines(
         body,
-        APP_STATE,
-        lambda indent: [f"{indent}/** @description {APP_STATE_DESCRIPTION} */", f"{indent}{APP_STATE}?: unknown"],
+        w.field,
+        lambda indent: [f"{indent}/** @description {app_state_description(w)} */", f"{indent}{w.field}?: unknown"],
         separator=";",
     )
 
 
-def ensure_capability(editor: FileEditor) -> None:
+def ensure_capability(editor: FileEditor, w: Words) -> None:
     """`appState?: {}` right after `downloadFile?: {}` (the capability it is
     documented like), else after the last member. A revision without the
     capabilities interface has nothing to declare it in."""
     found = editor.interfaces(HOST_CAPABILITIES)
     if not found:
-        editor.note(f"no `{HOST_CAPABILITIES}` in this revision: the `{CAPABILITY}` capability is not declared")
+        editor.note(f"no `{HOST_CAPABILITIES}` in this revision: the `{w.capability}` capability is not declared")
         return
     body = found[0].child_by_field_name("body")
     members = editor.entries(body)
-    if any(editor.item_key(m) == CAPABILITY for m in members):
+    if any(editor.item_key(m) == w.capability for m in members):
         return
-    doc = f"/** @description {CAPABILITY_DESCRIPTION} */"
+    doc = f"/** @description {capability_description(w)} */"
     unit = editor.style.indent
 
     def lines(indent: str) -> list[str]:
         return [
             f"{indent}{doc}",
-            f"{indent}{CAPABILITY}?: {{",
+            f"{indent}{w.capability}?: {{",
             f"{indent}{unit}/** @description {MAX_LENGTH_DESCRIPTION} */",
             f"{indent}{unit}{MAX_LENGTH}?: number;",
             f"{indent}}}",
@@ -128,24 +154,25 @@ def ensure_capability(editor: FileEditor) -> None:
 
     twin = next((m for m in members if editor.item_key(m) == "downloadFile"), None)
     if twin is None:
-        editor.ensure_entry_lines(body, CAPABILITY, lines, separator=";")
+        editor.ensure_entry_lines(body, w.capability, lines, separator=";")
         return
     indent = editor.source.indent_of(twin)
     editor.insert_after(twin, "\n".join(lines(indent)).removeprefix(indent) + ";", blank_line=False)
 
 
-def ensure_method_constant(editor: FileEditor) -> None:
+def ensure_method_constant(editor: FileEditor, w: Words) -> None:
     """Only where the file has its method-constant block (later 1.x on)."""
     found = editor.variables(SIZE_METHOD_CONST)
-    if not found or editor.variables(STATE_METHOD_CONST):
+    if not found or editor.variables(w.method_const):
         return
     statement = editor.enclosing_statement(found[0])
-    editor.insert_after(statement, rename(editor.text(statement)), blank_line=False)
+    editor.insert_after(statement, w.rename(editor.text(statement)), blank_line=False)
 
 
-def planned(data: bytes, config: FormatterConfig) -> bytes:
+def planned(data: bytes, config: FormatterConfig, names: Names) -> bytes:
     """The file after this step (in the style ``config`` and the file give
     it, as the step writes it), for the steps that derive from it."""
     editor = FileEditor(parsed_or_refused(PATH, data, config))
-    transform(editor, None)  # type: ignore[arg-type]
+    for ensure in (ensure_notification, ensure_app_state, ensure_capability, ensure_method_constant):
+        ensure(editor, words(names))
     return editor.result()

@@ -16,14 +16,13 @@ const paramOf = (search: Record<string, unknown>) => {
 };
 
 function writeReports(router: AnyRouter) {
-  // Composed on the location as it is now, not as it was at render.
-  const param = paramOf(router.latestLocation.search);
-  let next = param;
+  // Composed on the location as it is now, not as it was at render (the
+  // router writes nothing when the param comes out as it was).
+  let next = paramOf(router.latestLocation.search);
   for (const [appKey, state] of reports) {
     next = writeAppState(next, appKey, state);
   }
   reports.clear();
-  if (next === param) return;
   router.navigate({
     to: ".",
     search: (prev: Record<string, unknown>) => ({

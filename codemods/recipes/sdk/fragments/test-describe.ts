@@ -1,0 +1,3 @@
+describe("view navigation state ({{method}}, hostContext.{{context_field}})", () => {
+  {{cases}}
+});
