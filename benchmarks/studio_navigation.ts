@@ -3,8 +3,8 @@
 //   tools/node_modules/.bin/bun --no-install benchmarks/studio_navigation.ts \
 //     LABEL=TREE/apps/mesh/src [LABEL=TREE/apps/mesh/src ...]
 //
-// (benchmarks/studio_navigation.py makes the trees: this checkout's output
-// on the fixture, and a given commit's). Each tree's `useAppStateParam` hook
+// (benchmarks/studio_navigation.py runs it on 0.6.0's output on the fixture
+// and this checkout's). Each tree's `useAppStateParam` hook
 // and `app-state.ts` run under the real TanStack Router on a memory history,
 // React's production build and happy-dom, all from tools/node_modules:
 //

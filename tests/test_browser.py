@@ -28,8 +28,9 @@ Every mode's output runs against its SDK (one browser run each):
   installed in the tree, so sdk mode wires what it reads there
   (``addEventListener`` with the recipe's key).
 
-The mutation tests change one behaviour of the generated code and show
-that the scenarios naming it fail.
+The mutation tests change one behaviour of the generated code (compat
+1.7.1's output) and show that the scenarios naming it fail; every scenario
+is named by one of them at least.
 
 MESH_CODEMOD_BROWSER_SRC=<tree>/apps/mesh/src runs the compat-1.7.1
 scenarios (and the mutations) against another tree (e.g. an older output,
@@ -55,6 +56,7 @@ HARNESS = ROOT / "tests" / "browser"
 # keeps the two lists equal).
 SCENARIOS = [
     "a_report_writes_the_url_and_a_reload_restores_it",
+    "a_shared_link_starts_each_app_from_its_own_slot",
     "an_over_cap_app_then_another_params_navigation_pushes_nothing",
     "eight_apps_three_evicted_then_a_navigation_pushes_nothing",
     "a_burst_then_back_pushes_the_entrys_state",
@@ -273,10 +275,35 @@ def test_a_missing_tool_skips_locally_and_fails_in_ci(monkeypatch: pytest.Monkey
 
 STORE = "mcp-apps/use-app-bridge.ts"
 HOOK = "web/hooks/use-app-state-param.ts"
+FORMAT = "mcp-apps/app-state.ts"
 TYPES = "mcp-apps/types.ts"
+PART = "web/components/chat/message/parts/tool-call-part/generic.tsx"
+ROUTES = "web/index.tsx"
 # One behaviour of the generated code taken out: (file, its text, the text
-# without the behaviour, the scenarios that must then fail).
+# without the behaviour, the scenarios that must then fail). Together they
+# name every scenario (test_every_scenario_has_a_mutation).
 MUTATIONS = {
+    "the app starts from no state": (
+        STORE,
+        "      ...(appState !== undefined && { appState }),\n",
+        "",
+        [
+            "a_report_writes_the_url_and_a_reload_restores_it",
+            "a_shared_link_starts_each_app_from_its_own_slot",
+            "a_link_and_a_theme_while_the_app_loads_start_it_from_the_newest",
+            "open_in_panel_starts_the_panels_app_from_the_part",
+        ],
+    ),
+    "a link or back/forward pushes nothing": (
+        STORE,
+        "      this.bridge.sendHostContextChange({ appState: this.shownAppState });\n",
+        "",
+        [
+            "a_burst_then_back_pushes_the_entrys_state",
+            "back_and_forward_push_the_slot_and_null_when_it_goes",
+            "a_link_followed_pushes_once_even_back_to_the_start",
+        ],
+    ),
     "every slot change pushed, a write of the apps' states too": (
         STORE,
         "    if (!navigationMoved) return;\n",
@@ -287,11 +314,59 @@ MUTATIONS = {
             "an_over_cap_app_then_another_params_navigation_pushes_nothing",
         ],
     ),
+    "a loading app starts from the state it was mounted with": (
+        STORE,
+        "      this.contextAppState = this.shownAppState;\n",
+        "",
+        ["a_link_and_a_theme_while_the_app_loads_start_it_from_the_newest"],
+    ),
+    "theme pushes resend the app's state": (
+        STORE,
+        "    const appState = this.contextAppState;\n",
+        "    const appState = this.shownAppState;\n",
+        ["theme_pushes_resend_no_state"],
+    ),
+    "the capability advertised where no state is kept": (
+        STORE,
+        "const capabilities = onAppStateChange\n",
+        "const capabilities = true\n",
+        ["the_capability_is_advertised_where_state_is_kept"],
+    ),
     "each report its own navigation": (
         HOOK,
         "      if (reports.size === 0) requestAnimationFrame(() => writeReports(router));\n",
         "      queueMicrotask(() => writeReports(router));\n",
         ["sixty_reports_in_one_frame_make_one_history_write"],
+    ),
+    "no cap on the param": (
+        FORMAT,
+        "    if (next.length <= APP_STATE_MAX_LENGTH) return next;\n",
+        "    return next;\n",
+        ["eight_apps_three_evicted_then_a_navigation_pushes_nothing"],
+    ),
+    "an over-cap state leaves the app's older slot": (
+        FORMAT,
+        "  return others.length > 0 ? encode(others) : undefined;\n",
+        "  return param || undefined;\n",
+        ["an_over_cap_app_then_another_params_navigation_pushes_nothing"],
+    ),
+    "a slot that did not change is a new value": (
+        FORMAT,
+        "        if (same) slots.set(key, state);\n",
+        "",
+        ["only_the_part_whose_slot_changed_renders"],
+    ),
+    "any version's slots read": (
+        FORMAT,
+        "if (value?.v === 2 && ",
+        "if (",
+        ["an_undecodable_or_earlier_form_is_no_state"],
+    ),
+    "a param that is not a string fails the route": (
+        ROUTES,
+        "z.string().optional().catch(undefined)",
+        "z.string().optional()",
+        ["an_undecodable_or_earlier_form_is_no_state"],
     ),
     "a report without state accepted": (
         TYPES,
@@ -299,7 +374,19 @@ MUTATIONS = {
         "params: z.object({ state: z.json().optional() })",
         ["a_report_without_state_is_ignored"],
     ),
+    "open in panel leaves the panel's slot": (
+        PART,
+        "          `${connectionId}:${rawToolName}`,\n        ),\n",
+        "          part.toolCallId,\n        ),\n",
+        ["open_in_panel_starts_the_panels_app_from_the_part"],
+    ),
 }
+
+
+def test_every_scenario_has_a_mutation() -> None:
+    named = {name for *_, scenarios in MUTATIONS.values() for name in scenarios}
+    assert sorted(set(SCENARIOS) - named) == []
+    assert named <= set(SCENARIOS)
 
 
 @pytest.mark.slow

@@ -205,6 +205,31 @@ const scenarios = {
     assert.equal(init(s, "call_2").hasAppState, false, "another app's state");
   },
 
+  // a link opened in a new page: each app, the panel's too, starts from its
+  // own slot; an app without one (or a site that keeps no state) from none
+  async a_shared_link_starts_each_app_from_its_own_slot(page) {
+    const slots = [
+      ["call_3", { page: 3 }],
+      ["conn:tool_5", "panel"],
+      ["call_1", ["first"]],
+    ];
+    const s = await load(
+      page,
+      { main: "app:conn:tool_5", appState: enc(slots) },
+      { panel: "conn:tool_5" },
+    );
+    for (const [key, state] of slots) {
+      assert.deepEqual(init(s, key).appState, state, key);
+      assert.deepEqual(view(s, key), state, key);
+    }
+    for (const key of APPS.filter((k) => !["call_1", "call_3"].includes(k))) {
+      assert.equal(init(s, key).hasAppState, false, key);
+    }
+    assert.equal(s.apps[DETAILS].log.find((e) => e.type === "init").hasAppState, false);
+    assert.deepEqual(slotsOf(s.href), Object.fromEntries(slots));
+    noPushes(s, [...APPS, "conn:tool_5"]);
+  },
+
   // a state over the cap on its own: its slot removed (other slots kept), one
   // warning, and the app keeps its view through Studio's other navigations
   async an_over_cap_app_then_another_params_navigation_pushes_nothing(page) {
@@ -315,8 +340,9 @@ const scenarios = {
     noPushes(s, APPS.slice(1));
   },
 
-  // only {v: 2, s} is read: an earlier form, a future one or bytes that do
-  // not decode start every app from its initial view, without an error
+  // only {v: 2, s} is read: an earlier form, a future one, bytes that do
+  // not decode, or a value the router parses into something else than a
+  // string start every app from its initial view, and the route does not fail
   async an_undecodable_or_earlier_form_is_no_state(page) {
     const b64url = (value) =>
       Buffer.from(JSON.stringify(value), "utf8").toString("base64url");
@@ -325,6 +351,7 @@ const scenarios = {
       b64url({ call_1: "unscoped" }),
       b64url({ v: 3, s: { call_1: "future" } }),
       "%%not base64",
+      JSON.stringify({ v: 2, s: { call_1: "not base64" } }),
     ]) {
       const s = await load(page, { appState: value });
       for (const key of APPS) {
