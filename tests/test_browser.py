@@ -61,6 +61,7 @@ SCENARIOS = [
     "eight_apps_three_evicted_then_a_navigation_pushes_nothing",
     "a_burst_then_back_pushes_the_entrys_state",
     "back_and_forward_push_the_slot_and_null_when_it_goes",
+    "back_while_another_app_reports_still_pushes",
     "a_link_followed_pushes_once_even_back_to_the_start",
     "an_undecodable_or_earlier_form_is_no_state",
     "a_report_without_state_is_ignored",
@@ -302,6 +303,7 @@ MUTATIONS = {
             "a_burst_then_back_pushes_the_entrys_state",
             "back_and_forward_push_the_slot_and_null_when_it_goes",
             "a_link_followed_pushes_once_even_back_to_the_start",
+            "back_while_another_app_reports_still_pushes",
         ],
     ),
     "every slot change pushed, a write of the apps' states too": (

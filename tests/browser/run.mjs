@@ -324,6 +324,29 @@ const scenarios = {
     noPushes(s, APPS.slice(1));
   },
 
+  // Back to an entry whose route takes a while to load, while another app
+  // reports (its write replaces the entry before the router renders it): the
+  // app whose slot went is still told null, the reporting app nothing
+  async back_while_another_app_reports_still_pushes(page) {
+    await load(page, { appState: enc([["call_2", "other"]]) });
+    await navigate(page, { tab: "files" });
+    await report(page, "call_1", ["x"]);
+    await untilSlots(page, [
+      ["call_2", "other"],
+      ["call_1", "x"],
+    ]);
+    await settle();
+    await page.evaluate(() => window.__harness.slowRoute(80));
+    await back(page);
+    await report(page, "call_2", ["moved"]);
+    await untilSlots(page, [["call_2", "moved"]]);
+    await untilView(page, "call_1", null);
+    await settle();
+    const s = await snap(page);
+    assert.deepEqual(pushes(s, "call_1"), [null]);
+    noPushes(s, APPS.filter((k) => k !== "call_1"));
+  },
+
   // a followed link is pushed once, also a link back to the state the app
   // started from
   async a_link_followed_pushes_once_even_back_to_the_start(page) {
