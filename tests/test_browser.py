@@ -1,15 +1,19 @@
-"""The host change, run in a real browser: every rule of SPEC sections 2 and 3.
+"""The host change, run in a real browser: several apps on one page under
+the real router and the real SDK (SPEC sections 2 and 3).
 
-At test time the codemod (compat mode) is applied to a copy of the newest
-fixture's input; tests/browser/build.mjs bundles that output with esbuild
-(its web/index.tsx is the entry: the router and search schema, the chat
-tool-call part, the panel app view, the iframe renderer, the bridge hook and
-the app-state module, all the tool's own code) with React, TanStack Router and
-the released @modelcontextprotocol/ext-apps from tools/package-lock.json, and
-our stubs for mesh-internal modules only. In the iframe runs a demo app built
-on the SDK's `App`, whose initialization a scenario can hold to test timing.
-tests/browser/run.mjs drives Debian's Chromium through playwright-core (one
-launch, every scenario) and reports each scenario; each is one test here.
+At test time the codemod is applied to a copy of the newest fixture's input;
+tests/browser/build.mjs bundles that output with esbuild (its web/index.tsx
+is the entry: the router and search schema, the chat tool-call part, the
+panel app view, the iframe renderer, the bridge store, the hook and the
+app-state module, all the tool's own code) with React, TanStack Router
+(browser history) and the released @modelcontextprotocol/ext-apps from
+tools/package-lock.json, and our stubs for mesh-internal modules only: a
+thread of eight tool-call parts with apps and one without, a render site
+that keeps no state, and the main panel's app when `main` addresses one. In
+each iframe runs a demo app built on the SDK's `App`, whose initialization
+a scenario can hold. tests/browser/run.mjs drives Debian's Chromium
+through playwright-core (one launch, every scenario) and reports each
+scenario; each is one test here.
 
 Every mode's output runs against its SDK (one browser run each):
 - ``compat-1.7.1``: compat mode, 1.x form, on the released 1.7.1;
@@ -24,9 +28,13 @@ Every mode's output runs against its SDK (one browser run each):
   installed in the tree, so sdk mode wires what it reads there
   (``addEventListener`` with the recipe's key).
 
+The mutation tests change one behaviour of the generated code (compat
+1.7.1's output) and show that the scenarios naming it fail; every scenario
+is named by one of them at least.
+
 MESH_CODEMOD_BROWSER_SRC=<tree>/apps/mesh/src runs the compat-1.7.1
-scenarios against another tree (e.g. an older output, to show what they
-catch).
+scenarios (and the mutations) against another tree (e.g. an older output,
+to show what they catch).
 """
 
 from __future__ import annotations
@@ -47,30 +55,23 @@ HARNESS = ROOT / "tests" / "browser"
 # One test per scenario of run.mjs, in its order (test_scenarios_are_all_run
 # keeps the two lists equal).
 SCENARIOS = [
-    "absent_state_has_no_key",
-    "report_writes_scoped_param_with_replace",
-    "no_echo_of_own_report",
-    "reload_restores_non_ascii",
-    "other_apps_state_not_applied",
-    "outside_change_pushed_once",
-    "link_back_to_starting_state_pushed",
-    "theme_push_has_no_app_state",
-    "link_during_loading",
-    "theme_during_loading_keeps_state",
-    "link_and_theme_during_loading",
-    "cap_removes_param_and_warns_once",
-    "malformed_or_future_value_gives_default",
-    "legacy_link_applies",
-    "undefined_report_removes_param",
-    "empty_params_report_removes_param",
-    "null_report_removes_param",
-    "param_removed_pushes_null",
-    "host_capabilities_include_app_state",
-    "stale_bridge_ignored",
-    "fast_reports_end_at_last_report",
-    "separate_apps_keep_separate_states",
-    "render_count",
-    "panel_app_reports_and_restores",
+    "a_report_writes_the_url_and_a_reload_restores_it",
+    "a_shared_link_starts_each_app_from_its_own_slot",
+    "an_over_cap_app_then_another_params_navigation_pushes_nothing",
+    "eight_apps_three_evicted_then_a_navigation_pushes_nothing",
+    "a_burst_then_back_pushes_the_entrys_state",
+    "back_and_forward_push_the_slot_and_null_when_it_goes",
+    "back_while_another_app_reports_still_pushes",
+    "a_link_followed_pushes_once_even_back_to_the_start",
+    "an_undecodable_or_earlier_form_is_no_state",
+    "a_report_without_state_is_ignored",
+    "sixty_reports_in_one_frame_make_one_history_write",
+    "a_link_and_a_theme_while_the_app_loads_start_it_from_the_newest",
+    "no_echo_when_reports_come_faster_than_renders",
+    "open_in_panel_starts_the_panels_app_from_the_part",
+    "theme_pushes_resend_no_state",
+    "only_the_part_whose_slot_changed_renders",
+    "the_capability_is_advertised_where_state_is_kept",
 ]
 
 
@@ -202,30 +203,46 @@ def _install_double_declarations(tmp: Path, tree: Path, key: str) -> Path:
     return tree / "node_modules"
 
 
+def _output(factory: pytest.TempPathFactory, variant: str) -> tuple[Path, str]:
+    """The tree under test for ``variant`` (its apps/mesh/src) and the SDK its
+    host bundle is built with: the codemod's output, made once a test run."""
+    override = os.environ.get("MESH_CODEMOD_BROWSER_SRC")
+    if override and variant == "compat-1.7.1":
+        return Path(override), VARIANTS[variant][2]
+
+    def make(tmp: Path) -> None:
+        src, sdk = _codemod_output(tmp, variant)
+        (tmp / "made.json").write_text(json.dumps([str(src), sdk]))
+
+    folder = shared(factory, f"output-{variant}", make)
+    src, sdk = json.loads((folder / "made.json").read_text())
+    return Path(src), sdk
+
+
+def _run(src: Path, sdk: str, *scenarios: str) -> dict[str, dict]:
+    """Every scenario's outcome (or the named ones') on the tree ``src``."""
+    result = subprocess.run(
+        [str(_node()), str(HARNESS / "run.mjs"), str(src), *scenarios],
+        capture_output=True, text=True, timeout=600,
+        env={**os.environ, "MESH_CODEMOD_BROWSER_SDK": sdk},
+    )
+    assert result.returncode == 0, result.stdout[-4000:] + result.stderr[-4000:]
+    return json.loads(result.stdout.strip().splitlines()[-1])
+
+
 @pytest.fixture(scope="session", params=list(VARIANTS))
 def browser_results(request, tmp_path_factory: pytest.TempPathFactory) -> dict[str, dict]:
     """Every scenario's outcome for one variant: one browser run a test
     run, whichever xdist worker asks first."""
     variant = request.param
-    node = _node()
+    _node()
     _tools()
-    override = os.environ.get("MESH_CODEMOD_BROWSER_SRC")
-    sdk = VARIANTS[variant][2]
-    if sdk == "2":
+    if VARIANTS[variant][2] == "2":
         require(NODE_MODULES / "ext-apps-2", "ext-apps 2.0.4 (tools/package.json: ext-apps-2)")
+    src, sdk = _output(tmp_path_factory, variant)
 
     def run(tmp: Path) -> None:
-        if override and variant == "compat-1.7.1":
-            src, given = Path(override), sdk
-        else:
-            src, given = _codemod_output(tmp, variant)
-        result = subprocess.run(
-            [str(node), str(HARNESS / "run.mjs"), str(src)],
-            capture_output=True, text=True, timeout=600,
-            env={**os.environ, "MESH_CODEMOD_BROWSER_SDK": given},
-        )
-        assert result.returncode == 0, result.stdout[-4000:] + result.stderr[-4000:]
-        (tmp / "results.json").write_text(result.stdout.strip().splitlines()[-1])
+        (tmp / "results.json").write_text(json.dumps(_run(src, sdk)))
 
     return json.loads((shared(tmp_path_factory, f"browser-{variant}", run) / "results.json").read_text())
 
@@ -257,32 +274,138 @@ def test_a_missing_tool_skips_locally_and_fails_in_ci(monkeypatch: pytest.Monkey
     assert require(tmp_path, "a directory") == tmp_path
 
 
-# The check 0.4.0's render sites made before writing: the state compared with
-# the slot captured at render, not the router's current search (rule 2).
-RENDER_TIME_CHECK = (
-    "    onAppStateChange: (state: unknown) => {\n"
-    "      if (JSON.stringify(state) === json) return;\n"
-    "      writeAppStateReport(router, appKey, state);\n"
-    "    },\n"
-)
+STORE = "mcp-apps/use-app-bridge.ts"
+HOOK = "web/hooks/use-app-state-param.ts"
+FORMAT = "mcp-apps/app-state.ts"
+TYPES = "mcp-apps/types.ts"
+PART = "web/components/chat/message/parts/tool-call-part/generic.tsx"
+ROUTES = "web/index.tsx"
+# One behaviour of the generated code taken out: (file, its text, the text
+# without the behaviour, the scenarios that must then fail). Together they
+# name every scenario (test_every_scenario_has_a_mutation).
+MUTATIONS = {
+    "the app starts from no state": (
+        STORE,
+        "      ...(appState !== undefined && { appState }),\n",
+        "",
+        [
+            "a_report_writes_the_url_and_a_reload_restores_it",
+            "a_shared_link_starts_each_app_from_its_own_slot",
+            "a_link_and_a_theme_while_the_app_loads_start_it_from_the_newest",
+            "open_in_panel_starts_the_panels_app_from_the_part",
+        ],
+    ),
+    "a link or back/forward pushes nothing": (
+        STORE,
+        "      this.bridge.sendHostContextChange({ appState: this.shownAppState });\n",
+        "",
+        [
+            "a_burst_then_back_pushes_the_entrys_state",
+            "back_and_forward_push_the_slot_and_null_when_it_goes",
+            "a_link_followed_pushes_once_even_back_to_the_start",
+            "back_while_another_app_reports_still_pushes",
+        ],
+    ),
+    "every slot change pushed, a write of the apps' states too": (
+        STORE,
+        "    if (!navigationMoved) return;\n",
+        "",
+        [
+            "no_echo_when_reports_come_faster_than_renders",
+            "eight_apps_three_evicted_then_a_navigation_pushes_nothing",
+            "an_over_cap_app_then_another_params_navigation_pushes_nothing",
+        ],
+    ),
+    "a loading app starts from the state it was mounted with": (
+        STORE,
+        "      this.contextAppState = this.shownAppState;\n",
+        "",
+        ["a_link_and_a_theme_while_the_app_loads_start_it_from_the_newest"],
+    ),
+    "theme pushes resend the app's state": (
+        STORE,
+        "    const appState = this.contextAppState;\n",
+        "    const appState = this.shownAppState;\n",
+        ["theme_pushes_resend_no_state"],
+    ),
+    "the capability advertised where no state is kept": (
+        STORE,
+        "const capabilities = onAppStateChange\n",
+        "const capabilities = true\n",
+        ["the_capability_is_advertised_where_state_is_kept"],
+    ),
+    "each report its own navigation": (
+        HOOK,
+        "      if (reports.size === 0) requestAnimationFrame(() => writeReports(router));\n",
+        "      queueMicrotask(() => writeReports(router));\n",
+        ["sixty_reports_in_one_frame_make_one_history_write"],
+    ),
+    "no cap on the param": (
+        FORMAT,
+        "    if (next.length <= APP_STATE_MAX_LENGTH) return next;\n",
+        "    return next;\n",
+        ["eight_apps_three_evicted_then_a_navigation_pushes_nothing"],
+    ),
+    "an over-cap state leaves the app's older slot": (
+        FORMAT,
+        "  return others.length > 0 ? encode(others) : undefined;\n",
+        "  return param || undefined;\n",
+        ["an_over_cap_app_then_another_params_navigation_pushes_nothing"],
+    ),
+    "a slot that did not change is a new value": (
+        FORMAT,
+        "        if (same) slots.set(key, state);\n",
+        "",
+        ["only_the_part_whose_slot_changed_renders"],
+    ),
+    "any version's slots read": (
+        FORMAT,
+        "if (value?.v === 2 && ",
+        "if (",
+        ["an_undecodable_or_earlier_form_is_no_state"],
+    ),
+    "a param that is not a string fails the route": (
+        ROUTES,
+        "z.string().optional().catch(undefined)",
+        "z.string().optional()",
+        ["an_undecodable_or_earlier_form_is_no_state"],
+    ),
+    "a report without state accepted": (
+        TYPES,
+        "params: z.object({ state: z.json() })",
+        "params: z.object({ state: z.json().optional() })",
+        ["a_report_without_state_is_ignored"],
+    ),
+    "open in panel leaves the panel's slot": (
+        PART,
+        "          `${connectionId}:${rawToolName}`,\n        ),\n",
+        "          part.toolCallId,\n        ),\n",
+        ["open_in_panel_starts_the_panels_app_from_the_part"],
+    ),
+}
+
+
+def test_every_scenario_has_a_mutation() -> None:
+    named = {name for *_, scenarios in MUTATIONS.values() for name in scenarios}
+    assert sorted(set(SCENARIOS) - named) == []
+    assert named <= set(SCENARIOS)
 
 
 @pytest.mark.slow
-def test_a_hook_that_breaks_rule_2_fails_the_browser_test(tmp_path: Path) -> None:
-    node = _node()
+@pytest.mark.mutation
+@pytest.mark.parametrize("mutation", list(MUTATIONS))
+def test_a_behaviour_taken_out_fails_its_scenarios(
+    mutation: str, tmp_path: Path, tmp_path_factory: pytest.TempPathFactory,
+) -> None:
+    _node()
     _tools()
-    src, sdk = _codemod_output(tmp_path, "compat-1.7.1")
-    hook = src / "web" / "hooks" / "use-app-state-param.ts"
-    text = hook.read_text()
-    callback = "    onAppStateChange: (state: unknown) =>\n      writeAppStateReport(router, appKey, state),\n"
-    assert text.count(callback) == 1
-    hook.write_text(text.replace(callback, RENDER_TIME_CHECK))
-    result = subprocess.run(
-        [str(node), str(HARNESS / "run.mjs"), str(src), "fast_reports_end_at_last_report"],
-        capture_output=True, text=True, timeout=600,
-        env={**os.environ, "MESH_CODEMOD_BROWSER_SDK": sdk},
-    )
-    assert result.returncode == 0, result.stdout[-4000:] + result.stderr[-4000:]
-    outcome = json.loads(result.stdout.strip().splitlines()[-1])["fast_reports_end_at_last_report"]
-    assert not outcome["ok"], "the render-time check passed the fast reports case"
-    assert "the appState param" in outcome["error"] or "another report" in outcome["error"], outcome["error"]
+    path, text, mutated, scenarios = MUTATIONS[mutation]
+    src, sdk = _output(tmp_path_factory, "compat-1.7.1")
+    copy = tmp_path / "src"
+    shutil.copytree(src, copy)
+    original = (copy / path).read_text()
+    assert original.count(text) == 1, f"{path} no longer holds {text!r}"
+    (copy / path).write_text(original.replace(text, mutated))
+    results = _run(copy, sdk, *scenarios)
+    passed = [name for name in scenarios if results[name]["ok"]]
+    assert passed == [], f"these scenarios pass without the behaviour: {passed}"

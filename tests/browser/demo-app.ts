@@ -1,6 +1,6 @@
 // The demo MCP app (ours) that runs in the host's iframe, built on the
-// released SDK's `App`. Its view is the state it shows ("default" without
-// one). It reports through `ui/notifications/state-changed` when the test
+// released SDK's `App`. Its view is the state it shows (null: its initial
+// view). It reports through `ui/notifications/state-changed` when the test
 // asks, restores from `hostContext.appState` on init and applies
 // `appState` from `host-context-changed`. Initialization waits for the
 // harness's gate, so a test can hold it while the host is already mounted.
@@ -19,13 +19,11 @@ const uri = (window as unknown as { APP_URI: string }).APP_URI;
 const harness = (window.parent as unknown as { __harness: Harness }).__harness;
 const viewElement = document.getElementById("view") as HTMLElement;
 
+let initialized = false;
+
 function show(state: unknown) {
-  viewElement.textContent =
-    state === undefined ? "default" : JSON.stringify(state);
-  harness.event(uri, {
-    type: "view",
-    state: state === undefined ? "<default>" : state,
-  });
+  viewElement.textContent = JSON.stringify(state ?? null);
+  harness.event(uri, { type: "view", state: state ?? null });
 }
 
 const app = new App(
@@ -37,16 +35,20 @@ const app = new App(
 app.onhostcontextchanged = (params) => {
   harness.event(uri, {
     type: "context",
+    initialized,
     keys: Object.keys(params),
     params: JSON.parse(JSON.stringify(params)),
+    // the pushed state as it came: `undefined` is no state on JSON wires
+    ...("appState" in params && {
+      appState: params.appState === undefined ? "<undefined>" : params.appState,
+    }),
   });
   if ("appState" in params) show((params as { appState?: unknown }).appState);
 };
 
-// The params as given: `{}` is what an older app's `{ state: undefined }`
-// is on the wire.
+// The params as given: a report without `state` changes no view.
 harness.register(uri, async (params: Record<string, unknown>) => {
-  show(params.state ?? undefined);
+  if ("state" in params) show(params.state);
   await app.notification({
     method: "ui/notifications/state-changed",
     params,
@@ -69,6 +71,7 @@ window.addEventListener("message", (event: MessageEvent) => {
 async function main() {
   await harness.gate(uri);
   await app.connect(new PostMessageTransport(window.parent, window.parent));
+  initialized = true;
   const context = (app.getHostContext() ?? {}) as Record<string, unknown>;
   harness.event(uri, {
     type: "init",

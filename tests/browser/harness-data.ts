@@ -1,16 +1,11 @@
 // The test harness inside the host page (ours): the thread's parts, the fake
-// server's answers, the hold/release gate for the demo app's initialization,
+// server's answers, the hold/release gate for the demo apps' initialization,
 // render counters and `window.__harness`, which run.mjs drives.
 import type { DynamicToolUIPart } from "ai";
 import type { Tool } from "@modelcontextprotocol/sdk/types.js";
 import type { AnyRouter } from "@tanstack/react-router";
-import { AppBridge } from "@modelcontextprotocol/ext-apps/app-bridge";
 
 interface AppRecord {
-  uri: string;
-  initialized: boolean;
-  view: unknown;
-  hasView: boolean;
   log: Array<Record<string, unknown>>;
   report?: (params: Record<string, unknown>) => Promise<void>;
 }
@@ -33,28 +28,28 @@ function part(
   };
 }
 
+// Eight tool calls that show an app (call_1 .. call_8, tools tool_1 ..
+// tool_8 of one connection) and one that shows none.
 export const THREAD_PARTS = [
-  part("call-notes", "show_notes", {
-    connectionId: "conn-notes",
-    ui: { resourceUri: "ui://notes/app.html" },
-  }),
-  part("call-map", "show_map", {
-    connectionId: "conn-map",
-    ui: { resourceUri: "ui://map/app.html" },
-  }),
-  // a tool call that shows no app
-  part("call-search", "search_docs", { connectionId: "conn-search" }),
+  ...Array.from({ length: 8 }, (_, i) =>
+    part(`call_${i + 1}`, `tool_${i + 1}`, {
+      connectionId: "conn",
+      ui: { resourceUri: `ui://app-${i + 1}/app.html` },
+    }),
+  ),
+  part("call_plain", "search_docs", { connectionId: "conn" }),
 ];
 
-export const PANEL_APP = { connectionId: "conn-board", toolName: "show_board" };
+// A render site that keeps no state (as the tool details view): the iframe
+// renderer without onAppStateChange.
+export const DETAILS_URI = "ui://details/app.html";
 
-export const DEMO_TOOLS: Tool[] = [
-  {
-    name: "show_board",
-    inputSchema: { type: "object" },
-    _meta: { ui: { resourceUri: "ui://board/app.html" } },
-  },
-];
+// The connection's tools, each with its app for the main panel.
+export const DEMO_TOOLS: Tool[] = Array.from({ length: 8 }, (_, i) => ({
+  name: `tool_${i + 1}`,
+  inputSchema: { type: "object" },
+  _meta: { ui: { resourceUri: `ui://panel-tool_${i + 1}/app.html` } },
+}));
 
 export function demoAppHtml(uri: string): string {
   return `<!doctype html><html><body><div id="view">loading</div><script>window.APP_URI = ${JSON.stringify(uri)};</script><script src="/demo-app.js"></script></body></html>`;
@@ -66,24 +61,13 @@ export function countRender(title: string) {
 }
 
 let router: AnyRouter | null = null;
-let navigations = 0;
 export function exposeRouter(r: AnyRouter) {
-  if (router === r) return;
   router = r;
-  r.history.subscribe(() => {
-    navigations += 1;
-  });
 }
 
 const apps: Record<string, AppRecord> = {};
 function app(uri: string): AppRecord {
-  apps[uri] ??= {
-    uri,
-    initialized: false,
-    view: undefined,
-    hasView: false,
-    log: [],
-  };
+  apps[uri] ??= { log: [] };
   return apps[uri];
 }
 
@@ -93,64 +77,25 @@ const held = new Set<string>(
   JSON.parse(sessionStorage.getItem("harness.hold") ?? "[]") as string[],
 );
 const waiting = new Map<string, () => void>();
+// Animation frames the page asked for while frames are held.
+let heldFrames: FrameRequestCallback[] | null = null;
+const requestFrame = window.requestAnimationFrame.bind(window);
+window.requestAnimationFrame = (run) => {
+  if (!heldFrames) return requestFrame(run);
+  heldFrames.push(run);
+  return 0;
+};
 
-// Every state-changed handler a bridge registers, with the part it serves,
-// so that a test can call the handler of a bridge that was torn down.
-const bridgeParts = new WeakMap<object, string>();
-const stateHandlers: Array<{
-  bridge: AppBridge;
-  handler: (n: unknown) => void;
-}> = [];
-// AppBridge's own `setNotificationHandler` is an instance field that calls
-// the base Protocol's method, so the methods are wrapped where they live.
-function owner(name: string): Record<string, (...args: unknown[]) => unknown> {
-  let proto: object | null = AppBridge.prototype;
-  while (proto && !Object.hasOwn(proto, name))
-    proto = Object.getPrototypeOf(proto);
-  if (!proto) throw new Error(`AppBridge has no ${name}`);
-  return proto as Record<string, (...args: unknown[]) => unknown>;
+// the route whose path is `path` (the chat route: "/$taskId")
+function route(path: string) {
+  const routes = Object.values(
+    (router as unknown as { looseRoutesById: Record<string, any> })
+      .looseRoutesById,
+  );
+  const found = routes.find((r) => r.options.path === path);
+  if (!found) throw new Error(`no route ${path}`);
+  return found;
 }
-const connectOwner = owner("connect");
-const originalConnect = connectOwner.connect!;
-connectOwner.connect = function (this: AppBridge, transport: unknown) {
-  const target = (transport as { eventTarget?: Window }).eventTarget;
-  for (const frame of document.querySelectorAll("iframe")) {
-    if (frame.contentWindow === target) {
-      const part = frame.closest<HTMLElement>("[data-part]")?.dataset.part;
-      if (part) bridgeParts.set(this, part);
-    }
-  }
-  return originalConnect.call(this, transport);
-};
-const handlerOwner = owner("setNotificationHandler");
-const originalSetNotificationHandler = handlerOwner.setNotificationHandler!;
-// Every form reaches the base Protocol's method: 1.x `(schema, handler)`,
-// whose handler takes the notification; 2.x `(method, { params }, handler)`,
-// whose handler takes the params (the 1.x form is turned into it); and the
-// events of a bridge that declares state-changed (addEventListener or an
-// on* accessor), which register like 1.x.
-handlerOwner.setNotificationHandler = function (this: object, ...args: unknown[]) {
-  const [first] = args;
-  const method =
-    typeof first === "string"
-      ? first
-      : (first as { shape?: { method?: { value?: unknown } } }).shape?.method
-          ?.value;
-  if (
-    method === "ui/notifications/state-changed" &&
-    this instanceof AppBridge
-  ) {
-    const handler = args[args.length - 1] as (n: unknown) => void;
-    stateHandlers.push({
-      bridge: this,
-      handler:
-        typeof first === "string"
-          ? (n) => handler((n as { params: unknown }).params)
-          : handler,
-    });
-  }
-  return originalSetNotificationHandler.apply(this, args);
-};
 
 const harness = {
   // called by the demo app in the iframe
@@ -161,17 +106,10 @@ const harness = {
     app(uri).report = report;
   },
   event(uri: string, event: Record<string, unknown>) {
-    const record = app(uri);
-    record.log.push(event);
-    if (event.type === "init") record.initialized = true;
-    if (event.type === "view") {
-      record.view = event.state;
-      record.hasView = true;
-    }
+    app(uri).log.push(event);
   },
   gate(uri: string): Promise<void> {
     if (!held.has(uri)) return Promise.resolve();
-    app(uri).log.push({ type: "held" });
     return new Promise((resolve) => waiting.set(uri, resolve));
   },
   crash(error: unknown) {
@@ -188,22 +126,48 @@ const harness = {
   isWaiting(uri: string) {
     return waiting.has(uri);
   },
-  async report(uri: string, state: unknown) {
+  // each state reported by the app, one after the other in this one task
+  report(uri: string, states: unknown[]) {
     const record = apps[uri];
     if (!record?.report) throw new Error(`app ${uri} has not registered`);
-    await record.report({ state });
+    return Promise.all(states.map((state) => record.report?.({ state })));
   },
-  async reportParams(uri: string, params: Record<string, unknown>) {
+  reportParams(uri: string, params: Record<string, unknown>) {
     const record = apps[uri];
     if (!record?.report) throw new Error(`app ${uri} has not registered`);
-    await record.report(params);
+    return record.report(params);
   },
-  navigate(search: Record<string, unknown>) {
+  // another param changed, as Studio's own navigations do: no history state
+  navigate(search: Record<string, unknown>, replace = false) {
     if (!router) throw new Error("no router");
     return router.navigate({
       to: ".",
       search: (prev: Record<string, unknown>) => ({ ...prev, ...search }),
+      replace,
     } as never);
+  },
+  // every navigation of the chat route renders `ms` late from now on
+  slowRoute(ms: number) {
+    route("/$taskId").options.beforeLoad = () =>
+      new Promise((resolve) => setTimeout(resolve, ms));
+  },
+  click(partId: string, label: string) {
+    const part = document.querySelector(`[data-part="${partId}"]`);
+    const button = [...(part?.querySelectorAll("button") ?? [])].find((b) =>
+      b.textContent?.includes(label),
+    );
+    if (!button) throw new Error(`no "${label}" button in ${partId}`);
+    button.click();
+  },
+  // animation frames wait until releaseFrames() runs them together
+  holdFrames() {
+    heldFrames = [];
+  },
+  releaseFrames(): number {
+    const frames = heldFrames ?? [];
+    heldFrames = null;
+    for (const run of frames) run(performance.now());
+    return frames.length;
   },
   setTheme(dark: boolean) {
     document.documentElement.classList.toggle("dark", dark);
@@ -211,52 +175,17 @@ const harness = {
   resetRenders() {
     for (const key of Object.keys(renders)) delete renders[key];
   },
-  // the part's wrapper is re-keyed by remount(): the old part unmounts
-  remount(partName: string) {
-    remountKeys[partName] = (remountKeys[partName] ?? 0) + 1;
-    for (const listener of remountListeners) listener();
-  },
-  // call the state-changed handler of every bridge of `partName` that is no
-  // longer its store's current bridge (it was torn down or replaced)
-  notifyStaleBridges(partName: string, state: unknown): number {
-    let called = 0;
-    for (const entry of stateHandlers) {
-      if (bridgeParts.get(entry.bridge) !== partName) continue;
-      const transport = (entry.bridge as unknown as { transport?: unknown })
-        .transport;
-      if (transport) continue; // still connected
-      entry.handler({
-        method: "ui/notifications/state-changed",
-        params: { state },
-      });
-      called += 1;
-    }
-    return called;
-  },
-  // reports faster than renders: the live bridge of `partName` hears each
-  // state, one after the other in this one task, before React renders again
-  burst(partName: string, states: unknown[]): number {
-    const live = stateHandlers.filter(
-      (e) =>
-        bridgeParts.get(e.bridge) === partName &&
-        (e.bridge as unknown as { transport?: unknown }).transport,
-    );
-    for (const state of states) {
-      for (const entry of live) {
-        entry.handler({
-          method: "ui/notifications/state-changed",
-          params: { state },
-        });
-      }
-    }
-    return live.length;
-  },
   snapshot() {
+    const w = window as unknown as {
+      __warns: string[];
+      __errors: string[];
+      __historyWrites: number;
+    };
     return {
       href: location.href,
-      search: location.search,
       historyLength: history.length,
-      navigations,
+      historyWrites: w.__historyWrites,
+      search: router?.state.location.search ?? {},
       matches: router
         ? router.state.matches.map((m) => ({
             id: m.routeId,
@@ -266,28 +195,15 @@ const harness = {
         : [],
       apps: JSON.parse(
         JSON.stringify(apps, (key, value) =>
-          key === "report"
-            ? undefined
-            : value === undefined
-              ? "<undefined>"
-              : value,
+          key === "report" ? undefined : value,
         ),
       ),
       renders: { ...renders },
-      bridges: stateHandlers.map((e) => ({
-        part: bridgeParts.get(e.bridge) ?? null,
-        connected: Boolean(
-          (e.bridge as unknown as { transport?: unknown }).transport,
-        ),
-      })),
-      warns: [...(window as unknown as { __warns: string[] }).__warns],
-      errors: [...(window as unknown as { __errors: string[] }).__errors],
+      warns: [...w.__warns],
+      errors: [...w.__errors],
       text: document.body.innerText,
     };
   },
 };
-
-export const remountKeys: Record<string, number> = {};
-export const remountListeners = new Set<() => void>();
 
 (window as unknown as { __harness: typeof harness }).__harness = harness;
