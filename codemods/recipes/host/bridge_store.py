@@ -45,18 +45,23 @@ PATH = "apps/mesh/src/mcp-apps/use-app-bridge.ts"
 DEFINES = f"function {bridge_role.HOST_CONTEXT}("
 ROLE = bridge_role.ROLE
 
-# Page-wide, beside the theme observer: apps hear a slot that changed only
-# after a navigation that moved in the history.
+# Page-wide, beside the theme observer: apps hear a slot that the page's last
+# navigation moving in the history changed.
 NAVIGATION = statement(
     """
-    // Whether the page's last navigation moved to another history entry (a link,
-    // back/forward) or replaced the current one, as writes of the apps' states do.
-    // Without the Navigation API it stays false: apps restore their state on load
-    // only.
-    let navigationMoved = false;
+    // The page's last navigation to another history entry (a link,
+    // back/forward; writes of the apps' states replace the entry), with its
+    // appState param. Without the Navigation API there is none: apps restore
+    // their state on load only.
+    let lastNavigation: { param: string | null } | undefined;
     function onNavigation(event: Event) {
-      const { navigationType } = event as Event & { navigationType?: string };
-      navigationMoved = navigationType !== "replace";
+      const { navigationType, target } = event as Event & {
+        navigationType?: string;
+        target: { currentEntry: { url: string } };
+      };
+      if (navigationType === "replace") return;
+      const { searchParams } = new URL(target.currentEntry.url);
+      lastNavigation = { param: searchParams.get(APP_STATE_PARAM) };
     }
     """
 )
@@ -71,14 +76,16 @@ LISTEN = statement(
 )
 
 SHOWN_FIELD = """
-// What the app shows now, (as JSON) its slot in the last location, and the
-// state in the context the bridge holds.
+// What the app shows now, (as JSON) its slot in the last location, the state
+// in the context the bridge holds, and the last navigation it heard.
 private shownAppState: unknown;
 """
 LAST_FIELD = "private lastAppState: string | undefined;"
 CONTEXT_FIELD = "private contextAppState: unknown;"
+HEARD_FIELD = "private heardNavigation: typeof lastNavigation;"
 
-# attach(): what the app starts from, before the context is built.
+# attach(): what the app starts from, before the context is built; it hears
+# only the navigations after it.
 STARTING = [
     statement("this.shownAppState = appState;", role="this.shownAppState = appState", names=MEMBERS),
     statement("this.contextAppState = appState;", role="this.contextAppState = appState", names=MEMBERS),
@@ -87,6 +94,7 @@ STARTING = [
         role="this.lastAppState = JSON.stringify(appState ?? null)",
         names=MEMBERS,
     ),
+    statement("this.heardNavigation = lastNavigation;", role="this.heardNavigation = lastNavigation", names=MEMBERS),
 ]
 
 # The capability only where the render site keeps state (SPEC 3, rule 8).
@@ -100,14 +108,19 @@ const capabilities = onAppStateChange
 # updateConfig(), last: the push decision.
 _PUSH = (
     """
-    // The app's slot changed: a link or back/forward (not a write of the
-    // apps' states, which replaces the history entry) tells the app, unless
-    // it shows that state already. A loading app starts from it.
+    // The app's slot changed: the change the page's last link or back/forward
+    // made to it (not a write of the apps' states, which replaces the history
+    // entry, nor an eviction after it) tells the app, unless it shows that
+    // state already. A loading app starts from it.
     const appState = JSON.stringify(config.appState ?? null);
     """,
     "if (!config.onAppStateChange || appState === this.lastAppState) return;",
     "this.lastAppState = appState;",
-    "if (!navigationMoved) return;",
+    "const navigation = lastNavigation;",
+    "if (!navigation || navigation === this.heardNavigation) return;",
+    "this.heardNavigation = navigation;",
+    'const navigated = readAppState(navigation.param, config.appKey ?? "");',
+    "if (appState !== JSON.stringify(navigated ?? null)) return;",
     "if (appState === JSON.stringify(this.shownAppState ?? null)) return;",
     "this.shownAppState = config.appState ?? null;",
     """
@@ -271,6 +284,8 @@ def transform(ed: FileEditor, ctx: Context) -> None:
         scope=store,
     )
     _schema_import(ed, ctx)
+    # the push decision reads the app's slot in a navigation's param
+    ensure_import_like_neighbours(ed, ctx, MODULE_PATH, ["APP_STATE_PARAM", "readAppState"], alias=False)
 
 
 def _not_an_edited_form(ed: FileEditor, store: Node, wanted: Statement) -> None:
@@ -325,6 +340,11 @@ def _fields(ed: FileEditor, store: Node) -> None:
     ed.ensure_class_member(
         store, "contextAppState", CONTEXT_FIELD, after=lambda: (last or shown)[0] if last or shown else unsub_theme(),
         names=MEMBERS,
+    )
+    context = ed.class_members(store, ed.member_name("contextAppState"))
+    ed.ensure_class_member(
+        store, "heardNavigation", HEARD_FIELD,
+        after=lambda: (context or last or shown)[0] if context or last or shown else unsub_theme(), names=MEMBERS,
     )
 
 
