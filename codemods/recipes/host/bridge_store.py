@@ -284,8 +284,6 @@ def transform(ed: FileEditor, ctx: Context) -> None:
         scope=store,
     )
     _schema_import(ed, ctx)
-    # the push decision reads the app's slot in a navigation's param
-    ensure_import_like_neighbours(ed, ctx, MODULE_PATH, ["APP_STATE_PARAM", "readAppState"], alias=False)
 
 
 def _not_an_edited_form(ed: FileEditor, store: Node, wanted: Statement) -> None:
@@ -544,16 +542,17 @@ def _spread_060(ed: FileEditor, node: Node) -> str | None:
 
 def _schema_import(ed: FileEditor, ctx: Context) -> None:
     """The schema the wiring registers, imported from where mesh keeps the
-    protocol's types; what only another wiring used goes, and so does
-    0.6.0's import of it from app-state.ts."""
+    protocol's types, after the format's import that the push decision
+    reads; what only another wiring used goes, and so does 0.6.0's import
+    of the schema from app-state.ts (first: the format's import replaces it)."""
     schema = SCHEMAS[wiring(ctx)]
     module, same = import_of(ed, ctx, MODULE_PATH, alias=False, anchor_suffix="./host-styles")
-    earlier = [earlier_import(f"{FLOOR}, the schema's import", [name], module) for name in SCHEMAS.values() if name]
+    for name in SCHEMAS.values():
+        if name:
+            ed.retire_statement(ed.source.root, earlier_import(f"{FLOOR}, the schema's import", [name], module))
+    ensure_import_like_neighbours(ed, ctx, MODULE_PATH, ["APP_STATE_PARAM", "readAppState"], alias=False)
     if schema:
-        ensure_import_like_neighbours(ed, ctx, TYPES_PATH, [schema], alias=False, earlier=earlier)
-    else:
-        for was in earlier:
-            ed.retire_statement(ed.source.root, was)
+        ensure_import_like_neighbours(ed, ctx, TYPES_PATH, [schema], alias=False)
     ed.drop_unused_imports(module, [n for n in SCHEMAS.values() if n], "this release imports it from types.ts", same, moved=True)
     types, types_same, _anchor = folder_import(ed, ctx, TYPES_PATH, alias=False)
     unused = [n for n in SCHEMAS.values() if n and n != schema]
