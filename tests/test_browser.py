@@ -322,13 +322,22 @@ MUTATIONS = {
     ),
     "every slot change pushed, a write of the apps' states too": (
         STORE,
-        "    if (!navigationMoved) return;\n",
+        "    if (!navigation || navigation === this.heardNavigation) return;\n"
+        "    this.heardNavigation = navigation;\n"
+        '    const navigated = readAppState(navigation.param, config.appKey ?? "");\n'
+        "    if (appState !== JSON.stringify(navigated ?? null)) return;\n",
         "",
         [
             "no_echo_when_reports_come_faster_than_renders",
             "eight_apps_three_evicted_then_a_navigation_pushes_nothing",
             "an_over_cap_app_then_another_params_navigation_pushes_nothing",
         ],
+    ),
+    "a write forgets the page's last navigation": (
+        STORE,
+        'if (navigationType === "replace") return;',
+        'if (navigationType === "replace") return void (lastNavigation = undefined);',
+        ["back_while_another_app_reports_still_pushes"],
     ),
     "a loading app starts from the state it was mounted with": (
         STORE,

@@ -61,6 +61,8 @@ def _move_store(repo: Path, types_import: str = "../types") -> None:
     _move(repo, STORE, MOVED_STORE)
     _edit(repo, MOVED_STORE, ('from "./host-styles"', 'from "../host-styles"'))
     text = (repo / MOVED_STORE).read_text()
+    if 'from "./app-state"' in text:  # the push decision reads the format
+        _edit(repo, MOVED_STORE, ('from "./app-state"', 'from "../app-state"'))
     if 'from "./types"' in text:  # compat mode: the schema
         _edit(repo, MOVED_STORE, ('from "./types"', f'from "{types_import}"'))
     _edit(repo, RENDERER, ('"./use-app-bridge', '"./bridge/use-app-bridge'))
@@ -176,6 +178,7 @@ def test_the_module_moved_with_the_bridge_is_the_same_module(tmp_path: Path) -> 
     _move(repo, MODULE, f"{MCP}/bridge/app-state.ts")
     _move(repo, MODULE_TESTS, f"{MCP}/bridge/app-state.test.ts")
     _edit(repo, MOVED_STORE_TESTS, ('from "../app-state.ts"', 'from "./app-state.ts"'))
+    _edit(repo, MOVED_STORE, ('from "../app-state"', 'from "./app-state"'))
     for path in (GENERIC, ROUTES, HOOK, HOOK_TESTS):
         _edit(repo, path, ('"@/mcp-apps/app-state', '"@/mcp-apps/bridge/app-state'))
     commit_all(repo, "refactor: the bridge folder")
@@ -192,6 +195,7 @@ def test_a_module_moved_and_renamed_is_found_by_its_export(tmp_path: Path) -> No
     _move(repo, MODULE, moved)
     _edit(repo, MODULE_TESTS, ('from "./app-state.ts"', 'from "../lib/deep-link-state.ts"'))
     _edit(repo, STORE_TESTS, ('from "./app-state.ts"', 'from "../lib/deep-link-state.ts"'))
+    _edit(repo, STORE, ('from "./app-state"', 'from "../lib/deep-link-state"'))
     for path in (GENERIC, ROUTES, HOOK, HOOK_TESTS):
         _edit(repo, path, ('"@/mcp-apps/app-state', '"@/lib/deep-link-state'))
     commit_all(repo, "refactor: the URL format in lib/")

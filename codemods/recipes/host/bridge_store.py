@@ -47,18 +47,23 @@ PATH = "apps/mesh/src/mcp-apps/use-app-bridge.ts"
 DEFINES = f"function {bridge_role.HOST_CONTEXT}("
 ROLE = bridge_role.ROLE
 
-# Page-wide, beside the theme observer: apps hear a slot that changed only
-# after a navigation that moved in the history.
+# Page-wide, beside the theme observer: apps hear a slot that the page's last
+# navigation moving in the history changed.
 NAVIGATION = statement(
     """
-    // Whether the page's last navigation moved to another history entry (a link,
-    // back/forward) or replaced the current one, as writes of the apps' states do.
-    // Without the Navigation API it stays false: apps restore their state on load
-    // only.
-    let navigationMoved = false;
+    // The page's last navigation to another history entry (a link,
+    // back/forward; writes of the apps' states replace the entry), with its
+    // appState param. Without the Navigation API there is none: apps restore
+    // their state on load only.
+    let lastNavigation: { param: string | null } | undefined;
     function onNavigation(event: Event) {
-      const { navigationType } = event as Event & { navigationType?: string };
-      navigationMoved = navigationType !== "replace";
+      const { navigationType, target } = event as Event & {
+        navigationType?: string;
+        target: { currentEntry: { url: string } };
+      };
+      if (navigationType === "replace") return;
+      const { searchParams } = new URL(target.currentEntry.url);
+      lastNavigation = { param: searchParams.get(APP_STATE_PARAM) };
     }
     """
 )
@@ -73,14 +78,16 @@ LISTEN = statement(
 )
 
 SHOWN_FIELD = """
-// What the app shows now, (as JSON) its slot in the last location, and the
-// state in the context the bridge holds.
+// What the app shows now, (as JSON) its slot in the last location, the state
+// in the context the bridge holds, and the last navigation it heard.
 private shownAppState: unknown;
 """
 LAST_FIELD = "private lastAppState: string | undefined;"
 CONTEXT_FIELD = "private contextAppState: unknown;"
+HEARD_FIELD = "private heardNavigation: typeof lastNavigation;"
 
-# attach(): what the app starts from, before the context is built.
+# attach(): what the app starts from, before the context is built; it hears
+# only the navigations after it.
 STARTING = [
     statement("this.shownAppState = appState;", role="this.shownAppState = appState", names=MEMBERS),
     statement("this.contextAppState = appState;", role="this.contextAppState = appState", names=MEMBERS),
@@ -89,19 +96,25 @@ STARTING = [
         role="this.lastAppState = JSON.stringify(appState ?? null)",
         names=MEMBERS,
     ),
+    statement("this.heardNavigation = lastNavigation;", role="this.heardNavigation = lastNavigation", names=MEMBERS),
 ]
 
 # updateConfig(), last: the push decision.
 _PUSH = (
     """
-    // The app's slot changed: a link or back/forward (not a write of the
-    // apps' states, which replaces the history entry) tells the app, unless
-    // it shows that state already. A loading app starts from it.
+    // The app's slot changed: the change the page's last link or back/forward
+    // made to it (not a write of the apps' states, which replaces the history
+    // entry, nor an eviction after it) tells the app, unless it shows that
+    // state already. A loading app starts from it.
     const appState = JSON.stringify(config.appState ?? null);
     """,
     "if (!config.onAppStateChange || appState === this.lastAppState) return;",
     "this.lastAppState = appState;",
-    "if (!navigationMoved) return;",
+    "const navigation = lastNavigation;",
+    "if (!navigation || navigation === this.heardNavigation) return;",
+    "this.heardNavigation = navigation;",
+    'const navigated = readAppState(navigation.param, config.appKey ?? "");',
+    "if (appState !== JSON.stringify(navigated ?? null)) return;",
     "if (appState === JSON.stringify(this.shownAppState ?? null)) return;",
     "this.shownAppState = config.appState ?? null;",
     """
@@ -365,6 +378,11 @@ def _fields(ed: FileEditor, store: Node, own_context: bool) -> None:
         store, "contextAppState", CONTEXT_FIELD, after=lambda: (last or shown)[0] if last or shown else unsub_theme(),
         names=MEMBERS,
     )
+    context = ed.class_members(store, ed.member_name("contextAppState"))
+    ed.ensure_class_member(
+        store, "heardNavigation", HEARD_FIELD,
+        after=lambda: (context or last or shown)[0] if context or last or shown else unsub_theme(), names=MEMBERS,
+    )
 
 
 def _navigation(ed: FileEditor, store: Node) -> None:
@@ -562,16 +580,17 @@ def _declaring_host_context(ed: FileEditor, attach: Node) -> Node:
 
 def _schema_import(ed: FileEditor, ctx: Context) -> None:
     """The schema the wiring registers, imported from where mesh keeps the
-    protocol's types; what only another wiring used goes, and so does
-    0.6.0's import of it from app-state.ts."""
+    protocol's types, after the format's import that the push decision
+    reads; what only another wiring used goes, and so does 0.6.0's import
+    of the schema from app-state.ts (first: the format's import replaces it)."""
     schema = SCHEMAS[wiring(ctx)]
     module, same = import_of(ed, ctx, MODULE_PATH, alias=False, anchor_suffix="./host-styles")
-    earlier = [earlier_import(f"{FLOOR}, the schema's import", [name], module) for name in SCHEMAS.values() if name]
+    for name in SCHEMAS.values():
+        if name:
+            ed.retire_statement(ed.source.root, earlier_import(f"{FLOOR}, the schema's import", [name], module))
+    ensure_import_like_neighbours(ed, ctx, MODULE_PATH, ["APP_STATE_PARAM", "readAppState"], alias=False)
     if schema:
-        ensure_import_like_neighbours(ed, ctx, TYPES_PATH, [schema], alias=False, earlier=earlier)
-    else:
-        for was in earlier:
-            ed.retire_statement(ed.source.root, was)
+        ensure_import_like_neighbours(ed, ctx, TYPES_PATH, [schema], alias=False)
     ed.drop_unused_imports(module, [n for n in SCHEMAS.values() if n], "this release imports it from types.ts", same, moved=True)
     types, types_same, _anchor = folder_import(ed, ctx, TYPES_PATH, alias=False)
     unused = [n for n in SCHEMAS.values() if n and n != schema]

@@ -30,7 +30,9 @@ SCHEMAS = {SDK: "", COMPAT_1X: NOTIFICATION, COMPAT_2X: PARAMS}
 
 # The members the handler and the store's other statements use; a team may
 # rename them.
-MEMBERS = frozenset({"this.shownAppState", "this.lastAppState", "this.contextAppState", "this.hostContext"})
+MEMBERS = frozenset(
+    {"this.shownAppState", "this.lastAppState", "this.contextAppState", "this.heardNavigation", "this.hostContext"}
+)
 
 # A handler for a bridge that has since been replaced or torn down (which
 # sets it to null) touches nothing.

@@ -20,8 +20,9 @@ from .releases import FLOOR
 PROP_MEMBERS = (
     Item("appState", "appState?: unknown;"),
     Item("onAppStateChange", "onAppStateChange?: (state: unknown) => void;"),
+    Item("appKey", "appKey?: string;"),
 )
-PROP_NAMES = (Item("appState", "appState"), Item("onAppStateChange", "onAppStateChange"))
+PROP_NAMES = (Item("appState", "appState"), Item("onAppStateChange", "onAppStateChange"), Item("appKey", "appKey"))
 
 RENDERER_MODULE = "mcp-app-renderer.tsx"
 RENDERER_PATH = "apps/mesh/src/mcp-apps/" + RENDERER_MODULE
@@ -148,6 +149,7 @@ def wire_render_site(ed: FileEditor, ctx: Context, node: Node, hook: Statement, 
 RENDERER_ATTRIBUTES = (
     Item("appState", "appState={appState}"),
     Item("onAppStateChange", "onAppStateChange={onAppStateChange}"),
+    Item("appKey", "appKey={appKey}"),
 )
 
 

@@ -62,6 +62,8 @@ COPY_060 = "[APP_STATE_PARAM]: copyAppState({prev}[APP_STATE_PARAM], part.toolCa
 
 
 COMPONENT = "GenericToolCallPart"
+# The part hands its wrapper the key it passes the hook.
+PART_ATTRIBUTES = (*RENDERER_ATTRIBUTES[:-1], Item("appKey", "appKey={part.toolCallId}"))
 
 
 def sites(f: Finder, renderer: set[str] | dict[str, str]) -> list[tuple[Node, str, Node | None, str]]:
@@ -125,7 +127,7 @@ def transform(ed: FileEditor, ctx: Context) -> None:
         # The hook's argument reads it: only a part that shows an app has a key.
         ed.declaration_of(body, "hasMCPApp")
     wire_render_site(ed, ctx, component, HOOK_CALL, anchor="sourceId")
-    ed.ensure_jsx_attributes(ed.jsx_element(component, wrapper_name, f"`{name}`"), RENDERER_ATTRIBUTES)
+    ed.ensure_jsx_attributes(ed.jsx_element(component, wrapper_name, f"`{name}`"), PART_ATTRIBUTES)
 
     props = props_type_name(ed, wrapper) or f"{wrapper_name}Props"
     ed.ensure_members(ed.interface(props), PROP_MEMBERS)

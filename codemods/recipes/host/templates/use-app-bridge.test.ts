@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "bun:test";
 import { App, PostMessageTransport } from "@modelcontextprotocol/ext-apps";
-import { readAppState, writeAppState } from "./app-state.ts";
+import { APP_STATE_PARAM, readAppState, writeAppState } from "./app-state.ts";
 import { BridgeStore } from "./use-app-bridge.ts";
 
 // The stores run with the SDK's AppBridge and App over in-memory windows
@@ -73,10 +73,17 @@ class Page {
   }
   /** A navigation: "traverse" for back/forward, "push" for a link. */
   navigate(param: string | undefined, navigationType = "traverse") {
+    this.go(param, navigationType);
+    this.render();
+  }
+  /** A navigation to a route that still loads: it renders later. */
+  go(param: string | undefined, navigationType = "traverse") {
     this.param = param;
+    const url = new URL("https://studio.test/thread");
+    if (param) url.searchParams.set(APP_STATE_PARAM, param);
+    Object.assign(navigation, { currentEntry: { url: url.href } });
     const event = new Event("currententrychange");
     navigation.dispatchEvent(Object.assign(event, { navigationType }));
-    this.render();
   }
 }
 
@@ -89,6 +96,7 @@ function mount(page: Page, key: string, keepsState = true) {
     onAppStateChange: keepsState
       ? (state: unknown) => page.reports.push([key, state])
       : undefined,
+    appKey: keepsState ? key : undefined,
   });
   const store = new BridgeStore(config(page.param));
   store.attach({ contentWindow: frame } as never);
@@ -188,6 +196,36 @@ describe("BridgeStore app state", () => {
     const kept = keys.map((key) => readAppState(page.param, key) !== undefined);
     expect(kept).toEqual([false, false, true, true]);
     expect(page.apps.map((app) => app.pushes)).toEqual([[], [], [], []]);
+  });
+
+  it("Back to a slow route pushes the slot it removed, though another app's report lands first", async () => {
+    const page = new Page(writeAppState(undefined, "call_2", "other"));
+    const [one, two] = [await open(page, "call_1"), await open(page, "call_2")];
+    const entry = page.param;
+    page.navigate(entry, "push"); // another tab
+    await one.report({ state: "x" });
+    page.write();
+    page.go(entry); // Back, to a route that still loads
+    await two.report({ state: "moved" });
+    page.write(); // on the entry Back reached, before its render
+    await settle();
+    expect([one.pushes, two.pushes]).toEqual([[null], []]);
+  });
+
+  it("after a link or Back, a later eviction or over-cap state pushes nothing", async () => {
+    const page = new Page(writeAppState(undefined, "call_1", "a"));
+    const [one, two] = [await open(page, "call_1"), await open(page, "call_2")];
+    page.navigate(page.param, "push"); // another tab, the same slots
+    await two.report({ state: "b".repeat(1510) }); // its write evicts call_1
+    page.write();
+    expect(readAppState(page.param, "call_1")).toBe(undefined);
+    page.navigate(undefined); // Back to no state: call_2 hears it
+    await two.report({ state: "c" });
+    page.write();
+    await two.report({ state: "x".repeat(3000) }); // over the cap on its own
+    page.write();
+    await settle();
+    expect([one.pushes, two.pushes]).toEqual([[], [null]]);
   });
 
   it("a report without state is ignored, as are a torn-down bridge's", async () => {
