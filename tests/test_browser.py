@@ -255,22 +255,8 @@ def test_scenarios_are_all_run() -> None:
     assert json.loads(listed.stdout) == SCENARIOS
 
 
-# Scenarios the generated code fails today (strict: a fix makes them pass,
-# and then this entry must go).
-KNOWN_FAILURES = {
-    "back_while_another_app_reports_still_pushes": (
-        "0.7.0's store decides on the page's last history change (navigationMoved): "
-        "another app's write, a replace, lands before the router renders the Back"
-    ),
-}
-
-
 @pytest.mark.slow
-@pytest.mark.parametrize("scenario", [
-    pytest.param(name, marks=pytest.mark.xfail(reason=KNOWN_FAILURES[name], strict=True))
-    if name in KNOWN_FAILURES else name
-    for name in SCENARIOS
-])
+@pytest.mark.parametrize("scenario", SCENARIOS)
 def test_browser_scenario(scenario: str, browser_results: dict[str, dict]) -> None:
     result = browser_results.get(scenario)
     assert result is not None, f"{scenario} did not run"
