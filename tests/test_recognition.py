@@ -148,7 +148,7 @@ def test_a_renamed_member_is_used_by_what_is_inserted(tmp_path: Path) -> None:
     text = (repo / BRIDGE).read_text()
     # remove the push decision at the end of updateConfig: it must come back
     # with the new name
-    start = text.index("\n    // The app's slot changed: a link or back/forward")
+    start = text.index("\n    // The app's slot changed:")
     end = text.index("\n    }\n", text.index("this.bridge.sendHostContextChange", start)) + len("\n    }")
     (repo / BRIDGE).write_text(text[:start] + text[end:])
     assert "this.lastJson" not in (repo / BRIDGE).read_text().split("updateConfig(")[1].split("private ")[0]
