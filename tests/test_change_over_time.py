@@ -110,9 +110,11 @@ def test_an_edited_handler_is_refused_with_its_file_and_lines(tmp_path: Path) ->
     repo = _wired(tmp_path / "repo", "compat-1x")
     path = repo / BRIDGE
     text = path.read_text()
+    # next to the lines a migration changes (the registration's first lines):
+    # no three-way merge takes it, so it is refused
     edited = text.replace(
-        "this.config.onAppStateChange?.(params.state);",
-        "this.config.onAppStateChange?.(params.state);\n        track(params);",
+        "({ params }) => {\n        if (this.bridge !== bridge) return;",
+        "({ params }) => {\n        track(params);\n        if (this.bridge !== bridge) return;",
     )
     assert edited != text
     path.write_text(edited)
@@ -124,12 +126,13 @@ def test_an_edited_handler_is_refused_with_its_file_and_lines(tmp_path: Path) ->
         assert BRIDGE in result.stderr
         assert f"lines {start}-{start + 8}" in result.stderr, result.stderr
         assert "changed since mesh-codemod wrote it" in result.stderr
+        assert 'opt out of this step with `skip = ["bridge-store"]`' in result.stderr, result.stderr
         assert {k: v for k, v in snapshot(repo).items() if "package.json" not in k} == {
             k: v for k, v in before.items() if "package.json" not in k
         }
     # in its own wiring, the edit is the user's: kept
     result = _run(repo, "compat-1x")
-    assert result.exit_code == 0 and "nothing to do" in result.stderr
+    assert result.exit_code == 0 and "nothing to do" in result.stderr, result.output
 
 
 def test_an_edited_created_file_keeps_its_edit_and_migrates_by_a_merge(tmp_path: Path) -> None:

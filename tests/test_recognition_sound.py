@@ -8,7 +8,8 @@ line: the edited created file of an earlier release (the test's own,
 tests/earlier_release.py) is merged keeping the team's line, or, where the
 upgrade rewrites that line, left alone and named (the three-way merge),
 never upgraded as if unedited; and an earlier form of a statement the team
-edited is refused (not migrated).
+edited away from the lines the migration changes is migrated by a merge that
+keeps the edit byte for byte, or refused where it would not.
 """
 
 from __future__ import annotations
@@ -81,7 +82,7 @@ def test_an_edited_earlier_release_file_is_merged_or_left_alone(case: str, tmp_p
         assert path not in {item["path"] for item in report["left_alone"]}, report["left_alone"]
     else:
         assert (repo / path).read_bytes() == edited, f"{case}: the team's file was written"
-        assert (path, "edited") in {(item["path"], item["why"]) for item in report["left_alone"]}, report["left_alone"]
+        assert (path, "conflict") in {(item["path"], item["why"]) for item in report["left_alone"]}, report["left_alone"]
         found = re.search(
             rf"{re.escape(path)} was edited since mesh-codemod wrote it \({re.escape(earlier_release.VERSION)}, .*?\): "
             rf"the upgrade to {re.escape(__version__)}[^:]* conflicts with the edits at lines? (\d+)(?:-(\d+))?: left alone",
@@ -109,17 +110,34 @@ HANDLER_EDITS = {
 }
 
 
+# Where the layout printer cannot take the team's comment, the merge is
+# refused rather than dropping it.
+REFUSED = {"a-comment-before-the-semicolon", "pure-comment-in-added-parentheses"}
+
+
 @pytest.mark.parametrize("case", sorted(HANDLER_EDITS))
-def test_an_edited_earlier_form_is_not_migrated(case: str, tmp_path: Path) -> None:
+def test_an_edited_earlier_form_is_merged_keeping_the_edit_or_refused(case: str, tmp_path: Path) -> None:
+    """Away from the lines the migration changes, the edit merges (SPEC 5a,
+    a three-way merge): the team's bytes survive in the migrated handler;
+    where they would not, the handler is refused. Never dropped as layout."""
     old, new = HANDLER_EDITS[case]
     repo = wired(tmp_path / "repo", "compat-1x")
     _edit(repo, BRIDGE, old, new)
-    _ask_for_sdk(repo, WIRINGS["compat-2x"][1])  # as _run does: the checkout moves to the 2.x SDK
-    before = snapshot(repo)
-    result = _run(repo, "compat-2x")
-    assert result.exit_code == 3, result.output
-    assert "changed since mesh-codemod wrote it" in result.output, result.output
-    assert snapshot(repo) == before
+    if case in REFUSED:
+        _ask_for_sdk(repo, WIRINGS["compat-2x"][1])  # as _run does: the checkout moves to the 2.x SDK
+        before = snapshot(repo)
+        result = _run(repo, "compat-2x")
+        assert result.exit_code == 3, result.output
+        assert "bridge-store         refused" in result.output and BRIDGE in result.output, result.output
+        assert snapshot(repo) == before
+        return
+    result = _run(repo, "compat-2x", "--json")
+    assert result.exit_code == 0, result.output
+    assert {c["kind"] for c in json.loads(result.stdout)["changes_of_form"]} == {"migrate"}
+    assert "three-way merge, keeping the changes" in result.stdout, result.stdout
+    clean = (wired(tmp_path / "clean", "compat-2x") / BRIDGE).read_bytes()
+    assert clean.count(old) == 1, f"this release no longer writes {old!r} once in {BRIDGE}"
+    assert (repo / BRIDGE).read_bytes() == clean.replace(old, new), f"{case}: the team's edit was not kept"
 
 
 def test_the_unedited_earlier_form_is_migrated(tmp_path: Path) -> None:

@@ -274,8 +274,8 @@ class StatementEdits(EditorBase):
         if done.conflicts or layout_tree(done.text, self.source.language is TSX) is None:
             return False
         text = self.laid_out(done.text, indent)
-        if text is None or text == ours:
-            return False
+        if text is None or text == ours or any(c not in text for c in _comments_in(node)):
+            return False  # a comment of the team's that the layout would drop: theirs, refused
         self.edits.replace(start.start_byte, node.end_byte, text)
         self.merged.add(node.id)
         first, last = start.start_point[0] + 1, node.end_point[0] + 1
@@ -379,3 +379,14 @@ def _renamed(env: dict[str, str]) -> dict[str, str]:
     names, never a role's own metavariables (``$H`` of one role is not the
     ``$H`` of another)."""
     return {name: value for name, value in env.items() if not name.startswith("$")}
+
+
+def _comments_in(node: Node) -> list[str]:
+    """The text of each comment inside ``node``."""
+    found, stack = [], [node]
+    while stack:
+        here = stack.pop()
+        if here.type == "comment":
+            found.append(here.text.decode("utf-8"))
+        stack.extend(here.children)
+    return found

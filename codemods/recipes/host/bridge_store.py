@@ -336,7 +336,7 @@ def _not_an_edited_form(ed: FileEditor, store: Node, wanted: Statement) -> None:
         ):
             return
         text = squash(ed.text(node))
-        nearest = max((*wanted.earlier, wanted), key=lambda f: SequenceMatcher(None, text, squash(code_of(f.snippet)), autojunk=False).ratio())
+        nearest = max((wanted, *wanted.earlier), key=lambda f: SequenceMatcher(None, text, squash(code_of(f.snippet)), autojunk=False).ratio())
         # the tool's handler reaches the site's callback (0.6.0's through a method of its own)
         if nearest is wanted or not any(name in text for name in ("onAppStateChange", "reportAppState")):
             return
