@@ -92,13 +92,13 @@ CASES = {
     "accessor-appstate": (
         "1.7.1",
         {"accessor": "onappstatechange", "params": "{ appState: unknown }"},
-        ["bridge.onappstatechange = (params) =>", "this.reportAppState(params.appState ?? undefined);"],
+        ["bridge.onappstatechange = (params) =>", "this.config.onAppStateChange?.(params.appState);"],
     ),
     # a state typed as a record: the host only passes it on as unknown
     "record-state": (
         "1.7.1",
         {"event": "appstatechange", "params": "{ state: Record<string, unknown> | null }"},
-        ['bridge.addEventListener("appstatechange", (params) =>', "this.reportAppState(params.state ?? undefined);"],
+        ['bridge.addEventListener("appstatechange", (params) =>', "this.config.onAppStateChange?.(params.state);"],
     ),
     # an SDK that renamed the event: `appstatechange` declared, and
     # `statechange` kept but @deprecated (listed first): the current name
@@ -138,8 +138,8 @@ def test_sdk_mode_wires_what_the_installed_sdk_declares_and_type_checks(case: st
     for line in wired:
         assert line in text, text
     # nothing else: neither another API nor a compat schema (one handler,
-    # reporting the declared params member to the store)
-    assert len(re.findall(r"reportAppState\(params\.\w+ \?\? undefined\)", text)) == 1, text
+    # handing the declared params member to the render site)
+    assert len(re.findall(r"this\.config\.onAppStateChange\?\.\(params\.\w+\)", text)) == 1, text
     assert "StateChangedNotificationSchema" not in text
     assert invoke("apply", "--repo", tree, "--check").exit_code == 0
 
@@ -155,7 +155,7 @@ def test_sdk_mode_wires_what_the_installed_sdk_declares_and_type_checks(case: st
     # the check can fail: the other params member is a type error
     path = work / BRIDGE
     other = "state" if "params.appState" in text else "appState"
-    path.write_text(re.sub(r"params\.(appState|state) \?\?", f"params.{other} ??", path.read_text()))
+    path.write_text(re.sub(r"params\.(appState|state)\b", f"params.{other}", path.read_text()))
     new = _errors(tsc, work, "tsconfig.json") - baseline
     assert any("use-app-bridge.ts" in e for e in new), new
 

@@ -301,6 +301,8 @@ def transform(ed: FileEditor, ctx: Context) -> None:
     team = by_other_hands.teams(ed, ctx.repo, ctx.names)
     if team is not None:
         ed.note(by_other_hands.handled_by_the_team(ed, team, ctx))
+        # the push decision still reads the format
+        ensure_import_like_neighbours(ed, ctx, MODULE_PATH, ["APP_STATE_PARAM", "readAppState"], alias=False)
         return
     # Heard in any method of the store (a helper that registerHandlers
     # calls, say); the size handler is needed only to add it.
@@ -372,13 +374,12 @@ def _fields(ed: FileEditor, store: Node, own_context: bool) -> None:
     shown = ed.class_members(store, ed.member_name("shownAppState"))
     ed.ensure_class_member(store, "lastAppState", LAST_FIELD, after=lambda: shown[0] if shown else unsub_theme(), names=MEMBERS)
     last = ed.class_members(store, ed.member_name("lastAppState"))
-    if not own_context:
-        return
-    ed.ensure_class_member(
-        store, "contextAppState", CONTEXT_FIELD, after=lambda: (last or shown)[0] if last or shown else unsub_theme(),
-        names=MEMBERS,
-    )
-    context = ed.class_members(store, ed.member_name("contextAppState"))
+    if own_context:
+        ed.ensure_class_member(
+            store, "contextAppState", CONTEXT_FIELD, after=lambda: (last or shown)[0] if last or shown else unsub_theme(),
+            names=MEMBERS,
+        )
+    context = ed.class_members(store, ed.member_name("contextAppState")) if own_context else []
     ed.ensure_class_member(
         store, "heardNavigation", HEARD_FIELD,
         after=lambda: (context or last or shown)[0] if context or last or shown else unsub_theme(), names=MEMBERS,
