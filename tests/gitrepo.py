@@ -3,11 +3,10 @@
 from __future__ import annotations
 
 import os
-import shutil
 import subprocess
 from pathlib import Path
 
-from .support import FIXTURES
+from .support import FIXTURES, fixture_tree
 
 BOT = "Codemod Bot <bot@example.com>"
 # A fixed date and identity make the fixture's base commit, and so every
@@ -58,7 +57,7 @@ def bun_lock(version: str, nested: str = "") -> str:
 def fixture_repo(into: Path, case: str = "newest", files: dict[str, str] | None = None) -> Path:
     """The fixture's input, with ``files`` added, committed as the only
     commit of a new repository."""
-    shutil.copytree(FIXTURES / case / "input", into)
+    fixture_tree(FIXTURES / case, into)
     for path, text in (files or {}).items():
         (into / path).write_text(text)
     git(into, "init", "-q", "-b", "main")

@@ -5,6 +5,7 @@ from __future__ import annotations
 import fcntl
 import os
 import shutil
+import tomllib
 from collections.abc import Callable
 from pathlib import Path
 
@@ -12,11 +13,16 @@ import pytest
 from typer.testing import CliRunner
 
 from codemods.cli.app import app
+from codemods.recipes.base import Bridge, Context
+from codemods.recipes.host import STEPS as HOST_STEPS
 
 ROOT = Path(__file__).resolve().parent.parent
 FIXTURES = ROOT / "fixtures" / "host"
 # UPDATE_FIXTURES=1 rewrites the expected trees from the current output.
 UPDATE = os.environ.get("UPDATE_FIXTURES") == "1"
+# A case's files that an earlier release of the tool wrote, by tree: not
+# committed, made from the store of earlier releases (``from_store``).
+FROM_STORE = "from-store.toml"
 
 
 def snapshot(root: Path) -> dict[str, bytes]:
@@ -26,6 +32,51 @@ def snapshot(root: Path) -> dict[str, bytes]:
         for p in sorted(root.rglob("*"))
         if p.is_file() and not p.is_symlink()
     }
+
+
+def from_store(case: Path, tree: str) -> dict[str, bytes]:
+    """The files of ``case``'s ``tree`` (``input``, ``expected-compat``)
+    that its from-store.toml lists: what the case's ``release`` wrote,
+    written in ``bridge`` mode. Each is rendered as the tool renders that
+    release's template from its store (codemods/recipes/host/releases/)
+    for the tree at hand, in the run's wiring, then given the team's
+    ``edits`` of it since (each [old, new] found once)."""
+    declared = case / FROM_STORE
+    if not declared.is_file():
+        return {}
+    spec = tomllib.loads(declared.read_text())
+    ctx = Context(case / tree, Bridge(spec["bridge"]))
+    files = {}
+    for path in spec.get(tree, []):
+        new_file = next(s.new_file for s in HOST_STEPS if s.path == path and s.new_file is not None)
+        release = next(r for r in new_file.releases() if r.version == spec["release"])
+        wiring = new_file.wirings(ctx)[0] if new_file.wirings is not None else ""
+        text = new_file.render(ctx, release.templates, wiring)
+        for old, new in spec.get("edits", {}).get(path, []):
+            assert text.count(old) == 1, f"{declared}: {old!r} is not in {path} once"
+            text = text.replace(old, new)
+        files[path] = text.encode()
+    return files
+
+
+def fixture_files(case: Path, tree: str) -> dict[str, bytes]:
+    """Every file of ``case``'s ``tree`` (relative path -> bytes): the
+    committed ones and those made from the store."""
+    files = snapshot(case / tree)
+    made = from_store(case, tree)
+    both = sorted(files.keys() & made.keys())
+    assert not both, f"{case / tree}: {', '.join(both)} committed and listed in {FROM_STORE}"
+    return files | made
+
+
+def fixture_tree(case: Path, into: Path, tree: str = "input") -> Path:
+    """A writable copy of ``case``'s ``tree`` at ``into``, whole."""
+    shutil.copytree(case / tree, into)
+    for path, data in fixture_files(case, tree).items():
+        if not (into / path).is_file():
+            (into / path).parent.mkdir(parents=True, exist_ok=True)
+            (into / path).write_bytes(data)
+    return into
 
 
 def invoke(*args: str | Path):
@@ -38,9 +89,7 @@ def host_tree(tmp_path: Path):
     """A writable copy of a fixture's input tree."""
 
     def make(case: str = "newest") -> Path:
-        target = tmp_path / case
-        shutil.copytree(FIXTURES / case / "input", target)
-        return target
+        return fixture_tree(FIXTURES / case, tmp_path / case)
 
     return make
 
