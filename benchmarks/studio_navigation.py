@@ -1,8 +1,8 @@
 """Run benchmarks/studio_navigation.ts on the tool's output (not a test).
 
 Times, side by side in one bun process (see the .ts file for what is
-measured and the goals): 0.6.0's output on the bundled fixture (recorded in
-fixtures/host/release-0.6.0-compat/input) and this checkout's output on the
+measured and the goals): 0.6.0's output on the bundled fixture (the input
+of fixtures/host/release-0.6.0-compat) and this checkout's output on the
 same fixture (fixtures/host/newest/input, compat mode, made here). --src
 LABEL=PATH adds a tree made otherwise (its apps/mesh/src, e.g. a patched
 mesh checkout's).
@@ -22,6 +22,10 @@ from pathlib import Path
 from codemods import __version__
 
 ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
+
+from tests.support import fixture_tree  # noqa: E402
+
 FIXTURES = ROOT / "fixtures" / "host"
 BUN = ROOT / "tools" / "node_modules" / ".bin" / "bun"
 
@@ -39,8 +43,9 @@ def main() -> None:
         result = subprocess.run(apply, cwd=ROOT, capture_output=True, text=True)
         if result.returncode != 0:
             sys.exit(f"the tool failed:\n{result.stdout}{result.stderr}")
+        earlier = fixture_tree(FIXTURES / "release-0.6.0-compat", Path(scratch) / "0.6.0")
         trees = [
-            f"0.6.0={FIXTURES / 'release-0.6.0-compat' / 'input' / 'apps' / 'mesh' / 'src'}",
+            f"0.6.0={earlier / 'apps' / 'mesh' / 'src'}",
             f"{__version__}={tree / 'apps' / 'mesh' / 'src'}",
             *args.src,
         ]
