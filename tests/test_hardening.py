@@ -16,7 +16,7 @@ import pytest
 from codemods.plan import writing
 from codemods.plan.lock import repo_lock
 
-from .support import FIXTURES, ROOT, invoke, snapshot
+from .support import FIXTURES, ROOT, fixture_tree, invoke, snapshot
 
 BRIDGE = "apps/mesh/src/mcp-apps/use-app-bridge.ts"
 RENDERER = "apps/mesh/src/mcp-apps/mcp-app-renderer.tsx"
@@ -91,7 +91,7 @@ def test_failure_while_staging_leaves_no_temporary_files(host_tree, monkeypatch)
 
 def test_unchanged_files_keep_their_timestamp_and_mode(tmp_path: Path) -> None:
     repo = tmp_path / "partial"
-    shutil.copytree(FIXTURES / "partial" / "input", repo)
+    fixture_tree(FIXTURES / "partial", repo)
     styles = "apps/mesh/src/mcp-apps/host-styles.ts"
     (repo / RENDERER).chmod(0o600)
     (repo / styles).chmod(0o600)

@@ -21,7 +21,7 @@ import pytest
 from codemods.engine.equivalence import layout_key
 
 from . import perturb
-from .support import FIXTURES, invoke, snapshot
+from .support import FIXTURES, fixture_tree, invoke, snapshot
 
 SRC = "apps/mesh/src/mcp-apps"
 BRIDGE = f"{SRC}/use-app-bridge.ts"
@@ -239,8 +239,7 @@ def test_a_refused_dry_run_prints_no_diff(tmp_path: Path) -> None:
 
 @pytest.mark.parametrize("case", ["newest", "partial"])
 def test_status_gives_a_reason_for_every_pending_step(case: str, tmp_path: Path) -> None:
-    repo = tmp_path / "repo"
-    shutil.copytree(FIXTURES / case / "input", repo)
+    repo = fixture_tree(FIXTURES / case, tmp_path / "repo")
     result = invoke("status", "--repo", repo, "--json")
     assert result.exit_code == 0, result.output
     steps = json.loads(result.stdout)["steps"]

@@ -23,7 +23,7 @@ from pathlib import Path
 
 import pytest
 
-from .support import FIXTURES, ROOT, snapshot
+from .support import FIXTURES, ROOT, fixture_files, snapshot
 
 from .node_tools import BIN, NODE_MODULES, require
 
@@ -53,7 +53,7 @@ FORMATTED_CASES = ["newest", "earliest", "partial"]
 
 
 def _changed_files(case: str, mode: str) -> list[str]:
-    before = snapshot(FIXTURES / case / "input")
+    before = fixture_files(FIXTURES / case, "input")
     after = snapshot(FIXTURES / case / f"expected-{mode}")
     return sorted(p for p, data in after.items() if before.get(p) != data and p.endswith((".ts", ".tsx")))
 
