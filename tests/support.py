@@ -73,7 +73,7 @@ def fixture_tree(case: Path, into: Path, tree: str = "input") -> Path:
     """A writable copy of ``case``'s ``tree`` at ``into``, whole."""
     shutil.copytree(case / tree, into)
     for path, data in fixture_files(case, tree).items():
-        if not (into / path).is_file():
+        if not (into / path).is_file():  # made from the store
             (into / path).parent.mkdir(parents=True, exist_ok=True)
             (into / path).write_bytes(data)
     return into
