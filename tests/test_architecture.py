@@ -9,8 +9,6 @@ from __future__ import annotations
 import ast
 from pathlib import Path
 
-import pytest
-
 from .support import ROOT
 
 PACKAGE = ROOT / "codemods"

@@ -121,7 +121,7 @@ def test_import_added_after_anchor_import() -> None:
         import { x, y } from "./x";
         import { b } from "./b";
         """,
-        lambda ed: ed.ensure_import("./x", ["x", "y"], after_module_suffix="./a"),
+        lambda ed: ed.ensure_import("./x", ["x", "y"], after=ed.import_ending_with("./a")),
     )
 
 

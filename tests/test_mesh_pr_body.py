@@ -11,7 +11,7 @@ import re
 import shutil
 from pathlib import Path
 
-from .gitrepo import BOT, commit_all, fixture_repo, git
+from .gitrepo import BOT, commit_all, fixture_repo
 from .support import ROOT, invoke
 
 SECTIONS = [
