@@ -9,8 +9,6 @@ from __future__ import annotations
 import ast
 from pathlib import Path
 
-import pytest
-
 from .support import ROOT
 
 PACKAGE = ROOT / "codemods"
@@ -155,7 +153,8 @@ def test_the_command_line_is_entered_from_the_entry_point_only() -> None:
 
 def test_nothing_the_publishing_side_imports_belongs_to_the_checks_wing() -> None:
     graph = imports()
-    start = {m for m in MODULES if _wing(m) == "publish"}
+    # the publish wing and its commands (`mesh-codemod publish`)
+    start = {m for m in MODULES if _wing(m) == "publish"} | {"codemods.cli.github"}
     assert start, "no publishing package"
     reached = _reach(graph, start)
     crossing = []

@@ -7,7 +7,6 @@ before it removes anything."""
 
 from __future__ import annotations
 
-import json
 import os
 import shutil
 import subprocess

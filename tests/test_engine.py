@@ -98,15 +98,6 @@ def test_result_that_does_not_parse_is_refused() -> None:
         run("const a = 1;\n", break_it)
 
 
-def test_overlapping_edits_are_rejected() -> None:
-    def clash(ed: FileEditor) -> None:
-        ed.edits.replace(0, 5, "let")
-        ed.edits.replace(2, 8, "var")
-
-    with pytest.raises(OverlapError):
-        run("const a = 1;\n", clash)
-
-
 # ---------------------------------------------------------------- imports
 
 
@@ -121,7 +112,7 @@ def test_import_added_after_anchor_import() -> None:
         import { x, y } from "./x";
         import { b } from "./b";
         """,
-        lambda ed: ed.ensure_import("./x", ["x", "y"], after_module_suffix="./a"),
+        lambda ed: ed.ensure_import("./x", ["x", "y"], after=ed.import_ending_with("./a")),
     )
 
 

@@ -230,17 +230,13 @@ def test_recipe_roles_match_their_snippets() -> None:
     import pkgutil
 
     import codemods.recipes
-    from codemods.recipes.host import bridge_store, panel_app_view, tool_call_part
+    from codemods.recipes.host import panel_app_view, tool_call_part
 
     for module in pkgutil.walk_packages(codemods.recipes.__path__, "codemods.recipes."):
         importlib.import_module(module.name)
     from codemods.recipes.host import bridge_wiring
-    from codemods.recipes.names import NAMES
 
-    # 8 under the default names, and 6 more the other known set adds
-    assert len(bridge_wiring._variants(NAMES)) == 14
     check_roles()
-    assert not statements._UNCHECKED_ROLES
     assert all(h.role for h in bridge_wiring.HANDLERS.values())
     assert panel_app_view.HOOK_CALL.role == tool_call_part.HOOK_CALL.role == "useAppStateParam($$$)"
 
@@ -291,7 +287,7 @@ def test_every_template_statement_is_laid_out_by_the_printer(mode: str) -> None:
         for node in parse(data, TYPESCRIPT).root_node.named_children:
             if node.type == "comment":
                 continue
-            printed = L.print_doc(snippet_printer._Printer(data, Style()).statement(node), Style())
-            assert printed == data[node.start_byte:node.end_byte].decode()
+            written = data[node.start_byte:node.end_byte].decode()
+            assert layout_snippet(written, "", Style()).text == written
     wide = snippet_printer.render_file(templates["app-state.test.ts"], Style(line_width=120))
     assert 'import { APP_STATE_MAX_LENGTH, copyAppState, readAppState, writeAppState } from "./app-state.ts";' in wide

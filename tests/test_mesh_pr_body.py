@@ -11,7 +11,7 @@ import re
 import shutil
 from pathlib import Path
 
-from .gitrepo import BOT, commit_all, fixture_repo, git
+from .gitrepo import BOT, commit_all, fixture_repo
 from .support import ROOT, invoke
 
 SECTIONS = [
@@ -116,3 +116,23 @@ def test_a_migration_and_an_upgrade_use_their_types(tmp_path: Path) -> None:
     migration_notes = upgrade["body"][upgrade["body"].index("## Migration Notes"):upgrade["body"].index("## Review Checklist")]
     # 0.7.0 reads only the one format it writes: nothing to say of earlier links
     assert "None: no database migration" in migration_notes and "earlier" not in migration_notes
+
+
+def test_a_series_read_back_from_git_names_the_tables_names(tmp_path: Path) -> None:
+    """The push step's series (`publish.kept`) has a plan read from git
+    objects, which names no names: its body speaks of the table's."""
+    import git as gitpython
+
+    from codemods.deliver import build, prbody
+    from codemods.plan.model import Plan
+    from codemods.plan.repository import Identity
+    from codemods.recipes.base import Bridge, ModeChoice
+
+    repo = gitpython.Repo(_repo(tmp_path))
+    bridge = ModeChoice(Bridge.COMPAT, "the check step's choice")
+    plan = Plan(Path(repo.working_tree_dir), "host", bridge, [], [])
+    base = repo.head.commit.hexsha
+    series = build.Series(repo, base, [], plan, bridge, Identity("Codemod Bot", "bot@example.com"), "2024-01-01")
+    body = prbody.render(series, None, ["publish"])
+    assert "Studio advertises `appState: { maxLength: 1024 }`" in body
+    assert "(`hostContext.appState`) reaches them today" in body

@@ -23,7 +23,7 @@ import pytest
 
 from .node_tools import BIN, NODE_MODULES, require
 from .support import FIXTURES, invoke
-from .test_typescript_tools import _errors, _sdk2_config, _typecheck_tree
+from .test_typescript_tools import _errors, _typecheck_tree
 
 CASE = FIXTURES / "team-wrote-it"
 STORE = "apps/mesh/src/mcp-apps/use-app-bridge.ts"

@@ -1,16 +1,13 @@
 """The publishing side (codemods/publish/, `mesh-codemod publish`): it
 rebuilds the series on the build job's base and pushes its own commits;
 from the artifact, one manifest, it takes only the base, the verdict and
-the choice, and no file content; it imports nothing that starts a process
-of the checkout, and at run time starts nothing but git and gh."""
+the choice, and no file content; at run time it starts nothing but git
+and gh (what it imports: tests/test_architecture.py)."""
 
 from __future__ import annotations
 
 import json
-import os
 import shutil
-import subprocess
-import sys
 from pathlib import Path
 
 import pytest
@@ -19,19 +16,7 @@ from .gitrepo import BOT, git, with_remote
 from .publish_support import (
     BRANCH, EVIL, MODULE, append, build, built, kept_repo, manifest, publish, publisher, write_manifest,
 )
-from .support import ROOT, invoke
-
-
-def test_the_publishing_side_imports_nothing_that_runs_the_checkouts_code() -> None:
-    code = (
-        "import sys, codemods.publish.artifact, codemods.deliver.forge, codemods.cli.github, codemods.cli.app\n"
-        "print(sorted(m for m in sys.modules if m.startswith('codemods')))\n"
-    )
-    out = subprocess.run([sys.executable, "-I", "-c", code], cwd=ROOT, capture_output=True, text=True, check=True,
-                         env={**os.environ, "PYTHONPATH": str(ROOT)})
-    loaded = set(json.loads(out.stdout.replace("'", '"')))
-    assert "codemods.publish.artifact" in loaded
-    assert not {m for m in loaded if m.startswith("codemods.checks")}, loaded
+from .support import invoke
 
 
 def test_publish_pushes_its_own_series_and_runs_nothing_of_the_checkout(tmp_path: Path, built) -> None:
@@ -160,26 +145,6 @@ def test_skip_is_read_from_the_target_branch_not_only_the_base(tmp_path: Path, b
     out = json.loads(report.read_text())
     assert out.get("nothing_to_do") is True and out["commits"] == []
     assert git(remote, "for-each-ref", f"refs/heads/{BRANCH}") == ""
-
-
-def test_a_publish_run_loads_nothing_that_runs_the_checkouts_code(tmp_path: Path, built) -> None:
-    """Not only the imports: a whole `mesh-codemod publish` (rebuild and
-    push) never loads the modules that start the checkout's processes."""
-    remote, work, artifact = built
-    clone = publisher(tmp_path, remote)
-    code = (
-        "import sys\nfrom codemods.cli.app import app\n"
-        "try:\n    app()\nexcept SystemExit as done:\n    print('exit', done.code)\n"
-        "print(' '.join(sorted(m for m in sys.modules if m.startswith('codemods'))))\n"
-    )
-    args = ["publish", "--repo", str(clone), "--artifact", str(artifact), "--branch", BRANCH,
-            "--target", "origin/main", "--push", "origin", "--author", BOT]
-    out = subprocess.run([sys.executable, "-I", "-c", code, *args], cwd=tmp_path, capture_output=True, text=True,
-                         env={**os.environ, "PYTHONPATH": str(ROOT)})
-    exit_line, modules = out.stdout.strip().splitlines()[-2:]
-    assert exit_line == "exit 0", out.stdout + out.stderr
-    assert "codemods.publish.artifact" in modules.split()
-    assert not {m for m in modules.split() if m.startswith("codemods.checks")}, modules
 
 
 # --- one build per job: the check step keeps, the push step pushes (issue 30) ---

@@ -9,7 +9,6 @@ Conflict naming both, and nothing is written."""
 
 from __future__ import annotations
 
-import json
 import re
 import shutil
 import subprocess

@@ -29,12 +29,9 @@ RANGES = {"1.7.1": "^1.2.2", "2.0.4": "^2.0.4"}
 NOTIFICATION = "McpUiStateChangedNotification"
 
 
-def _install(tree: Path, release: str, *, event: str = "", accessor: str = "", params: str = "{ state: unknown }",
-             context_state: str = "", deprecated_event: str = "") -> Path:
-    """``release``'s declarations in ``tree`` as its installed SDK, plus:
-    ``event`` in AppBridgeEventMap and/or an ``accessor`` on AppBridge, both
-    taking ``McpUiStateChangedNotification["params"]`` = ``params``; and
-    ``McpUiHostContext.appState`` typed ``context_state`` when given."""
+def installed(tree: Path, release: str) -> Path:
+    """``release``'s package.json and declarations in ``tree`` as its
+    installed SDK: the package's folder."""
     released = require(RELEASED[release], f"ext-apps {release} (tools/package.json)")
     package = tree / PACKAGE
     package.mkdir(parents=True)
@@ -43,6 +40,16 @@ def _install(tree: Path, release: str, *, event: str = "", accessor: str = "", p
         target = package / declaration.relative_to(released)
         target.parent.mkdir(parents=True, exist_ok=True)
         shutil.copy(declaration, target)
+    return package
+
+
+def _install(tree: Path, release: str, *, event: str = "", accessor: str = "", params: str = "{ state: unknown }",
+             context_state: str = "", deprecated_event: str = "") -> Path:
+    """``release``'s declarations in ``tree`` as its installed SDK, plus:
+    ``event`` in AppBridgeEventMap and/or an ``accessor`` on AppBridge, both
+    taking ``McpUiStateChangedNotification["params"]`` = ``params``; and
+    ``McpUiHostContext.appState`` typed ``context_state`` when given."""
+    package = installed(tree, release)
     src = package / "dist" / "src"
     spec = (src / "spec.types.d.ts").read_text()
     spec += f'\nexport interface {NOTIFICATION} {{\n    method: "ui/notifications/state-changed";\n    params: {params};\n}}\n'

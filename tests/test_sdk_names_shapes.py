@@ -24,9 +24,8 @@ from codemods.recipes.names import NAMES, RECOMMENDED, Names
 
 from .sdk_support import SDK_FIXTURES
 from .support import invoke, snapshot
-from .test_sdk_declarations import BRIDGE, PACKAGE, RELEASED, _tree
+from .test_sdk_declarations import BRIDGE, PACKAGE, _tree, installed
 from .test_typescript_tools import _errors, _typecheck_tree, tsc  # noqa: F401 (fixture)
-from .node_tools import require
 
 TYPES = "apps/mesh/src/mcp-apps/types.ts"
 STORE_TESTS = "apps/mesh/src/mcp-apps/use-app-bridge.test.ts"
@@ -37,15 +36,7 @@ def _sdk(tree: Path, release: str, *, names: Names | None = None, capability: st
     under ``names`` (its notification, context field, event key, and on 1.x
     an accessor no doc comment deprecates), and the capability member typed
     ``capability`` when given."""
-    released = require(RELEASED[release], f"ext-apps {release} (tools/package.json)")
-    package = tree / PACKAGE
-    package.mkdir(parents=True)
-    shutil.copy(released / "package.json", package / "package.json")
-    for declaration in (released / "dist").rglob("*.d.ts"):
-        target = package / declaration.relative_to(released)
-        target.parent.mkdir(parents=True, exist_ok=True)
-        shutil.copy(declaration, target)
-    src = package / "dist" / "src"
+    src = installed(tree, release) / "dist" / "src"
     spec = (src / "spec.types.d.ts").read_text()
     cap_name = (names or NAMES).capability
     if capability:

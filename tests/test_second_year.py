@@ -10,7 +10,7 @@ from pathlib import Path
 
 from .gitrepo import BOT, commit_all, git, with_remote
 from .support import invoke
-from .team_action import STEPS, edit_pull, gh_state, read_state, run_action
+from .team_action import edit_pull, gh_state, read_state, run_action
 
 INDEX = "apps/mesh/src/web/index.tsx"
 BRANCH = "codemod/app-state"

@@ -8,8 +8,6 @@ import json
 import subprocess
 from pathlib import Path
 
-import pytest
-
 from codemods.deliver import forge
 
 from .gitrepo import FIXED, commit_all, git, with_remote

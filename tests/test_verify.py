@@ -188,8 +188,7 @@ def test_the_base_tree_is_exported_once_for_all_packages(checkout: Path, tmp_pat
 
     import git as gitpython
 
-    from codemods.deliver import build
-    from codemods.plan import repository, trees
+    from codemods.plan import trees
     from codemods.checks import verify
 
     ui = checkout / "packages/ui"
@@ -339,7 +338,7 @@ def test_real_mesh_verify(tmp_path: Path, monkeypatch) -> None:
     """On an installed mesh checkout: the series passes mesh's four checks,
     and a planted type error fails the type check. Runs on temporary copies
     of the commits' trees; the checkout gets git objects, nothing else."""
-    from codemods.cli import checking, delivery
+    from codemods.cli import delivery
     from codemods.deliver import build
     from codemods.plan import repository, trees
     from codemods.checks import verify
@@ -369,7 +368,7 @@ def test_progress_is_shown_on_a_terminal(monkeypatch) -> None:
     """A spinner naming the running check, on standard error, only on a terminal."""
     import io
 
-    from codemods.cli import checking, delivery
+    from codemods.cli import checking
 
     class Terminal(io.StringIO):
         def isatty(self) -> bool:

@@ -16,7 +16,6 @@ canary's folder note their environment and then do the real thing.
 from __future__ import annotations
 
 import json
-import os
 import re
 import shutil
 import sys

@@ -176,7 +176,8 @@ def _build_again(series: Series, base: str) -> Series:
 
 def _same_modulo_layout(repo: git.Repo, tree_a: str, tree_b: str) -> bool:
     """Whether two trees differ in the layout of TypeScript files only."""
-    from ..engine.equivalence import grammar_for, same_modulo_layout
+    from ..engine.equivalence import same_modulo_layout
+    from ..engine.parsing import language_for
 
     paths = [p for p in repo.git.diff("--name-only", "-z", "--no-renames", tree_a, tree_b, "--").split("\0") if p]
     for path in paths:
@@ -187,7 +188,7 @@ def _same_modulo_layout(repo: git.Repo, tree_a: str, tree_b: str) -> bool:
             b = repo.git.show(f"{tree_b}:{path}")
         except git.GitCommandError:
             return False
-        if not same_modulo_layout(a, b, grammar_for(path)):
+        if not same_modulo_layout(a, b, language_for(path)):
             return False
     return True
 

@@ -89,9 +89,10 @@ def _tokens(path: str, data: bytes) -> list[str]:
         return []
     if path.endswith((".ts", ".tsx", ".mts", ".cts")):
         try:
-            from ..engine.equivalence import grammar_for, layout_key
+            from ..engine.equivalence import layout_key
+            from ..engine.parsing import language_for
 
-            return layout_key(data, grammar_for(path)).split()
+            return layout_key(data, language_for(path)).split()
         except Exception:  # does not parse: compare its lines instead
             pass
     return [line.strip() for line in data.decode("utf-8", "replace").splitlines() if line.strip()]

@@ -141,7 +141,7 @@ def _what(series, introduction: list[str]) -> list[str]:
     lines = [line for line in introduction if not line.startswith("## ")]
     while lines and lines[0] == "":
         lines.pop(0)
-    names = series.plan.names or NAMES
+    names = series.plan.names
     if series.bridge.mode is not Bridge.SDK:  # an SDK that ships the notification is wired in sdk mode
         capability = getattr(series.bridge.sdk_api, "capability", "{ maxLength: 1024 }")
         advertised = (

@@ -53,6 +53,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 from functools import lru_cache
 from pathlib import PurePath
+from textwrap import dedent
 
 from tree_sitter import Language, Node
 
@@ -63,11 +64,6 @@ from .canonical import _ANY, _SEQUENCE, Group, Item, Leaf, canonical_tree, flatt
 
 class LayoutKeyError(ValueError):
     """The text does not parse: it has no layout-free form to compare."""
-
-
-def grammar_for(path: str | PurePath) -> Language:
-    """The grammar a file is read with (TSX for .tsx/.jsx)."""
-    return language_for(path)
 
 
 def layout_key(text: str | bytes, grammar: Language | str | PurePath = TYPESCRIPT, *, comments: bool = True) -> str:
@@ -101,14 +97,6 @@ def same_modulo_layout(a: str | bytes, b: str | bytes, grammar: Language | str |
         return layout_key(a, grammar) == layout_key(b, grammar)
     except LayoutKeyError:
         return False
-
-
-def layout_digest(text: str | bytes, grammar: Language | str | PurePath = TYPESCRIPT) -> str:
-    """sha256 of :func:`layout_key`, in hex: what an earlier release's output
-    is recorded as, so that a reformatted copy is still recognised."""
-    import hashlib  # here: its import costs every start of the tool, and few runs need it
-
-    return hashlib.sha256(layout_key(text, grammar).encode("utf-8")).hexdigest()
 
 
 class PatternError(ValueError):
@@ -158,7 +146,7 @@ class Pattern:
         comments: bool = False,
     ):
         language = grammar if isinstance(grammar, Language) else language_for(grammar)
-        data = dedent_text(text).encode("utf-8")
+        data = dedent(text).strip("\n").encode("utf-8")
         tree = parse(data, language)
         statements = [c for c in tree.root_node.named_children if c.type not in {"comment", "empty_statement"}]
         if tree.root_node.has_error or len(statements) != 1:
@@ -212,13 +200,6 @@ def _words(compiled) -> Iterator[str]:
     elif isinstance(compiled, tuple):
         for item in compiled[1]:
             yield from _words(item)
-
-
-def dedent_text(text: str) -> str:
-    lines = text.strip("\n").split("\n")
-    indents = [len(line) - len(line.lstrip()) for line in lines if line.strip()]
-    cut = min(indents, default=0)
-    return "\n".join(line[cut:] for line in lines)
 
 
 @lru_cache(maxsize=None)
@@ -311,8 +292,6 @@ __all__ = [
     "TSX",
     "TYPESCRIPT",
     "LayoutKeyError",
-    "grammar_for",
-    "layout_digest",
     "layout_key",
     "node_key",
     "same_modulo_layout",

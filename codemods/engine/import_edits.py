@@ -19,15 +19,13 @@ class ImportEdits(EditorBase):
         module: str,
         names: Sequence[str],
         *,
-        after_module_suffix: str | None = None,
         after: Node | None = None,
         same: Sequence[str] = (),
     ) -> Ensured:
         """``import { names } from "module"``: add missing names to an existing
         value import of the module, or add the statement after the import
-        ``after``, or of ``after_module_suffix`` (or the last import). Two
-        calls for a module that is not imported yet give one import
-        statement. ``same``: other specifiers of the same module (``../a``,
+        ``after`` (or the last import). Two calls for a module that is not
+        imported yet give one import statement. ``same``: other specifiers of the same module (``../a``,
         ``@/x/a``): an import under any of them is the module's, unless an
         earlier form's removal takes it away."""
         existing = None
@@ -51,7 +49,7 @@ class ImportEdits(EditorBase):
             missing = [n for n in names if n not in planned.names]
             planned.names.extend(missing)
             return self._record("import", module, [f"import {{ {', '.join(missing)} }} from {module}"] if missing else [])
-        anchor = after or (self.import_ending_with(after_module_suffix) if after_module_suffix is not None else None)
+        anchor = after
         if anchor is None:
             imports = [n for n in self.imports() if n.id not in self.retired]
             if not imports:

@@ -157,35 +157,6 @@ class ListEdits(EditorBase):
         printed = layout.print_doc(doc, self.style, self.source.indent_of(container))
         self.edits.replace(container.children[0].start_byte, container.children[-1].end_byte, printed)
 
-    def break_items(self, container: Node, replacements: dict[int, str]) -> bool:
-        """Put each item of a one-line-opening list on its own line, one
-        level in, the items at ``replacements`` (their index) replaced: how
-        Biome breaks a call whose arguments no longer fit, for a statement
-        the layout printer will not take (comments inside its items). An
-        item's own later lines move one level in with it. False, and
-        nothing done, where a comment sits between the items or an item
-        holds a template literal over several lines (its text would move)."""
-        if any(child.type == "comment" for child in container.children):
-            return False
-        items = container.named_children
-        if not items or any(
-            n.type == "template_string" and n.start_point[0] != n.end_point[0]
-            for item in items for n in self.walk(item)
-        ):
-            return False
-        eol, step = self.style.eol, self.style.indent
-        outer = self.source.indent_of(container)
-        texts = []
-        for index, node in enumerate(items):
-            text = replacements.get(index, self.text(node))
-            lines = text.replace("\r\n", "\n").split("\n")
-            texts.append(eol.join([lines[0], *(step + line if line.strip() else line for line in lines[1:])]))
-        comma = layout.trailing_comma_text(self.style, "call" if container.type == "arguments" else "list")
-        body = "".join(f"{eol}{outer}{step}{text}{',' if i < len(texts) - 1 else comma}" for i, text in enumerate(texts))
-        open_, close = self.text(container.children[0]), self.text(container.children[-1])
-        self.edits.replace(container.children[0].start_byte, container.children[-1].end_byte, f"{open_}{body}{eol}{outer}{close}")
-        return True
-
     def _append_lines(
         self, container: Node, items: list[Node], index: int, texts: list[str], separator: str
     ) -> None:

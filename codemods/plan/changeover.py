@@ -96,31 +96,10 @@ def wiring_migration(plan: Plan) -> str:
 
 
 def upgraded_from(plan: Plan) -> list[str]:
-    """The earlier releases whose output the plan upgrades, oldest first.
-
-    A label may name several releases that wrote the same bytes ("0.7.0
-    and 0.8.0, compat mode"). When one release wrote everything upgraded, the checkout
-    holds that release's output: the newest such release is the one named.
-    Otherwise each file's newest release is named."""
-    was = [c.was for _, c in plan.form_changes if c.kind == "upgrade"]
-    named = {v for label in was for v in _releases(label)}
-    labels = [releases for releases in (_releases(label, named) for label in was) if releases]
-    if not labels:
-        return []
-    common = set.intersection(*labels)
-    if common:
-        return [max(common, key=_version_key)]
-    return sorted({max(releases, key=_version_key) for releases in labels}, key=_version_key)
-
-
-def _releases(label: str, known: set[str] = frozenset()) -> set[str]:
-    """The releases a form's label names, before its first comma; a range
-    ("0.7.0 to 0.9.0") also names each of the ``known`` releases within it."""
-    head = label.split(",", 1)[0]
-    found = set(re.findall(r"\d+\.\d+\.\d+", head))
-    for low, high in re.findall(r"(\d+\.\d+\.\d+) to (\d+\.\d+\.\d+)", head):
-        found |= {v for v in known if _version_key(low) <= _version_key(v) <= _version_key(high)}
-    return found
+    """The earlier releases whose output the plan upgrades, oldest first:
+    the release each upgraded form's label names before its first comma."""
+    heads = [c.was.split(",", 1)[0] for _, c in plan.form_changes if c.kind == "upgrade"]
+    return sorted({v for head in heads for v in re.findall(r"\d+\.\d+\.\d+", head)}, key=_version_key)
 
 
 def _version_key(version: str) -> tuple[int, ...]:

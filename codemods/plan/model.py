@@ -16,6 +16,7 @@ from .formatting import FormatterChoice, Layout
 from ..recipes import Target
 from ..recipes.base import ModeChoice
 from ..recipes.base import Notice, Runner
+from ..recipes.names import NAMES, Names
 
 
 class Tools(NamedTuple):
@@ -85,8 +86,8 @@ class Plan(NamedTuple):
     formatter: FormatterChoice | None = None
     # The checkout's configuration file (codemods.config.Config), if read.
     config: object = None
-    # The feature's names the run wrote (recipes.names.Names; SPEC 10).
-    names: object = None
+    # The feature's names the run wrote (SPEC 10).
+    names: Names = NAMES
 
     @property
     def refused(self) -> list[StepResult]:

@@ -8,7 +8,7 @@ from pathlib import Path
 
 from ...engine.style import FORMATTER_FILES
 from ...engine.outcome import NotApplicable
-from ..base import Bridge, CommitGroup, Context, NewFile, Step
+from ..base import CommitGroup, Context, NewFile, Step
 from . import (
     bridge_role,
     bridge_store,
@@ -79,8 +79,12 @@ def module_wirings(ctx: Context) -> list[str]:
     return [wiring, *(label for label in bridge_wiring.SCHEMAS if label != wiring)]
 
 
+# What the created module exports.
+MODULE_EXPORTS = ("APP_STATE_PARAM", "APP_STATE_MAX_LENGTH", "readAppState", "writeAppState", "copyAppState")
+
+
 def module_exports(ctx: Context) -> list[str]:
-    return ["APP_STATE_PARAM", "APP_STATE_MAX_LENGTH", "readAppState", "writeAppState", "copyAppState"]
+    return list(MODULE_EXPORTS)
 
 
 def render_store_tests(ctx: Context, templates: Mapping[str, str], wiring: str) -> str:
@@ -303,7 +307,7 @@ def reads(names: list[str], grep) -> set[str] | None:
     basenames = {posixpath.basename(step.path) for step in STEPS}
     wanted = {n for n in names if posixpath.basename(n) in basenames or posixpath.basename(n) in _SETTINGS}
     needles = [step.defines for step in STEPS if step.defines]
-    needles += ["APP_STATE_PARAM", "APP_STATE_MAX_LENGTH", "encodeAppState", "decodeAppState", "toAppStateParam"]
+    needles += MODULE_EXPORTS
     needles += [schema for schema in bridge_wiring.SCHEMAS.values() if schema]
     # what a file playing a step's role holds (a render site renamed, the
     # search schema moved into a module of its own)

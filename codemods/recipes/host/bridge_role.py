@@ -19,7 +19,7 @@ from ...engine.files import files_containing
 from ...engine.find import Finder, squash
 from ...engine.outcome import AnchorMissing, Refused, parsed_or_refused
 from ..base import Context, Role
-from .roles import import_sources, module_file, one_of, parsed, props_type_name, top_functions
+from .roles import import_sources, one_of, parsed, props_type_name, top_functions
 
 # The usual names: each the first choice where the file has it.
 CLASS = "BridgeStore"
