@@ -14,6 +14,7 @@ were."""
 
 from __future__ import annotations
 
+import hashlib
 import json
 import re
 import shutil
@@ -401,3 +402,31 @@ def test_a_transformed_form_no_stored_release_wrote_reads_as_an_edited_handler(t
     assert result.exit_code == 3, result.output
     assert re.search(rf"{BRIDGE} lines \d+-\d+ hold compat mode, 1.x form .*, changed since mesh-codemod wrote it", result.stderr)
     assert bridge.read_bytes() == before
+
+
+# What each recorded release shipped: the git blob ids of its templates/ at
+# its release commit (0.6.0: `git rev-parse 4febe94:codemods/recipes/host/templates/<name>`).
+# The record is history: an edit to it would upgrade from output no release wrote.
+SHIPPED = {
+    "0.6.0": {
+        "app-state.compat-params-schema.ts": "25e430b059bd2447a8416598318caba851f2f769",
+        "app-state.compat-schema.ts": "0009f47803a6bf85b33d44589f3c51240300fdde",
+        "app-state.test.ts": "a76df2014a8da27f468d4d73d562131034a8faa4",
+        "app-state.ts": "89f7c30909d8f9d50e1bf417da20cd2b02a94a8e",
+        "use-app-bridge.test.ts": "53064fd33dec7ab3a8b54bd54dcaf2df82e47c58",
+        "use-app-state-param.test.ts": "7b1517b5899a4ea05556ba6f48c6b762460be46e",
+        "use-app-state-param.ts": "9395515425968bec7802c4296ec40f88349602a8",
+    },
+}
+
+
+def test_each_recorded_release_is_what_it_shipped() -> None:
+    recorded = {r.version: r for r in releases.releases()[1:]}
+    assert sorted(recorded) == sorted(SHIPPED), "a release recorded without its shipped ids, or the other way"
+    for version, shipped in SHIPPED.items():
+        texts = recorded[version].templates
+        ids = {
+            name: hashlib.sha1(b"blob %d\0%s" % (len(data := text.encode("utf-8")), data)).hexdigest()
+            for name, text in texts.items()
+        }
+        assert ids == shipped, f"releases/{version}/ differs from what {version} shipped"
