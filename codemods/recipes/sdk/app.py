@@ -100,7 +100,8 @@ EXAMPLES_PATH = "src/app.examples.ts"
 def sender_example(w: Words, context: bool = True, capabilities: bool = True) -> list[str]:
     """The sender's example, in the doc and in the companion region: a kept
     state validated before use (it may come from a link), then one new
-    state, reported where the host keeps states and within the size it
+    state of the same shape, so a state handed back is one the example
+    restores, reported where the host keeps states and within the size it
     keeps (UTF-8 bytes of the JSON text); each part only where the
     revision's `App` has the getter it needs."""
     lines = []
@@ -113,7 +114,7 @@ def sender_example(w: Words, context: bool = True, capabilities: bool = True) ->
         ]
     lines += [
         "// later, when the user opens another tab",
-        'const state = { tab: "invoices" };',
+        'const state = "invoices";',
         "const bytes = new TextEncoder().encode(JSON.stringify(state)).length;",
     ]
     if capabilities:
