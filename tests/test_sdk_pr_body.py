@@ -135,7 +135,8 @@ def test_the_bodies_link_the_proposal_and_never_ask_the_naming_question(
     assert "[#62](https://github.com/modelcontextprotocol/ext-apps/issues/62)" in motivation
     assert "[#194](https://github.com/modelcontextprotocol/ext-apps/pull/194)" in motivation
     assert "not model-visible" in motivation
-    assert "Reference host implementation: [decocms/mesh](https://github.com/decocms/mesh)" in motivation
+    # mesh has the host side only once its own PR merges: proposed, not shipped
+    assert "A reference host implementation is proposed for [decocms/mesh](https://github.com/decocms/mesh)" in motivation
     assert "?" not in motivation.replace("?:", "").replace(")?.", "")  # it asks nothing
     assert "viewState" not in body
     breaking = body[body.index("## Breaking Changes"):body.index("## Types of changes")]
@@ -173,6 +174,7 @@ def test_pr_makes_the_spec_branch_and_the_code_branch_stacked_on_it(tmp_path: Pa
     spec_body = (tmp_path / "PR.spec.md").read_text()
     assert "The SDK change that implements it is stacked on it." in spec_body
     assert "[#465](https://github.com/modelcontextprotocol/ext-apps/issues/465)" in spec_body
+    assert "A reference host implementation is proposed for [decocms/mesh]" in spec_body
     assert "`npm run build`, `npm test` and `npm run prettier`: not run for this PR" in spec_body
     assert "- [ ] New and existing tests pass locally" in spec_body
     assert "### The change" not in spec_body

@@ -179,8 +179,8 @@ def _links(kind: str, spec_reason: str = "", spec_url: str = "") -> list[str]:
         f" which a host may keep and hand back; what the model should know still goes through"
         f" `ui/update-model-context`. {other[0].upper() + other[1:]}.",
         "",
-        f"Reference host implementation: [decocms/mesh]({REFERENCE_HOST}) (Studio) keeps each View's state in"
-        " the page URL and advertises the capability with its `maxLength`.",
+        f"A reference host implementation is proposed for [decocms/mesh]({REFERENCE_HOST}) (Studio): it keeps"
+        " each View's state in the page URL and advertises the capability with its `maxLength`.",
     ]
 
 
