@@ -260,7 +260,7 @@ def test_the_capability_counts_utf8_bytes_with_1024_by_default_and_says_why(tmp_
     text, doc = _applied_draft(tmp_path)
     entry = _entry(text)
     assert "`maxLength`: UTF-8 bytes of its JSON text, 1024 when absent (base64 of 1024 bytes and a key naming the View fit a 2 KB URL)" in entry
-    assert "MUST advertise the `appState` capability, SHOULD give its `maxLength`, and SHOULD keep at least 1024 bytes" in entry
+    assert "MUST advertise the `appState` capability and SHOULD give its `maxLength`; without it, it MUST keep at least 1024 bytes" in entry
     capabilities = next(doc.data[f.start:f.end].decode() for f in doc.fences() if b"interface HostCapabilities" in doc.data[f.start:f.end])
     assert "  appState?: {\n    /** Largest state it keeps, in UTF-8 bytes of its JSON text (see ui/notifications/state-changed). */\n    maxLength?: number;\n  };" in capabilities
     assert first_error(parse(capabilities.encode(), TYPESCRIPT)) is None
