@@ -475,3 +475,18 @@ def test_new_doc_examples_are_synced_from_companion_regions(shape: str, regions:
         assert joined.count(".sendStateChanged(") <= 1
         if module == "app" and "getHostCapabilities" in joined:
             assert "bytes <= (keeps.maxLength ?? 1024)" in joined  # the advertised limit, 1024 without one
+
+
+def test_the_migration_table_maps_widget_state_only_partly_and_says_why_under_it(tmp_path: Path) -> None:
+    """Model-visible state is not this change's scope: the counterparts are
+    partial, in short cells, and the paragraph under the table says how."""
+    repo = sdk_tree(tmp_path, "shape-c-full")
+    result = invoke("apply", "--repo", repo, "--only=docs-migrate")
+    assert result.exit_code == 0, result.output
+    text = (repo / "docs/migrate_from_openai_apps.md").read_text()
+    rows = [[c.strip() for c in line.strip()[1:-1].split("|")] for line in text.splitlines() if line.startswith("|")]
+    cells = {row[0]: row[1] for row in rows}
+    assert cells["`widgetState`"] == "`app.getHostContext()?.appState` (partly)"
+    assert cells["`setWidgetState()`"] == "`app.sendStateChanged()` (partly)"
+    under = text[text.index("| `notifyIntrinsicHeight`"):].split("\n\n")[1]
+    assert "Unlike `widgetState`, the model never sees it" in under
