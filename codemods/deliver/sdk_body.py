@@ -136,10 +136,11 @@ def discussion(series, spec_branch: str, code_branch: str, fork: str | None) -> 
         f" `{w.capability}` without it keeps at least 1024 bytes: base64 of 1024 bytes plus a key naming the"
         " View still fits a 2 KB URL, the length commonly taken as safe for a link.",
         "",
-        "**An alternative: the experimental slot.** The capability could start as"
-        " `hostCapabilities.experimental[...]` (#708) and get its own member once hosts have tried it. We"
-        " chose a member of its own because Views must check it before sending and hosts must advertise"
-        " `maxLength`; moving it to the experimental slot changes only where the capability sits.",
+        "**An alternative: the experimental slot.** Released SDKs strip capability keys they do not know"
+        f" (2.0.4's `McpUiHostCapabilitiesSchema` drops `{w.capability}`), while 2.0.4 passes"
+        " `hostCapabilities.experimental` through as a record, so a capability there (#708) reaches Views on"
+        " 2.x releases already deployed. A member of its own gets a typed schema and docs, but reaches Views"
+        " only from the SDK release that adds it. The branches propose the member.",
         "",
         "**The branches** (no PRs opened yet; the code is stacked on the spec):",
         "",
