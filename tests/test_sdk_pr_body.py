@@ -76,8 +76,11 @@ def test_the_body_says_the_pinned_toolchain_made_the_generated_files(tmp_path: P
     require_pinned_schemas()
     body = _body(tmp_path, "shape-b")
     line = next(line for line in body.splitlines() if line.startswith("Generated files:"))
-    assert line.startswith("Generated files: `src/generated/` was regenerated with the pinned schema toolchain (ts-to-zod 5.1.0, zod 4.3.6, Prettier 3.6.2")
-    assert "(no node_modules beside the sources it ran on)" in line
+    # plain words: what did not run and why, then what ran
+    assert line.startswith("Generated files: `src/generated/` was regenerated from the edited `src/spec.types.ts` with"
+                           " ts-to-zod 5.1.0, zod 4.3.6 and Prettier 3.6.2 (the versions mesh-codemod pins), run under Bun")
+    assert line.endswith(": the checkout has no node_modules, so `npm run generate:schemas` was not run.")
+    assert "beside the sources" not in body
     assert "edited in the generator's style" not in body
 
 

@@ -54,8 +54,8 @@ def test_dry_run_shows_the_diff_and_check_goes_from_pending_to_done(
     assert "target: sdk" in dry.stderr
     # the text report says where the generated files came from
     if toolchain == "pinned":
-        assert "regenerated with the pinned schema toolchain (ts-to-zod 5.1.0, zod 4.3.6, Prettier 3.6.2" in dry.stderr
-        assert "no node_modules beside the sources it ran on" in dry.stderr
+        assert "regenerated with ts-to-zod 5.1.0, zod 4.3.6 and Prettier 3.6.2 (the versions mesh-codemod pins), run under Bun" in dry.stderr
+        assert "the checkout has no node_modules, so `npm run generate:schemas` was not run" in dry.stderr
         assert "confirm with" not in dry.stderr
     else:
         assert "confirm with `npm run generate:schemas`" in dry.stderr

@@ -182,7 +182,7 @@ def generated_sentence(c: Change) -> str:
     if not c.generated:
         return ""
     if c.generated.startswith(REGENERATED):
-        return f"`src/generated/` was {c.generated} from the edited `src/spec.types.ts`."
+        return f"`src/generated/` was regenerated from the edited `src/spec.types.ts` with {c.generated.removeprefix(REGENERATED)}."
     return "`src/generated/`" + c.generated.removeprefix("src/generated/") + "."
 
 
