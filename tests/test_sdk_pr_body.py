@@ -70,6 +70,7 @@ def test_the_body_speaks_to_the_sdk_maintainers(
     # the reproduce line names only the flags that matter on the SDK
     reproduce = next(line for line in body.splitlines() if line.startswith("mesh-codemod pr "))
     assert "--bridge" not in reproduce and "--formatter" not in reproduce and "--author" in reproduce
+    assert reproduce.endswith(" --no-verify")  # as the run that made the body, whose testing section cites it
 
 
 def test_the_body_says_the_pinned_toolchain_made_the_generated_files(tmp_path: Path) -> None:
