@@ -151,6 +151,7 @@ def test_the_bodies_link_the_proposal_and_never_ask_the_naming_question(
     assert "- [ ] My code follows the repository's style guidelines" in checklist
     assert "- [ ] New and existing tests pass locally" in checklist
     assert "- [ ] I have added appropriate error handling" in checklist
+    assert "- [ ] I have read the [MCP Documentation]" in checklist  # a person says so, not the tool
 
 
 def test_pr_makes_the_spec_branch_and_the_code_branch_stacked_on_it(tmp_path: Path, hand_written: None) -> None:
@@ -181,6 +182,9 @@ def test_pr_makes_the_spec_branch_and_the_code_branch_stacked_on_it(tmp_path: Pa
     assert "A reference host implementation is proposed for [decocms/mesh]" in spec_body
     assert "`npm run build`, `npm test` and `npm run prettier`: not run for this PR" in spec_body
     assert "- [ ] New and existing tests pass locally" in spec_body
+    # a new protocol notification is a new feature; reading the docs is a person's statement
+    assert "- [x] New feature (non-breaking change which adds functionality)" in spec_body
+    assert "- [ ] I have read the [MCP Documentation]" in spec_body
     assert "### The change" not in spec_body
     # what it removes as well as what it adds
     assert 'It removes: "Keeping View state between sessions" from the future work under "Extensibility".' in spec_body

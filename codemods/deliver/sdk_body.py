@@ -258,11 +258,11 @@ def render_spec(series, tail: list[str]) -> str:
         "",
         "## Types of changes",
         "",
-        *[f"- [{'x' if label.startswith('Documentation') else ' '}] {label}" for label, _ in TYPES],
+        *[f"- [{'x' if label.startswith(('New feature', 'Documentation')) else ' '}] {label}" for label, _ in TYPES],
         "",
         "## Checklist",
         "",
-        *[f"- [{'x' if item.startswith('I have read') or 'documentation' in item else ' '}] {item}" for item in CHECKLIST],
+        *[f"- [{'x' if 'documentation' in item else ' '}] {item}" for item in CHECKLIST],
         "",
     ]
     return "\n".join(lines + _details(series, tail))
@@ -367,6 +367,8 @@ def _section_key(title: str) -> str | None:
 
 def _ticked(label: str, report) -> bool:
     words = label.lower()
+    if "read the" in words:  # "I have read the MCP Documentation": a person's statement, not the tool's
+        return False
     if "new feature" in words or "documentation" in words:
         return True
     if "bug fix" in words or "breaking change" in words:
@@ -382,9 +384,7 @@ def _ticked(label: str, report) -> bool:
             c.name in {"prettier", "format", "lint"} and c.outcome.value == "passed" and c.command and not _as_on_base(c)
             for c in report.checks
         )
-    if "error handling" in words:  # a notification adds no error path to handle
-        return False
-    return "read the" in words
+    return False  # "error handling": a notification adds no error path to handle
 
 
 def _as_on_base(check) -> bool:
