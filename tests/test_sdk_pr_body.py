@@ -146,6 +146,8 @@ def test_the_bodies_link_the_proposal_and_never_ask_the_naming_question(
     breaking = body[body.index("## Breaking Changes"):body.index("## Types of changes")]
     assert "None." not in breaking.split("\n\n")[1]
     assert "`AppBridgeEventMap` gains a `statechange` key" in breaking
+    # the event-map key is required, so only the wire's new members are all optional
+    assert "every new wire member is optional" in breaking
     checklist = body[body.index("## Checklist"):body.index("## Additional context")]
     # --no-verify: nothing ran, so neither the style box nor the tests box is ticked
     assert "- [ ] My code follows the repository's style guidelines" in checklist

@@ -308,7 +308,7 @@ def _breaking(c: summary.Change) -> list[str]:
             "",
         ]
     return [
-        "No existing wire message, type or method changes, and every new member is optional.",
+        "No existing wire message, type or method changes, and every new wire member is optional.",
         "",
         *note,
         f"- A host that ignores `{w.method}` is unaffected: it is a notification, so nothing waits for an answer."
