@@ -241,7 +241,8 @@ def test_the_same_view_is_the_hosts_durable_identity_of_the_tool_call(tmp_path: 
     for words in ("the same server (as the Host identifies it) and `ui://` resource",
                   "rendered for the same tool call as the Host durably identifies it",
                   "not the JSON-RPC id of `tools/call`, which is unique only within one connection",
-                  "for a View shown without a tool call, in the same place", "after the user moved it",
+                  "for a View shown without a tool call, in the same place",
+                  "(e.g., a panel addressed by server and tool)", "after the user moved it",
                   "the View a link addresses", "a link brought (untrusted)"):
         assert words in field, words
     assert "toolInfo`" not in text[text.index("State of this View"):]
