@@ -451,7 +451,7 @@ def _synced_example(text: str, source: str) -> list[str]:
 
 @pytest.mark.parametrize(("shape", "regions"), [
     ("shape-b", {"app": "reportViewState", "app-bridge": "keepStateInUrl"}),
-    ("shape-c", {"app": "reportViewState", "app-bridge": "keepStateInUrl"}),  # 2.x: on the statechange key
+    ("shape-c", {"app": "reportViewState"}),  # 2.x: no accessor, and the statechange key's doc is two lines
 ])
 def test_new_doc_examples_are_synced_from_companion_regions(shape: str, regions: dict) -> None:
     """Where the revision keeps its examples in `.examples.ts` files, each
@@ -490,3 +490,24 @@ def test_the_migration_table_maps_widget_state_only_partly_and_says_why_under_it
     assert cells["`setWidgetState()`"] == "`app.sendStateChanged()` (partly)"
     under = text[text.index("| `notifyIntrinsicHeight`"):].split("\n\n")[1]
     assert "Unlike `widgetState`, the model never sees it" in under
+
+
+def test_the_new_tsdoc_leaves_the_rules_to_the_spec(tmp_path: Path) -> None:
+    """The `statechange` key's doc is a summary and a @see (2.0.4 documents
+    none of its keys); `sendStateChanged`'s says when to call it and what a
+    host does, the guard and the example, not the spec's rules again."""
+    repo = sdk_tree(tmp_path, "shape-c")
+    result = invoke("apply", "--repo", repo, "--only=app-bridge", "--only=app")
+    assert result.exit_code == 0, result.output
+
+    def doc_above(text: str, member: str) -> str:
+        at = text.index(member)
+        return text[text.rindex("/**", 0, at):at]
+
+    key = doc_above((repo / "src/app-bridge.ts").read_text(), "statechange: ")
+    assert "@see" in key and "@example" not in key and "page URL" not in key
+    sender = doc_above((repo / "src/app.ts").read_text(), "sendStateChanged(params")
+    prose = sender[:sender.index("@param")]
+    assert "`hostContext.appState`" in prose and "this checks the handshake" in prose
+    for rule in ("secret", "personal data", "validate", "maxLength", ", say"):
+        assert rule not in prose, rule

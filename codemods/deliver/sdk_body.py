@@ -286,11 +286,12 @@ def _api(c: summary.Change) -> list[str]:
         items.append(f"`src/app-bridge.ts`: {summary.wiring(c)}")
     if "app" in c.changed:
         items.append(f"`src/app.ts`: {summary.guard_sentence(c)}")
-    examples = [p for s, p in (("bridge-examples", "`src/app-bridge.examples.ts`"), ("app-examples", "`src/app.examples.ts`"))
-                if s in c.changed]
+    examples = [(p, side) for s, p, side in (("bridge-examples", "`src/app-bridge.examples.ts`", "host's"),
+                                             ("app-examples", "`src/app.examples.ts`", "View's")) if s in c.changed]
     if examples:
-        items.append(f"{' and '.join(examples)}: the regions the new doc examples are synced from; they count the"
-                     " state's UTF-8 bytes against the advertised `maxLength`")
+        paths, sides = (" and ".join(part) for part in zip(*examples))
+        items.append(f"{paths}: the {sides} example{'s' if len(examples) > 1 else ''}, counting the state's UTF-8"
+                     " bytes against the advertised `maxLength`")
     if c.tests:
         items.append("`src/app-bridge.test.ts`: " + "; ".join(f"\"{t}\"" for t in c.tests))
     if c.docs:
