@@ -165,6 +165,9 @@ def test_commit_bodies_are_plain_words_true_of_their_commit(tmp_path: Path) -> N
     log = git(repo, "log", "--reverse", "--format=%s%n%b%n----", f"main..{BRANCH}")
     for conditional in ("where the revision", "unless", "only where", " if "):
         assert conditional not in log, conditional
+    # the spec commit is also the spec PR's only commit: no "next commits" there
+    spec = " ".join(git(repo, "log", "-1", "--format=%b", f"{BRANCH}-spec").split())
+    assert "next commits" not in spec and "The SDK code that implements it comes in a change of its own." in spec
     subjects = git(repo, "log", "--reverse", "--format=%s", f"main..{BRANCH}").split("\n")
     assert subjects[:2] == ["spec(draft): add ui/notifications/state-changed", "feat: add ui/notifications/state-changed"]
     exports = " ".join(git(repo, "log", "--format=%b", "-1", f"{BRANCH}~2").split())
