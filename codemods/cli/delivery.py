@@ -47,7 +47,7 @@ def _series(request: SeriesRequest):
     repo = repository.open_repo(request.repo)
     name, email = author(request.author or configured_author(repo, request.base))
     return build.build_series(
-        repo, request.base, request.bridge, repository.identity(repo, name, email), TOOLS
+        repo, request.base, request.bridge, repository.identity(name, email), TOOLS
     )
 
 
