@@ -115,7 +115,7 @@ def missing_pieces(before: Path, after: Path) -> list[str]:
             "`maxLength`: UTF-8 bytes of its JSON text, 1024 when absent (base64 of 1024 bytes",
             "MUST validate a restored state, and MUST NOT take a state-changing action",
             "read-only loading is fine",
-            "MUST advertise the `appState` capability, SHOULD give its `maxLength`, and SHOULD keep at least 1024 bytes",
+            "MUST advertise the `appState` capability and SHOULD give its `maxLength`; without it, it MUST keep at least 1024 bytes",
             "hand a kept state back in `hostContext.appState` of the `ui/initialize` result",
             "MAY push changes with `ui/notifications/host-context-changed` (`null`: the initial view)",
             "MUST NOT hand it to another",

@@ -6,8 +6,11 @@ The remote is a bare repository; the user's checkout is a clone of it.
 from __future__ import annotations
 
 import json
+import os
 import shutil
 from pathlib import Path
+
+import pytest
 
 from .gitrepo import BOT, commit_all, fixture_repo, git, state, with_remote
 from .support import invoke, snapshot
@@ -69,10 +72,32 @@ def test_each_commit_of_the_series_changes_only_its_group_files(tmp_path: Path) 
         ]),
         ("search-schema", ["apps/mesh/src/web/index.tsx"]),
     ]
-    assert report["author"] == "Dev <dev@example.com>", "git config gives the author without --author"
     for commit in report["commits"]:
         changed = git(work, "diff-tree", "--no-commit-id", "--name-only", "-r", commit["sha"]).split()
         assert sorted(changed) == sorted(f["path"] for f in commit["files"])
+
+
+def test_without_author_patch_and_pr_commit_as_the_tool_whatever_git_config_says(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """SPEC 8: the author comes from the flags (or the committed config),
+    never from the user's git config: not the checkout's, nor a
+    ~/.gitconfig that GIT_CONFIG_GLOBAL hides from git itself. `patch` and
+    `pr` make the same commits."""
+    home = tmp_path / "home"
+    home.mkdir()
+    (home / ".gitconfig").write_text("[user]\n\tname = Lee Laptop\n\temail = lee@example.com\n")
+    monkeypatch.setenv("HOME", str(home))
+    monkeypatch.setenv("GIT_CONFIG_GLOBAL", os.devnull)
+    _, work = with_remote(tmp_path)  # its own git config names "Dev"
+    patch = invoke("patch", "--repo", work, "--out", tmp_path / "series", "--json")
+    pr = invoke("pr", "--repo", work, "--branch", "codemod/app-state", "--no-verify", "--json")
+    assert patch.exit_code == 0 and pr.exit_code == 0, patch.output + pr.output
+    made = [json.loads(result.stdout) for result in (patch, pr)]
+    tool = "mesh-codemod <mesh-codemod@users.noreply.github.com>"
+    assert [m["author"] for m in made] == [tool, tool]
+    assert made[0]["tip"] == made[1]["tip"]
+    assert git(work, "log", "-1", "--format=%an <%ae>|%cn <%ce>", "codemod/app-state").strip() == f"{tool}|{tool}"
 
 
 def test_regeneration_is_byte_identical(tmp_path: Path) -> None:

@@ -122,7 +122,7 @@ def test_the_body_says_only_what_the_diff_holds(shape: str, tmp_path: Path) -> N
 @pytest.mark.slow
 @pytest.mark.parametrize("shape", ["shape-b", "shape-c-full"])
 def test_the_report_line_on_the_generated_files_is_how_they_were_made(shape: str, tmp_path: Path) -> None:
-    """"Regenerated with the pinned schema toolchain" is said only when the
+    """"Regenerated with ts-to-zod ..." (the pinned toolchain) is said only when the
     branch's generated files are byte for byte what that toolchain makes of
     the branch's spec.types.ts, run here on its own; one line says it."""
     require_pinned_schemas()
@@ -132,7 +132,7 @@ def test_the_report_line_on_the_generated_files_is_how_they_were_made(shape: str
     repo, body = _pr(tmp_path, shape)
     lines = [line for line in body.splitlines() if "src/generated/" in line and ("regenerated" in line or "edited" in line)]
     assert len(lines) == 1, lines
-    assert "regenerated with the pinned schema toolchain (ts-to-zod 5.1.0" in lines[0]
+    assert "regenerated from the edited `src/spec.types.ts` with ts-to-zod 5.1.0" in lines[0]
     tip = tmp_path / "tip"
     git(repo, "worktree", "add", "-q", str(tip), BRANCH)
     spec = Planned("src/spec.types.ts", (tip / "src/spec.types.ts").read_bytes())
@@ -140,7 +140,7 @@ def test_the_report_line_on_the_generated_files_is_how_they_were_made(shape: str
     assert made and all(made[path] == (tip / path).read_bytes() for path in made)
     log = git(repo, "log", "--format=%s%n%b%n----", f"main..{BRANCH}").split("----")
     commit = next(c for c in log if c.strip().startswith("feat: add ui/notifications/state-changed"))
-    assert "regenerated with the pinned schema toolchain" in commit
+    assert "regenerated from the edited src/spec.types.ts with ts-to-zod 5.1.0" in " ".join(commit.split())
 
 
 def _run(command, cwd, timeout=600):
@@ -165,6 +165,9 @@ def test_commit_bodies_are_plain_words_true_of_their_commit(tmp_path: Path) -> N
     log = git(repo, "log", "--reverse", "--format=%s%n%b%n----", f"main..{BRANCH}")
     for conditional in ("where the revision", "unless", "only where", " if "):
         assert conditional not in log, conditional
+    # the spec commit is also the spec PR's only commit: no "next commits" there
+    spec = " ".join(git(repo, "log", "-1", "--format=%b", f"{BRANCH}-spec").split())
+    assert "next commits" not in spec and "The SDK code that implements it comes in a change of its own." in spec
     subjects = git(repo, "log", "--reverse", "--format=%s", f"main..{BRANCH}").split("\n")
     assert subjects[:2] == ["spec(draft): add ui/notifications/state-changed", "feat: add ui/notifications/state-changed"]
     exports = " ".join(git(repo, "log", "--format=%b", "-1", f"{BRANCH}~2").split())

@@ -120,6 +120,34 @@ def test_the_complete_fixture_runs_its_own_checks_green_before_and_after_the_cha
     assert _unused_imports(trees["after"]) <= _unused_imports(trees["before"])
 
 
+def _region(path: Path, name: str) -> str:
+    text = path.read_text()
+    start = text.index(f"//#region {name}\n") + len(f"//#region {name}\n")
+    return text[start:text.index(f"//#endregion {name}")]
+
+
+def test_the_doc_examples_show_again_after_a_reload_the_state_they_report(tmp_path: Path) -> None:
+    """The host's and the View's doc examples, as their companion regions
+    hold them (the patterns page's region is the View's, line for line),
+    run with `bun test` on the fixture's own App and AppBridge as the change
+    leaves them (tests/sdk/doc-examples.test.ts): the View reports a tab, the
+    host keeps it in the page URL, and after a reload the View shows it."""
+    _require_tools()
+    tree = _checkout(tmp_path, "after", applied=True)
+    view = _region(tree / "src/app.examples.ts", "reportViewState")
+    assert _region(tree / "docs/patterns.tsx", "persistDataWithHost") == view
+    host = _region(tree / "src/app-bridge.examples.ts", "keepStateInUrl")
+    (tree / "src/examples.ts").write_text(
+        'import { App } from "./app";\nimport { AppBridge } from "./app-bridge";\n\n'
+        f"export function host(hostInfo: {{ name: string; version: string }}) {{\n{host}  return bridge;\n}}\n\n"
+        f"export function view(app: App, showTab: (tab: string | null) => void) {{\n{view}}}\n"
+    )
+    shutil.copy(Path(__file__).parent / "sdk" / "doc-examples.test.ts", tree / "src" / "doc-examples.test.ts")
+    result = _run(tree, str(BUN), "test", "./src/doc-examples.test.ts")
+    output = result.stdout + result.stderr
+    assert result.returncode == 0 and " 1 pass" in output and " 0 fail" in output, output
+
+
 def _added_lines(old: str, new: str) -> set[int]:
     """0-based numbers of the lines of ``new`` that the change added."""
     added: set[int] = set()

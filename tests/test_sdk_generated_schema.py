@@ -38,7 +38,7 @@ def test_the_pinned_toolchain_makes_what_the_tool_commits(shape: str, tmp_path: 
     tree, report = _applied(tmp_path, shape)
     notes = {s["step"]: s.get("notes", []) for s in report["steps"]}
     for step in ("schema", "schema-test", "schema-json"):
-        assert any(n.startswith("regenerated with the pinned schema toolchain (ts-to-zod 5.1.0") for n in notes[step]), notes
+        assert any(n.startswith("regenerated with ts-to-zod 5.1.0, zod 4.3.6 and Prettier 3.6.2") for n in notes[step]), notes
     expected = snapshot(SDK_FIXTURES / shape / "expected-auto")
     for path in ("src/generated/schema.ts", "src/generated/schema.test.ts", "src/generated/schema.json"):
         assert (tree / path).read_bytes() == expected[path], path
@@ -98,7 +98,7 @@ def test_when_the_pinned_toolchain_fails_the_files_are_edited_by_hand_saying_why
     result = invoke("apply", "--repo", tree)
     assert result.exit_code == 0, result.output
     note = next(line for line in result.stderr.splitlines() if "src/generated/ was edited" in line)
-    assert "the pinned schema toolchain (ts-to-zod 5.1.0" in note and "json failed" in note, note
+    assert "ts-to-zod 5.1.0, zod 4.3.6 and Prettier 3.6.2" in note and "json failed" in note, note
     assert "confirm with `npm run generate:schemas`" in note
     assert "McpUiStateChangedNotificationSchema" in schema.read_text()
     assert "McpUiStateChangedNotification" in (tree / "src/generated/schema.json").read_text()

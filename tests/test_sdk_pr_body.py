@@ -70,14 +70,18 @@ def test_the_body_speaks_to_the_sdk_maintainers(
     # the reproduce line names only the flags that matter on the SDK
     reproduce = next(line for line in body.splitlines() if line.startswith("mesh-codemod pr "))
     assert "--bridge" not in reproduce and "--formatter" not in reproduce and "--author" in reproduce
+    assert reproduce.endswith(" --no-verify")  # as the run that made the body, whose testing section cites it
 
 
 def test_the_body_says_the_pinned_toolchain_made_the_generated_files(tmp_path: Path) -> None:
     require_pinned_schemas()
     body = _body(tmp_path, "shape-b")
     line = next(line for line in body.splitlines() if line.startswith("Generated files:"))
-    assert line.startswith("Generated files: `src/generated/` was regenerated with the pinned schema toolchain (ts-to-zod 5.1.0, zod 4.3.6, Prettier 3.6.2")
-    assert "(no node_modules beside the sources it ran on)" in line
+    # plain words: what did not run and why, then what ran
+    assert line.startswith("Generated files: `src/generated/` was regenerated from the edited `src/spec.types.ts` with"
+                           " ts-to-zod 5.1.0, zod 4.3.6 and Prettier 3.6.2 (the versions mesh-codemod pins), run under Bun")
+    assert line.endswith(": the checkout has no node_modules, so `npm run generate:schemas` was not run.")
+    assert "beside the sources" not in body
     assert "edited in the generator's style" not in body
 
 
@@ -135,17 +139,21 @@ def test_the_bodies_link_the_proposal_and_never_ask_the_naming_question(
     assert "[#62](https://github.com/modelcontextprotocol/ext-apps/issues/62)" in motivation
     assert "[#194](https://github.com/modelcontextprotocol/ext-apps/pull/194)" in motivation
     assert "not model-visible" in motivation
-    assert "Reference host implementation: [decocms/mesh](https://github.com/decocms/mesh)" in motivation
+    # mesh has the host side only once its own PR merges: proposed, not shipped
+    assert "A reference host implementation is proposed for [decocms/mesh](https://github.com/decocms/mesh)" in motivation
     assert "?" not in motivation.replace("?:", "").replace(")?.", "")  # it asks nothing
     assert "viewState" not in body
     breaking = body[body.index("## Breaking Changes"):body.index("## Types of changes")]
     assert "None." not in breaking.split("\n\n")[1]
     assert "`AppBridgeEventMap` gains a `statechange` key" in breaking
+    # the event-map key is required, so only the wire's new members are all optional
+    assert "every new wire member is optional" in breaking
     checklist = body[body.index("## Checklist"):body.index("## Additional context")]
     # --no-verify: nothing ran, so neither the style box nor the tests box is ticked
     assert "- [ ] My code follows the repository's style guidelines" in checklist
     assert "- [ ] New and existing tests pass locally" in checklist
     assert "- [ ] I have added appropriate error handling" in checklist
+    assert "- [ ] I have read the [MCP Documentation]" in checklist  # a person says so, not the tool
 
 
 def test_pr_makes_the_spec_branch_and_the_code_branch_stacked_on_it(tmp_path: Path, hand_written: None) -> None:
@@ -173,8 +181,12 @@ def test_pr_makes_the_spec_branch_and_the_code_branch_stacked_on_it(tmp_path: Pa
     spec_body = (tmp_path / "PR.spec.md").read_text()
     assert "The SDK change that implements it is stacked on it." in spec_body
     assert "[#465](https://github.com/modelcontextprotocol/ext-apps/issues/465)" in spec_body
+    assert "A reference host implementation is proposed for [decocms/mesh]" in spec_body
     assert "`npm run build`, `npm test` and `npm run prettier`: not run for this PR" in spec_body
     assert "- [ ] New and existing tests pass locally" in spec_body
+    # a new protocol notification is a new feature; reading the docs is a person's statement
+    assert "- [x] New feature (non-breaking change which adds functionality)" in spec_body
+    assert "- [ ] I have read the [MCP Documentation]" in spec_body
     assert "### The change" not in spec_body
     # what it removes as well as what it adds
     assert 'It removes: "Keeping View state between sessions" from the future work under "Extensibility".' in spec_body
@@ -203,7 +215,9 @@ def test_pr_writes_the_proposal_for_465_beside_the_bodies(tmp_path: Path, hand_w
     for part in ("**The problem.**", "**Two scopes.**", "`setWidgetState`", "model never sees",
                  "**Names to settle.**", "**Which View gets a state back.**", "durably identifies",
                  "JSON-RPC id of `tools/call`", "**The size floor.**",
-                 "UTF-8 bytes", "1024", "2 KB URL", "#708", "experimental"):
+                 "UTF-8 bytes", "1024", "2 KB URL", "#708", "experimental",
+                 # the trade-off: deployed SDKs strip an unknown key but pass the experimental record
+                 "`McpUiHostCapabilitiesSchema` drops `appState`", "through as a record", "typed schema"):
         assert part in comment, part
     for a, b in zip(NAMES, RECOMMENDED):  # every row of the table, as it is and as recommended
         if a != b and a not in ("McpUiStateChangedNotification", "STATE_CHANGED_METHOD", "onstatechange"):

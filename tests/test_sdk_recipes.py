@@ -54,8 +54,8 @@ def test_dry_run_shows_the_diff_and_check_goes_from_pending_to_done(
     assert "target: sdk" in dry.stderr
     # the text report says where the generated files came from
     if toolchain == "pinned":
-        assert "regenerated with the pinned schema toolchain (ts-to-zod 5.1.0, zod 4.3.6, Prettier 3.6.2" in dry.stderr
-        assert "no node_modules beside the sources it ran on" in dry.stderr
+        assert "regenerated with ts-to-zod 5.1.0, zod 4.3.6 and Prettier 3.6.2 (the versions mesh-codemod pins), run under Bun" in dry.stderr
+        assert "the checkout has no node_modules, so `npm run generate:schemas` was not run" in dry.stderr
         assert "confirm with" not in dry.stderr
     else:
         assert "confirm with `npm run generate:schemas`" in dry.stderr
@@ -451,7 +451,7 @@ def _synced_example(text: str, source: str) -> list[str]:
 
 @pytest.mark.parametrize(("shape", "regions"), [
     ("shape-b", {"app": "reportViewState", "app-bridge": "keepStateInUrl"}),
-    ("shape-c", {"app": "reportViewState", "app-bridge": "keepStateInUrl"}),  # 2.x: on the statechange key
+    ("shape-c", {"app": "reportViewState"}),  # 2.x: no accessor, and the statechange key's doc is two lines
 ])
 def test_new_doc_examples_are_synced_from_companion_regions(shape: str, regions: dict) -> None:
     """Where the revision keeps its examples in `.examples.ts` files, each
@@ -475,3 +475,39 @@ def test_new_doc_examples_are_synced_from_companion_regions(shape: str, regions:
         assert joined.count(".sendStateChanged(") <= 1
         if module == "app" and "getHostCapabilities" in joined:
             assert "bytes <= (keeps.maxLength ?? 1024)" in joined  # the advertised limit, 1024 without one
+
+
+def test_the_migration_table_maps_widget_state_only_partly_and_says_why_under_it(tmp_path: Path) -> None:
+    """Model-visible state is not this change's scope: the counterparts are
+    partial, in short cells, and the paragraph under the table says how."""
+    repo = sdk_tree(tmp_path, "shape-c-full")
+    result = invoke("apply", "--repo", repo, "--only=docs-migrate")
+    assert result.exit_code == 0, result.output
+    text = (repo / "docs/migrate_from_openai_apps.md").read_text()
+    rows = [[c.strip() for c in line.strip()[1:-1].split("|")] for line in text.splitlines() if line.startswith("|")]
+    cells = {row[0]: row[1] for row in rows}
+    assert cells["`widgetState`"] == "`app.getHostContext()?.appState` (partly)"
+    assert cells["`setWidgetState()`"] == "`app.sendStateChanged()` (partly)"
+    under = text[text.index("| `notifyIntrinsicHeight`"):].split("\n\n")[1]
+    assert "Unlike `widgetState`, the model never sees it" in under
+
+
+def test_the_new_tsdoc_leaves_the_rules_to_the_spec(tmp_path: Path) -> None:
+    """The `statechange` key's doc is a summary and a @see (2.0.4 documents
+    none of its keys); `sendStateChanged`'s says when to call it and what a
+    host does, the guard and the example, not the spec's rules again."""
+    repo = sdk_tree(tmp_path, "shape-c")
+    result = invoke("apply", "--repo", repo, "--only=app-bridge", "--only=app")
+    assert result.exit_code == 0, result.output
+
+    def doc_above(text: str, member: str) -> str:
+        at = text.index(member)
+        return text[text.rindex("/**", 0, at):at]
+
+    key = doc_above((repo / "src/app-bridge.ts").read_text(), "statechange: ")
+    assert "@see" in key and "@example" not in key and "page URL" not in key
+    sender = doc_above((repo / "src/app.ts").read_text(), "sendStateChanged(params")
+    prose = sender[:sender.index("@param")]
+    assert "`hostContext.appState`" in prose and "this checks the handshake" in prose
+    for rule in ("secret", "personal data", "validate", "maxLength", ", say"):
+        assert rule not in prose, rule

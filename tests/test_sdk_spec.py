@@ -241,7 +241,8 @@ def test_the_same_view_is_the_hosts_durable_identity_of_the_tool_call(tmp_path: 
     for words in ("the same server (as the Host identifies it) and `ui://` resource",
                   "rendered for the same tool call as the Host durably identifies it",
                   "not the JSON-RPC id of `tools/call`, which is unique only within one connection",
-                  "for a View shown without a tool call, in the same place", "after the user moved it",
+                  "for a View shown without a tool call, in the same place",
+                  "(e.g., a panel addressed by server and tool)", "after the user moved it",
                   "the View a link addresses", "a link brought (untrusted)"):
         assert words in field, words
     assert "toolInfo`" not in text[text.index("State of this View"):]
@@ -260,7 +261,7 @@ def test_the_capability_counts_utf8_bytes_with_1024_by_default_and_says_why(tmp_
     text, doc = _applied_draft(tmp_path)
     entry = _entry(text)
     assert "`maxLength`: UTF-8 bytes of its JSON text, 1024 when absent (base64 of 1024 bytes and a key naming the View fit a 2 KB URL)" in entry
-    assert "MUST advertise the `appState` capability, SHOULD give its `maxLength`, and SHOULD keep at least 1024 bytes" in entry
+    assert "MUST advertise the `appState` capability and SHOULD give its `maxLength`; without it, it MUST keep at least 1024 bytes" in entry
     capabilities = next(doc.data[f.start:f.end].decode() for f in doc.fences() if b"interface HostCapabilities" in doc.data[f.start:f.end])
     assert "  appState?: {\n    /** Largest state it keeps, in UTF-8 bytes of its JSON text (see ui/notifications/state-changed). */\n    maxLength?: number;\n  };" in capabilities
     assert first_error(parse(capabilities.encode(), TYPESCRIPT)) is None

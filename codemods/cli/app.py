@@ -86,7 +86,7 @@ def list_command(as_json: JsonOption = False) -> None:
 
 AuthorOption = Annotated[
     Optional[str],
-    typer.Option("--author", help="Author and committer, 'Name <email>'.", show_default="git config user.name/email"),
+    typer.Option("--author", help="Author and committer, 'Name <email>'.", show_default="mesh-codemod's own; patch and pr: the committed `author` first; never git config"),
 ]
 BaseOption = Annotated[str, typer.Option("--base", help="The commit the series builds on.")]
 BridgeOption = Annotated[Bridge, typer.Option("--bridge", help="How the host hears state-changed.")]

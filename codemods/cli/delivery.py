@@ -47,7 +47,7 @@ def _series(request: SeriesRequest):
     repo = repository.open_repo(request.repo)
     name, email = author(request.author or configured_author(repo, request.base))
     return build.build_series(
-        repo, request.base, request.bridge, repository.identity(repo, name, email), TOOLS
+        repo, request.base, request.bridge, repository.identity(name, email), TOOLS
     )
 
 
@@ -136,11 +136,11 @@ def series_json(series) -> dict:
 
 
 def _pr_command(request: PrRequest, series) -> list[str]:
-    """The command line that rebuilds exactly this branch."""
+    """The command line that rebuilds exactly this branch and body."""
     args = ["pr", "--repo", ".", "--branch", request.branch, "--base", series.base]
-    if series.plan.target == "sdk":  # no bridge mode, and always the built-in layout (SPEC 7)
-        return args + ["--author", str(series.identity)]
-    return args + ["--bridge", series.bridge.mode.value, "--author", str(series.identity)]
+    if series.plan.target != "sdk":  # the SDK has no bridge mode, and always the built-in layout (SPEC 7)
+        args += ["--bridge", series.bridge.mode.value]
+    return args + ["--author", str(series.identity)] + ([] if request.verify else ["--no-verify"])
 
 
 def pr(request: PrRequest) -> int:

@@ -143,7 +143,7 @@ def _publish(request: PublishRequest) -> int:
             else:
                 repo = stack.enter_context(gitdir.created(request.repo, request.report_out))
                 repository.refuse_shallow(repo, "publish checks the artifact's base against the target's history")
-                identity = repository.identity(repo, name, email)
+                identity = repository.identity(name, email)
                 published = publish.rebuild(repo, request.artifact, request.branch, request.target, identity)
                 own, notes = published.own, published.notes
                 failed = [c.name for c in published.verdict.failed] if published.verdict else []

@@ -5,8 +5,8 @@ blobs into a temporary folder), and each commit is made through a temporary
 index file with plumbing (`read-tree`, `update-index`, `write-tree`,
 `commit-tree`). The user's working tree, index and HEAD are never read for
 content nor written. Author, committer and dates are inputs (the base
-commit's date, an identity from flags or git config), so the same base gives
-the same commit ids."""
+commit's date, an identity from flags or the committed config, never git
+config), so the same base gives the same commit ids."""
 
 from __future__ import annotations
 

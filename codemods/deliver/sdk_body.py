@@ -136,10 +136,11 @@ def discussion(series, spec_branch: str, code_branch: str, fork: str | None) -> 
         f" `{w.capability}` without it keeps at least 1024 bytes: base64 of 1024 bytes plus a key naming the"
         " View still fits a 2 KB URL, the length commonly taken as safe for a link.",
         "",
-        "**An alternative: the experimental slot.** The capability could start as"
-        " `hostCapabilities.experimental[...]` (#708) and get its own member once hosts have tried it. We"
-        " chose a member of its own because Views must check it before sending and hosts must advertise"
-        " `maxLength`; moving it to the experimental slot changes only where the capability sits.",
+        "**An alternative: the experimental slot.** Released SDKs strip capability keys they do not know"
+        f" (2.0.4's `McpUiHostCapabilitiesSchema` drops `{w.capability}`), while 2.0.4 passes"
+        " `hostCapabilities.experimental` through as a record, so a capability there (#708) reaches Views on"
+        " 2.x releases already deployed. A member of its own gets a typed schema and docs, but reaches Views"
+        " only from the SDK release that adds it. The branches propose the member.",
         "",
         "**The branches** (no PRs opened yet; the code is stacked on the spec):",
         "",
@@ -179,8 +180,8 @@ def _links(kind: str, spec_reason: str = "", spec_url: str = "") -> list[str]:
         f" which a host may keep and hand back; what the model should know still goes through"
         f" `ui/update-model-context`. {other[0].upper() + other[1:]}.",
         "",
-        f"Reference host implementation: [decocms/mesh]({REFERENCE_HOST}) (Studio) keeps each View's state in"
-        " the page URL and advertises the capability with its `maxLength`.",
+        f"A reference host implementation is proposed for [decocms/mesh]({REFERENCE_HOST}) (Studio): it keeps"
+        " each View's state in the page URL and advertises the capability with its `maxLength`.",
     ]
 
 
@@ -257,11 +258,11 @@ def render_spec(series, tail: list[str]) -> str:
         "",
         "## Types of changes",
         "",
-        *[f"- [{'x' if label.startswith('Documentation') else ' '}] {label}" for label, _ in TYPES],
+        *[f"- [{'x' if label.startswith(('New feature', 'Documentation')) else ' '}] {label}" for label, _ in TYPES],
         "",
         "## Checklist",
         "",
-        *[f"- [{'x' if item.startswith('I have read') or 'documentation' in item else ' '}] {item}" for item in CHECKLIST],
+        *[f"- [{'x' if 'documentation' in item else ' '}] {item}" for item in CHECKLIST],
         "",
     ]
     return "\n".join(lines + _details(series, tail))
@@ -285,11 +286,12 @@ def _api(c: summary.Change) -> list[str]:
         items.append(f"`src/app-bridge.ts`: {summary.wiring(c)}")
     if "app" in c.changed:
         items.append(f"`src/app.ts`: {summary.guard_sentence(c)}")
-    examples = [p for s, p in (("bridge-examples", "`src/app-bridge.examples.ts`"), ("app-examples", "`src/app.examples.ts`"))
-                if s in c.changed]
+    examples = [(p, side) for s, p, side in (("bridge-examples", "`src/app-bridge.examples.ts`", "host's"),
+                                             ("app-examples", "`src/app.examples.ts`", "View's")) if s in c.changed]
     if examples:
-        items.append(f"{' and '.join(examples)}: the regions the new doc examples are synced from; they count the"
-                     " state's UTF-8 bytes against the advertised `maxLength`")
+        paths, sides = (" and ".join(part) for part in zip(*examples))
+        items.append(f"{paths}: the {sides} example{'s' if len(examples) > 1 else ''}, counting the state's UTF-8"
+                     " bytes against the advertised `maxLength`")
     if c.tests:
         items.append("`src/app-bridge.test.ts`: " + "; ".join(f"\"{t}\"" for t in c.tests))
     if c.docs:
@@ -307,7 +309,7 @@ def _breaking(c: summary.Change) -> list[str]:
             "",
         ]
     return [
-        "No existing wire message, type or method changes, and every new member is optional.",
+        "No existing wire message, type or method changes, and every new wire member is optional.",
         "",
         *note,
         f"- A host that ignores `{w.method}` is unaffected: it is a notification, so nothing waits for an answer."
@@ -366,6 +368,8 @@ def _section_key(title: str) -> str | None:
 
 def _ticked(label: str, report) -> bool:
     words = label.lower()
+    if "read the" in words:  # "I have read the MCP Documentation": a person's statement, not the tool's
+        return False
     if "new feature" in words or "documentation" in words:
         return True
     if "bug fix" in words or "breaking change" in words:
@@ -381,9 +385,7 @@ def _ticked(label: str, report) -> bool:
             c.name in {"prettier", "format", "lint"} and c.outcome.value == "passed" and c.command and not _as_on_base(c)
             for c in report.checks
         )
-    if "error handling" in words:  # a notification adds no error path to handle
-        return False
-    return "read the" in words
+    return False  # "error handling": a notification adds no error path to handle
 
 
 def _as_on_base(check) -> bool:

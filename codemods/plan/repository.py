@@ -57,12 +57,10 @@ def resolve(repo: git.Repo, rev: str) -> git.Commit:
         raise GitProblem(f"unknown revision {rev!r} in {repo.working_tree_dir}") from None
 
 
-def identity(repo: git.Repo, name: str | None, email: str | None) -> Identity:
-    """The author: flags first, then the repository's git config, then the tool's own."""
-    reader = repo.config_reader()
-    name = name or reader.get_value("user", "name", "") or FALLBACK_IDENTITY[0]
-    email = email or reader.get_value("user", "email", "") or FALLBACK_IDENTITY[1]
-    return Identity(str(name), str(email))
+def identity(name: str | None, email: str | None) -> Identity:
+    """The author: the one given, else the tool's own; never the user's git
+    config (SPEC 8), so every machine makes the same commits."""
+    return Identity(name or FALLBACK_IDENTITY[0], email or FALLBACK_IDENTITY[1])
 
 
 def commit_date(commit: git.Commit) -> str:

@@ -84,7 +84,7 @@ def restore(report_file: Path, report: dict, branch: str, author: tuple[str | No
     if repo is None:
         raise ArtifactProblem(f"{REF} is missing: no repository of the check step's beside {report_file}; "
                               "nothing pushed, nothing rebuilt")
-    identity = repository.identity(repo, *author)
+    identity = repository.identity(*author)
     if report.get("branch") != branch:
         raise ArtifactProblem(f"the report is for branch {report.get('branch')!r}, not {branch!r}: nothing pushed")
     base, tip, mark = report.get("base"), report.get("tip"), report.get("fingerprint")

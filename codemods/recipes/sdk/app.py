@@ -55,7 +55,7 @@ def transform(editor: FileEditor, ctx: Context) -> None:
             guard = guard_doc(style, re.search(r"\bstrict\?\s*:", source) is not None, notification_senders(editor, cls))
         context, capabilities = getters(editor.text(editor.source.root))
         example = sender_example(w, context, capabilities)
-        doc = sender_doc(style, w, returns, fence, guard, example, capabilities)
+        doc = sender_doc(style, w, returns, fence, guard, example)
         insert_documented(editor, member, member, doc, copy)
     ensure_imported_beside_twins(editor, [copy], w)
 
@@ -100,7 +100,8 @@ EXAMPLES_PATH = "src/app.examples.ts"
 def sender_example(w: Words, context: bool = True, capabilities: bool = True) -> list[str]:
     """The sender's example, in the doc and in the companion region: a kept
     state validated before use (it may come from a link), then one new
-    state, reported where the host keeps states and within the size it
+    state of the same shape, so a state handed back is one the example
+    restores, reported where the host keeps states and within the size it
     keeps (UTF-8 bytes of the JSON text); each part only where the
     revision's `App` has the getter it needs."""
     lines = []
@@ -113,7 +114,7 @@ def sender_example(w: Words, context: bool = True, capabilities: bool = True) ->
         ]
     lines += [
         "// later, when the user opens another tab",
-        'const state = { tab: "invoices" };',
+        'const state = "invoices";',
         "const bytes = new TextEncoder().encode(JSON.stringify(state)).length;",
     ]
     if capabilities:
@@ -164,28 +165,18 @@ def sender_doc(
     fence: str = "",
     guard: str = "",
     example: list[str] | None = None,
-    capabilities: bool = True,
 ) -> list[str]:
-    """The new method's doc; its @returns is the twin's (a revision words it
-    its own way), left out where the twin has none. ``guard`` says what an
-    early call does, where the revision guards the method; the capability
-    check is shown where `App` has `getHostCapabilities`."""
+    """The new method's doc, as short as its twin's (the spec says the
+    rules); its @returns is the twin's (a revision words it its own way),
+    left out where the twin has none. ``guard`` says what an early call
+    does, where the revision guards the method."""
     party = style.party
-    size = f"UTF-8 bytes of the JSON text; {DEFAULT_MAX_LENGTH} when absent"
-    check = (
-        f" check {style.link('getHostCapabilities')}`()?.{w.capability}` first, and keep the state within its"
-        f" `maxLength` ({size})."
-        if capabilities else f" keep the state within its `maxLength` ({size})."
-    )
     return [
         f"Notify the host that the {party}'s navigation state changed.",
         "",
-        f"Call it when the {party}'s own navigation changes (which item is open, which tab is shown),"
-        f" with a small JSON value it can show that place from again, or `null` for its initial view."
-        f" A host that advertises the `{w.capability}` capability may keep the state (in its page URL,"
-        f" say) and hand it back in `hostContext.{w.field}` when the same {party} loads again:{check}"
-        " Never put secrets in it and avoid personal data: it may end up in a URL. A state handed back is"
-        " untrusted (it may come from a link): validate it before use.",
+        f"Call it when the {party}'s own navigation changes, with a small JSON value, or `null` for its initial"
+        f" view. Hosts that advertise the `{w.capability}` capability hand it back to the same {party} in"
+        f" `hostContext.{w.field}`.",
         *(["", guard] if guard else []),
         "",
         "@param params - The new navigation state, as `{ state }`",

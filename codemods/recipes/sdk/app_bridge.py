@@ -59,7 +59,7 @@ def transform(editor: FileEditor, ctx: Context) -> None:
         event_map = aliases[0].child_by_field_name("value")
         if event_map is None or event_map.type != "object_type":
             raise AnchorMissing(editor.path, f"the object type of `{EVENT_MAP}`")
-        inserted += _ensure_event_key(editor, event_map, _app_link_prefix(editor.doc_text(cls)), ctx, w)
+        inserted += _ensure_event_key(editor, event_map, _app_link_prefix(editor.doc_text(cls)), w)
     if schemas is not None:
         value = schemas.child_by_field_name("value")
         if value is None or value.type != "object":
@@ -93,14 +93,9 @@ def _mirror_entry(editor: FileEditor, container: Node, key: str, w: Words) -> li
     return [text]
 
 
-def _schemas(editor: FileEditor, cls: Node) -> Node | None:
-    return next(iter(editor.class_members(cls, "eventSchemas", "public_field_definition")), None)
-
-
-def _ensure_event_key(editor: FileEditor, event_map: Node, app_link: str, ctx: Context | None, w: Words) -> list[str]:
+def _ensure_event_key(editor: FileEditor, event_map: Node, app_link: str, w: Words) -> list[str]:
     """The `statechange` key of the event map, after `sizechange`, under a
-    TSDoc comment of its own (the key is the API 2.x documents: listeners
-    take its `params`)."""
+    short TSDoc comment of its own (listeners take its `params`)."""
     entries = editor.entries(event_map)
     twin = next((e for e in entries if editor.item_key(e) == SIZE_EVENT), None)
     if twin is None:
@@ -110,28 +105,21 @@ def _ensure_event_key(editor: FileEditor, event_map: Node, app_link: str, ctx: C
         return [text]
     cls = editor.class_(CLASS)
     accessors = editor.class_members(cls, SIZE_ACCESSOR, "method_definition")
-    twin_doc = editor.doc_text(accessors[0]) if accessors else editor.doc_text(cls)
-    style = DocStyle.of(twin_doc, w)
-    fence = example_fence(ctx, twin_doc, w, listener=True) if is_shape_c(editor, cls, _schemas(editor, cls)) else ""
+    style = DocStyle.of(editor.doc_text(accessors[0]) if accessors else editor.doc_text(cls), w)
     separator = ";" if editor.text(event_map).count(";") >= editor.text(event_map).count(",") else ","
     indent = editor.source.indent_of(twin)
-    lines = jsdoc(event_key_doc(style, w, app_link, fence), indent, width=editor.style.line_width)
+    lines = jsdoc(event_key_doc(style, w, app_link), indent, width=editor.style.line_width)
     editor.insert_after(twin, indented(lines, indent) + "\n" + indent + text + separator, blank_line=False)
     return [text]
 
 
-def event_key_doc(style: DocStyle, w: Words, app_link: str, fence: str = "") -> list[str]:
-    """The TSDoc of the `statechange` key: what a listener gets and what a
-    host that keeps the state does with it; on 2.x (``fence`` given) the
-    host's example, synced from its companion region."""
-    example = ["", "@example Keep the state in the page URL", fence, *listener_example(w), "```"] if fence else []
+def event_key_doc(style: DocStyle, w: Words, app_link: str) -> list[str]:
+    """The TSDoc of the `statechange` key: two lines and the View's side
+    (the revision documents its other keys less, if at all)."""
     party = style.party
     return [
-        f"The {party}'s navigation state changed (`{w.method}`). `state` is a JSON value the {party} can"
-        f" show its place from, or `null` for its initial view. A host that keeps it (in its page URL, say,"
-        f" within the `maxLength` it advertises in the `{w.capability}` capability) hands it back in"
-        f" `hostContext.{w.field}` when the same {party} loads again. Not model context.",
-        *example,
+        f"The {party}'s navigation state changed (`{w.method}`); a host that keeps it hands it back in"
+        f" `hostContext.{w.field}`.",
         "",
         f"@see {style.link(f'{app_link}App.{w.sender}', f'App.{w.sender}')}, the {party}'s side of this",
     ]
@@ -161,12 +149,12 @@ def _app_link_prefix(doc: str) -> str:
 
 
 def listener_example(w: Words) -> list[str]:
-    """The 2.x host's example (on the `statechange` key): the capability
-    advertised, the kept state handed back in the initial context (a link
-    that does not parse is no state, never an exception), and the
-    listener keeping reports in the page URL within the size it advertises
-    (UTF-8 bytes; `null`: the initial view). The doc shows it; the
-    companion region holds the same lines."""
+    """The 2.x host's example, in its companion region (2.x has no accessor
+    whose doc would show it): the capability advertised, the kept state
+    handed back in the initial context (a link that does not parse is no
+    state, never an exception), and the listener keeping reports in the
+    page URL within the size it advertises (UTF-8 bytes; `null`: the
+    initial view)."""
     return [
         "const url = new URL(window.location.href);",
         f'const kept = url.searchParams.get("{w.field}");',
@@ -219,14 +207,14 @@ def bridge_region(twin_region: str, w: Words, listener: bool = False) -> str:
     return region_name(twin_region, member, "keepStateInUrl", "keepStateInUrl")
 
 
-def example_fence(ctx: Context | None, twin_doc: str, w: Words, listener: bool = False) -> str:
+def example_fence(ctx: Context | None, twin_doc: str, w: Words) -> str:
     """The new example's opening fence: synced from a region of the
     companion file where the twin's example is (and the file is there)."""
     style = DocStyle.of(twin_doc, w)
     found = companion(twin_doc)
     if found is None or ctx is None or not _has_region(Path(ctx.repo) / "src" / found[0], found[1]):
         return style.fence
-    return f'{style.fence} source="./{found[0]}#{bridge_region(found[1], w, listener)}"'
+    return f'{style.fence} source="./{found[0]}#{bridge_region(found[1], w)}"'
 
 
 def _has_region(path: Path, region: str) -> bool:
@@ -242,8 +230,8 @@ def accessor_doc(style: DocStyle, w: Words, app_link: str, fence: str = "") -> l
         f"Register a handler for navigation state reports from the {party}.",
         "",
         f"The {party} sends `{w.method}` when its own navigation changes (which item is open, which tab"
-        " is shown). The state is a JSON value; `null` means the initial view. Keep it (in the page URL,"
-        " say, within the `maxLength` you advertise) and hand it back in"
+        " is shown). The state is a JSON value; `null` means the initial view. Keep it (e.g., in the page URL,"
+        " within the `maxLength` you advertise) and hand it back in"
         f" `hostContext.{w.field}` when the same {party} loads again, so that a reload or a shared link"
         f" restores the same view. A host that keeps it advertises the `{w.capability}` host capability.",
         "",

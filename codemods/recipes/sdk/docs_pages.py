@@ -14,9 +14,10 @@ state are brought up to date.
   the page's other snippets are, and a bare block only where the checkout
   has no patterns.tsx.
 - migrate_from_openai_apps.md: the table rows for `widgetState` and
-  `setWidgetState` name their counterparts in short cells; how they differ
-  (the OpenAI widget state is model-visible, a View's navigation state is
-  not model context) is said in a paragraph under the table.
+  `setWidgetState` name their partial counterparts in short cells; how
+  they differ (the OpenAI widget state is model-visible, a View's
+  navigation state is not model context) is said in a paragraph under the
+  table.
 
 Each page is recognised as done by the sender's name in the section, the
 region or the rows, so a second run changes nothing.
@@ -172,8 +173,8 @@ def _title(doc: Document, section: Node) -> str:
 
 def _counterparts(w: Words) -> tuple[tuple[re.Pattern[str], str], ...]:
     return (
-        (re.compile(r"\bsetWidgetState\b"), f"`app.{w.sender}()`"),
-        (re.compile(r"\bwidgetState\b"), f"`app.getHostContext()?.{w.field}`"),
+        (re.compile(r"\bsetWidgetState\b"), f"`app.{w.sender}()` (partly)"),
+        (re.compile(r"\bwidgetState\b"), f"`app.getHostContext()?.{w.field}` (partly)"),
     )
 
 

@@ -4,8 +4,9 @@ new doc examples are synced from (`source="./app.examples.ts#Region"`,
 
 Each region is a function of its own, after the function that holds the
 size-changed twin's region, with the same lines as the doc example (so
-the sync changes nothing). The bridge's is only for the 1.x shapes, which
-get the `onstatechange` accessor it shows."""
+the sync changes nothing). The bridge's shows the `onstatechange`
+accessor on the 1.x shapes; on 2.x, which gets no accessor, it shows a
+listener, and no doc comment shows it."""
 
 from __future__ import annotations
 
@@ -43,7 +44,7 @@ def transform_bridge(editor: FileEditor, ctx: Context) -> None:
         editor.note(f"the `{SIZE_ACCESSOR}` example is not synced from this file: nothing to add")
         return
     if "eventSchemas" in bridge_text and "ProtocolWithEvents" not in bridge_text:
-        # 2.x: no accessor; the host's example is on the `statechange` key
+        # 2.x: no accessor, so the host's example is a listener
         _ensure_region(
             editor, found[1], app_bridge.bridge_region(found[1], w, listener=True),
             "hostInfo: { name: string; version: string }",

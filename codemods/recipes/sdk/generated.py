@@ -139,7 +139,7 @@ def generator_unavailable(repo: Path, run: Runner | None) -> str:
     if not isinstance(scripts, dict) or GENERATOR not in scripts:
         return f"the checkout declares no `{GENERATOR}` script"
     if not (repo / "node_modules" / ".bin").is_dir():
-        return "no node_modules beside the sources it ran on"
+        return "the checkout has no node_modules"
     if shutil.which("npm") is None:
         return "npm not found on PATH"
     return pinned.NO_RUNNER if run is None else ""
@@ -193,7 +193,7 @@ def _generated(path: str, data: bytes, ctx: Context, edit) -> tuple[bytes, list[
                 if path not in files:
                     raise Refused(path, f"{pinned.describe(tools)} did not write it")
                 _check_parses(path, files[path], ctx)
-                made = Notice(f"regenerated with {pinned.describe(tools)} ({why_not})")
+                made = Notice(f"regenerated with {pinned.describe(tools)}: {why_not}, so `npm run {GENERATOR}` was not run")
                 return files[path], [made] if files[path] != data else []
             failed = (
                 f"{pinned.describe(tools)} also rewrote lines that the feature does not touch"

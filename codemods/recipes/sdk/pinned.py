@@ -94,8 +94,10 @@ def toolchain() -> Toolchain | None:
 
 def describe(tools: Toolchain) -> str:
     """How the report names the toolchain (versions, never paths)."""
-    names = {"ts-to-zod": "ts-to-zod", "zod": "zod", "prettier": "Prettier", "bun": "Bun"}
-    return "the pinned schema toolchain (" + ", ".join(f"{names[n]} {v}" for n, v in tools.versions) + ")"
+    names = {"ts-to-zod": "ts-to-zod", "zod": "zod", "prettier": "Prettier"}
+    made = [f"{names[n]} {v}" for n, v in tools.versions if n in names]
+    bun = dict(tools.versions)["bun"]
+    return f"{', '.join(made[:-1])} and {made[-1]} (the versions mesh-codemod pins), run under Bun {bun}"
 
 
 # ----------------------------------------------------------------------

@@ -182,7 +182,7 @@ def generated_sentence(c: Change) -> str:
     if not c.generated:
         return ""
     if c.generated.startswith(REGENERATED):
-        return f"`src/generated/` was {c.generated} from the edited `src/spec.types.ts`."
+        return f"`src/generated/` was regenerated from the edited `src/spec.types.ts` with {c.generated.removeprefix(REGENERATED)}."
     return "`src/generated/`" + c.generated.removeprefix("src/generated/") + "."
 
 
@@ -221,8 +221,8 @@ def _spec_commit(c: Change) -> tuple[str, str]:
         f" that advertises the {w.capability} capability may keep it and hand it back in"
         f" hostContext.{w.field}. The {w.field} field's doc in HostContext says which View is the same View.",
         "In the draft:\n" + "\n".join(_plain(d) for d in done) if done else "",
-        "The dated versions of the text are unchanged. A commit of its own, ahead of the code: it is the"
-        " protocol change the next commits implement.",
+        "The dated versions of the text are unchanged. The SDK code that implements it comes in a change of"
+        " its own.",
     ]
     return f"spec(draft): add {w.method}", _wrap("\n\n".join(p for p in body if p))
 
