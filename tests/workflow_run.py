@@ -17,7 +17,8 @@ marked with its RUNNER_TRACKING_ID is killed. The write token is
 Stand-ins: `actions/checkout` is a `git clone` (with its fetch-depth),
 setup-python, setup-bun and cache do nothing, upload/download-artifact copy
 a folder, and the action's "Install mesh-codemod" step links this tree's
-virtualenv (pip would need the network) instead of running.
+virtualenv (pip would need the network) instead of running, unless the
+runner is made with ``install=True`` (then it runs as written, from PyPI).
 """
 
 from __future__ import annotations
@@ -120,8 +121,10 @@ class Runner:
     """One workflow run: jobs in order, each on its own machine-like folder."""
 
     def __init__(self, tmp: Path, remote: Path, path_dir: Path, repository: str = "decocms/mesh",
-                 extra_env: dict[str, str] | None = None, with_inputs: dict[str, dict[str, str]] | None = None) -> None:
+                 extra_env: dict[str, str] | None = None, with_inputs: dict[str, dict[str, str]] | None = None,
+                 install: bool = False) -> None:
         self.tmp, self.remote, self.path_dir, self.repository = tmp, remote, path_dir, repository
+        self.install = install  # run the actions' "Install mesh-codemod" steps as written
         self.extra_env = extra_env or {}
         self.with_inputs = with_inputs or {}  # action -> inputs that override the workflow's `with:`
         self.artifacts = tmp / "artifact-store"
@@ -225,7 +228,7 @@ class Runner:
             if sub.get("uses", "").startswith("actions/setup-python@"):
                 runs.append(StepRun(ctx.job, name, 0, ""))
                 continue
-            if name == "Install mesh-codemod":
+            if name == "Install mesh-codemod" and not self.install:
                 # pip would need the network: this tree's virtualenv instead
                 (ctx.temp / "mesh-codemod-venv").symlink_to(VENV)
                 runs.append(StepRun(ctx.job, name, 0, ""))
