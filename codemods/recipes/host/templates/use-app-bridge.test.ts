@@ -261,7 +261,7 @@ describe("BridgeStore app state", () => {
     page.navigate(start);
     await settle();
     expect(one.pushes).toEqual(["start"]);
-    // Loaded again over the same bridge, it starts where the bridge started it.
-    expect((await one.load()).view.getHostContext()?.{{context_field}}).toBe("link");
+    // Loaded again over the same bridge, it starts from the state pushed last.
+    expect((await one.load()).view.getHostContext()?.{{context_field}}).toBe("start");
   });
 });
