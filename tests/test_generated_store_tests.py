@@ -55,7 +55,7 @@ NAMES = {
         "pushes a link back once",
     ),
     HOOK_TESTS: (
-        "useAppStateParam > reads each app's slot, decoded once for the page, across navigations",
+        "useAppStateParam > reads each app's slot across navigations",
         "useAppStateParam > writes a frame's reports in one navigation on the current location, replacing the entry, "
         "and nothing the slot holds",
     ),
@@ -238,13 +238,13 @@ REMOVED = {
         STORE, "const appState = this.contextAppState;",
         "const appState = this.snapshot.isLoading ? this.contextAppState : undefined;", STORE_TESTS, 7,
     ),
-    "one decode per value": (MODULE, "  if (decoded?.param === param) return decoded.slots;\n", "", HOOK_TESTS, 0),
     "one navigation per frame": (
         HOOK, "if (reports.size === 0) requestAnimationFrame(() => writeReports(router));",
         "queueMicrotask(() => writeReports(router));", HOOK_TESTS, 1,
     ),
     "the other params kept": (HOOK, "      ...prev,\n", "", HOOK_TESTS, 1),
     "the entry replaced": (HOOK, "    replace: true,\n  });", "    replace: false,\n  });", HOOK_TESTS, 1),
+    "no navigation for a write that changes nothing": (HOOK, "  if (next === param) return;\n", "", HOOK_TESTS, 1),
 }
 
 
