@@ -147,7 +147,7 @@ describe("BridgeStore app state", () => {
     expect(details.capability()).toBe(undefined);
   });
 
-  it("another app's report pushes nothing, nor its own when reports come faster than renders", async () => {
+  it("another app's report pushes nothing, nor its own when reports come faster than renders, nor Open in panel's write", async () => {
     const page = new Page();
     const one = await page.open("call_1").load();
     const two = await page.open("call_2").load();
@@ -159,9 +159,14 @@ describe("BridgeStore app state", () => {
     page.write(); // the URL holds c when the render of the first write comes
     page.render(firstWrite);
     page.render();
-    await settle();
-    expect([one.pushes, two.pushes]).toEqual([[], []]);
     expect(readAppState(page.param, "call_1")).toBe("c");
+    page.reports.push(["c:t", "q"]); // Open in panel, before the panel opens
+    page.write();
+    const panel = await page.open("c:t").load();
+    page.reports.push(["c:t", null]); // and again, from a part without state
+    page.write();
+    await settle();
+    expect([one.pushes, two.pushes, panel.pushes]).toEqual([[], [], []]);
   });
 
   it("a quick burst then Back pushes the entry's state", async () => {
