@@ -297,7 +297,15 @@ MUTATIONS = {
     ),
     "a link or back/forward pushes nothing": (
         STORE,
-        "      this.bridge.sendHostContextChange({ appState: this.shownAppState });\n",
+        "    if (\n"
+        "      this.snapshot.isLoading ||\n"
+        "      appState !== JSON.stringify(this.contextAppState ?? null)\n"
+        "    ) {\n"
+        "      this.contextAppState = this.shownAppState;\n"
+        "      this.pushHostContext();\n"
+        "    } else {\n"
+        "      this.bridge.sendHostContextChange({ appState: this.shownAppState });\n"
+        "    }\n",
         "",
         [
             "a_burst_then_back_pushes_the_entrys_state",

@@ -45,17 +45,18 @@ NAMES = {
     ),
     STORE_TESTS: (
         "BridgeStore app state > starts each app from its own slot, advertised where state is kept",
-        "BridgeStore app state > another app's report pushes nothing, nor its own when reports come faster than renders",
+        "BridgeStore app state > another app's report pushes nothing, nor its own when reports come faster than renders, "
+        "nor Open in panel's write",
         "BridgeStore app state > a quick burst then Back pushes the entry's state",
-        "BridgeStore app state > an over-cap app then an unrelated navigation pushes nothing, nor does a cap eviction",
         "BridgeStore app state > Back to a slow route pushes the slot it removed, though another app's report lands first",
-        "BridgeStore app state > after a link or Back, a later eviction or over-cap state pushes nothing",
-        "BridgeStore app state > a report without state is ignored, as are a torn-down bridge's",
+        "BridgeStore app state > after a link or Back, a later eviction or over-cap state pushes nothing, "
+        "nor does an unrelated navigation",
+        "BridgeStore app state > a report without state is ignored",
         "BridgeStore app state > starts a loading app from the newest state, whatever the display mode does; "
         "pushes a link back once",
     ),
     HOOK_TESTS: (
-        "useAppStateParam > reads each app's slot, decoded once for the page, across navigations",
+        "useAppStateParam > reads each app's slot across navigations",
         "useAppStateParam > writes a frame's reports in one navigation on the current location, replacing the entry, "
         "and nothing the slot holds",
     ),
@@ -213,38 +214,38 @@ REMOVED = {
         STORE, "? { ...HOST_CAPABILITIES, appState: { maxLength: 1024 } }", "? HOST_CAPABILITIES", STORE_TESTS, 0,
     ),
     "a write not taken for a navigation (an eviction pushed)": (
-        STORE, '  if (navigationType === "replace") return;\n', "", STORE_TESTS, 3,
+        STORE, '  if (navigationType === "replace") return;\n', "", STORE_TESTS, 4,
     ),
     "the navigation kept past a write (Back while another app reports)": (
         STORE, 'if (navigationType === "replace") return;', 'if (navigationType === "replace") return void (lastNavigation = undefined);',
-        STORE_TESTS, 4,
+        STORE_TESTS, 3,
     ),
     "the navigation's own change of the slot (an eviction after it pushed)": (
-        STORE, "    if (appState !== JSON.stringify(navigated ?? null)) return;\n", "", STORE_TESTS, 5,
+        STORE, "    if (appState !== JSON.stringify(navigated ?? null)) return;\n", "", STORE_TESTS, 4,
     ),
-    "each navigation heard once": (STORE, "navigation === this.heardNavigation", "false", STORE_TESTS, 5),
+    "each navigation heard once": (STORE, "navigation === this.heardNavigation", "false", STORE_TESTS, 4),
     "only the navigations after the app started": (
-        STORE, "      this.heardNavigation = lastNavigation;\n", "", STORE_TESTS, 3,
+        STORE, "      this.heardNavigation = lastNavigation;\n", "", STORE_TESTS, 1,
     ),
     "what the app shows, from its report": (STORE, "        this.shownAppState = params.state;\n", "", STORE_TESTS, 2),
     "the slot of the last location": (
-        STORE, "appState === this.lastAppState) return;", "false) return;", STORE_TESTS, 3,
+        STORE, "appState === this.lastAppState) return;", "false) return;", STORE_TESTS, 4,
     ),
-    "the schema's rejection of a report without state": (TYPES, "state: z.json()", "state: z.unknown()", STORE_TESTS, 6),
+    "the schema's rejection of a report without state": (TYPES, "state: z.json()", "state: z.unknown()", STORE_TESTS, 5),
     "a loading app's newest state": (
-        STORE, "      this.contextAppState = this.shownAppState;\n", "", STORE_TESTS, 7,
+        STORE, "      this.contextAppState = this.shownAppState;\n", "", STORE_TESTS, 6,
     ),
     "the state kept in the context by a display-mode push": (
         STORE, "const appState = this.contextAppState;",
-        "const appState = this.snapshot.isLoading ? this.contextAppState : undefined;", STORE_TESTS, 7,
+        "const appState = this.snapshot.isLoading ? this.contextAppState : undefined;", STORE_TESTS, 6,
     ),
-    "one decode per value": (MODULE, "  if (decoded?.param === param) return decoded.slots;\n", "", HOOK_TESTS, 0),
     "one navigation per frame": (
         HOOK, "if (reports.size === 0) requestAnimationFrame(() => writeReports(router));",
         "queueMicrotask(() => writeReports(router));", HOOK_TESTS, 1,
     ),
     "the other params kept": (HOOK, "      ...prev,\n", "", HOOK_TESTS, 1),
     "the entry replaced": (HOOK, "    replace: true,\n  });", "    replace: false,\n  });", HOOK_TESTS, 1),
+    "no navigation for a write that changes nothing": (HOOK, "  if (next === param) return;\n", "", HOOK_TESTS, 1),
 }
 
 

@@ -95,7 +95,7 @@ def test_changes_to_adjacent_lines_are_a_conflict_as_git_says() -> None:
 def test_the_store_holds_this_release_first_and_nothing_below_the_floor(earlier) -> None:
     stored = releases.releases()
     assert stored[0].version == __version__ and stored[0] == releases.current()
-    assert [r.version for r in stored[1:]] == ["0.6.0", VERSION]  # the floor, and the test's own, registered for this test
+    assert [r.version for r in stored[1:]] == ["0.7.0", "0.6.0", VERSION]  # 0.7.0, the floor, and the test's own
     shipped = [r for r in stored if r.version != VERSION]
     assert all(releases.version_key(r.version) >= releases.version_key(releases.FLOOR) for r in shipped)
     with pytest.raises(ValueError):

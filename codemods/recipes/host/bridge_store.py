@@ -37,6 +37,7 @@ from .common import (
     ensure_import_like_neighbours,
     fill,
     folder_import,
+    fragment_statements,
     import_of,
 )
 from .protocol_types import PATH as TYPES_PATH
@@ -99,34 +100,20 @@ STARTING = [
     statement("this.heardNavigation = lastNavigation;", role="this.heardNavigation = lastNavigation", names=MEMBERS),
 ]
 
-# updateConfig(), last: the push decision.
-_PUSH = (
-    """
-    // The app's slot changed: the change the page's last link or back/forward
-    // made to it (not a write of the apps' states, which replaces the history
-    // entry, nor an eviction after it) tells the app, unless it shows that
-    // state already. A loading app starts from it.
-    const appState = JSON.stringify(config.appState ?? null);
-    """,
-    "if (!config.onAppStateChange || appState === this.lastAppState) return;",
-    "this.lastAppState = appState;",
-    "const navigation = lastNavigation;",
-    "if (!navigation || navigation === this.heardNavigation) return;",
-    "this.heardNavigation = navigation;",
-    'const navigated = readAppState(navigation.param, config.appKey ?? "");',
-    "if (appState !== JSON.stringify(navigated ?? null)) return;",
-    "if (appState === JSON.stringify(this.shownAppState ?? null)) return;",
-    "this.shownAppState = config.appState ?? null;",
-    """
+# updateConfig(), last: the push decision (fragments/push.ts). The state
+# goes into the context the bridge holds unless it holds it already, so an
+# app that initializes again over the bridge starts from it too.
+_PUSH = fragment_statements("push.ts")
+# 0.7.0 sent a pushed state to a live app alone: the context the bridge
+# held kept the state it started from.
+_PUSH_070 = """
     if (this.snapshot.isLoading) {
       this.contextAppState = this.shownAppState;
       this.pushHostContext();
     } else {
       this.bridge.sendHostContextChange({ {{context_field}}: this.shownAppState });
     }
-    """,
-)
-
+    """
 
 # Where the team's own builder puts the state in the context, a loading
 # app starts from what that builder reads.
@@ -150,13 +137,21 @@ def push_statements(config: str, names: Names, own_context: bool = True) -> list
             found[-1] = fill(_PUSH_TEAMS_CONTEXT, names)
         return found
 
+    def was(names: Names) -> str:  # 0.7.0's last statement
+        return fill(_PUSH_070 if own_context else _PUSH_TEAMS_CONTEXT, names)
+
     wanted = texts(names)
     # what another name set wrote (the SDK's names changed): a migration
     others = [texts(other) for other in KNOWN if other != names]
+    last = len(wanted) - 1
     return [statement(wanted[0], names=MEMBERS)] + [
         statement(t, role=t, names=MEMBERS, earlier=[
             form(f"the push of `{other.context_field}`", o[i], o[i], kind="migrate", names=MEMBERS)
             for other, o in zip((k for k in KNOWN if k != names), others) if o[i] != t
+        ] + [
+            form(f"0.7.0, the push of `{n.context_field}`", was(n), was(n), kind="upgrade" if n == names else "migrate",
+                 names=MEMBERS)
+            for n in KNOWN if i == last and was(n) != t
         ])
         for i, t in enumerate(wanted) if i
     ]

@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import posixpath
+from functools import cache
+from pathlib import Path
 from types import MappingProxyType
 
 from tree_sitter import Node
@@ -56,6 +58,21 @@ def hook_statement(argument: str, comment: str = "", *, earlier: list[Statement]
         label=label,
         earlier=[as_form(e, "upgrade") for e in earlier],
     )
+
+
+@cache
+def fragment_statements(name: str) -> tuple[str, ...]:
+    """The statements of the fragment ``name`` (fragments/, package data,
+    its ``{{holes}}`` open), each with the comment lines above it: a
+    statement ends at a line of its own level that ends it."""
+    found, lines, depth = [], [], 0
+    for line in (Path(__file__).parent / "fragments" / name).read_text(encoding="utf-8").splitlines():
+        lines.append(line)
+        depth += line.count("{") - line.count("}")
+        if depth == 0 and not line.lstrip().startswith("//") and line.rstrip().endswith((";", "}")):
+            found.append("\n".join(lines) + "\n")
+            lines = []
+    return tuple(found)
 
 
 def fill(template: str, names: Names = NAMES, **more: str) -> str:

@@ -52,9 +52,12 @@ HOOK_CALL = hook_statement(
         )
     ],
 )
-# "Open in panel" carries the part's slot to the panel's key (SPEC 2); a
-# value the router did not parse as a string is no state.
+# "Open in panel" carries the part's slot to the panel's key (SPEC 2).
 COPY = (
+    "[APP_STATE_PARAM]: copyAppState({prev}[APP_STATE_PARAM] as string | undefined, "
+    "part.toolCallId, `${{{connection}}}:${{{tool}}}`)"
+)
+COPY_070 = (
     "[APP_STATE_PARAM]: copyAppState(typeof {prev}[APP_STATE_PARAM] === \"string\" ? {prev}[APP_STATE_PARAM] : undefined, "
     "part.toolCallId, `${{{connection}}}:${{{tool}}}`)"
 )
@@ -156,6 +159,7 @@ def carry_state_to_panel(ed: FileEditor, ctx: Context, body: Node) -> None:
     values = {"prev": ed.text(prev), "connection": ed.text(arguments[0]), "tool": ed.text(arguments[1])}
     names = ["APP_STATE_PARAM", "copyAppState"]
     upgraded = ed.retire_list_item(shape, Form(f"{FLOOR}, Open in panel's copy", COPY_060.format(**values)))
+    ed.retire_list_item(shape, Form("0.7.0, Open in panel's copy", COPY_070.format(**values)))
     ed.ensure_list_items(shape, [Item("[APP_STATE_PARAM]", COPY.format(**values))])
     # 0.6.0 wrote this release's import text in another place: it moves only
     # with 0.6.0's copy (this release's import stays where the team has it)

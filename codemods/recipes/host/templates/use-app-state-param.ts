@@ -9,20 +9,16 @@ import {
 // order they came. One navigation per animation frame writes them all.
 const reports = new Map<string, unknown>();
 
-// The param of a location's search; anything but a string is none.
-const paramOf = (search: Record<string, unknown>) => {
-  const param = search[APP_STATE_PARAM];
-  return typeof param === "string" ? param : undefined;
-};
-
 function writeReports(router: AnyRouter) {
-  // Composed on the location as it is now, not as it was at render (the
-  // router writes nothing when the param comes out as it was).
-  let next = paramOf(router.latestLocation.search);
+  // Composed on the location as it is now, not as it was at render.
+  const search = router.latestLocation.search as Record<string, unknown>;
+  const param = search[APP_STATE_PARAM] as string | undefined;
+  let next = param;
   for (const [appKey, state] of reports) {
     next = writeAppState(next, appKey, state);
   }
   reports.clear();
+  if (next === param) return;
   router.navigate({
     to: ".",
     search: (prev: Record<string, unknown>) => ({
@@ -45,7 +41,9 @@ export function useAppStateParam(appKey: string | null): {
   const appState = useSearch({
     strict: false,
     select: (search: Record<string, unknown>) =>
-      appKey === null ? undefined : readAppState(paramOf(search), appKey),
+      appKey === null
+        ? undefined
+        : readAppState(search[APP_STATE_PARAM] as string | undefined, appKey),
   });
   if (appKey === null) return { appState, onAppStateChange: undefined };
   return {
