@@ -405,7 +405,7 @@ def test_a_transformed_form_no_stored_release_wrote_reads_as_an_edited_handler(t
 
 
 # What each recorded release shipped: the git blob ids of its templates/ at
-# its release commit (0.6.0: `git rev-parse 4febe94:codemods/recipes/host/templates/<name>`).
+# its release commit (`git rev-parse 4febe94:codemods/recipes/host/templates/<name>` for 0.6.0).
 # The record is history: an edit to it would upgrade from output no release wrote.
 SHIPPED = {
     "0.6.0": {
@@ -416,6 +416,13 @@ SHIPPED = {
         "use-app-bridge.test.ts": "53064fd33dec7ab3a8b54bd54dcaf2df82e47c58",
         "use-app-state-param.test.ts": "7b1517b5899a4ea05556ba6f48c6b762460be46e",
         "use-app-state-param.ts": "9395515425968bec7802c4296ec40f88349602a8",
+    },
+    "0.7.0": {  # fdbe496
+        "app-state.test.ts": "0ded26e1f68b4d47c4cb7e46752f0cc05dc95748",
+        "app-state.ts": "4b19b99e496813e4d2360783fcc15ff1f3c9f2a0",
+        "use-app-bridge.test.ts": "fbd63e83d394f0be942865ae68b7be3cc43f23e6",
+        "use-app-state-param.test.ts": "8ee534a7f2fa8dc132b5d59af1d52857aabede02",
+        "use-app-state-param.ts": "25ed955999914279f0e4e9915d95dea31491652d",
     },
 }
 
