@@ -54,14 +54,14 @@ const settle = async () => {
 
 // The URL, and the apps rendered from it as the render sites do.
 class Page {
-  readonly apps: { store: BridgeStore; pushes: unknown[] }[] = [];
+  readonly renders: ((param?: string) => void)[] = [];
   readonly reports: [string, unknown][] = [];
   displayMode: "inline" | "fullscreen" = "inline";
   constructor(public param?: string) {
     this.navigate(param, "push", false);
   }
   render(param = this.param) {
-    for (const app of this.apps) app.store.updateConfig(app.config(param));
+    for (const render of this.renders) render(param);
   }
   /** The reports so far, written in one navigation replacing the entry. */
   write() {
@@ -106,7 +106,6 @@ class Page {
     );
     const app = {
       store,
-      config,
       pushes: [] as unknown[],
       view: new App({ name: key, version: "1" }, {}, {}),
       capability: () =>
@@ -131,7 +130,7 @@ class Page {
         await settle();
       },
     };
-    this.apps.push(app);
+    this.renders.push((param) => store.updateConfig(config(param)));
     return app;
   }
 }
