@@ -27,4 +27,4 @@ def test_sdk_commit_groups_start_with_the_sep_text_on_its_own() -> None:
 
     written = first.written_for(plan(FIXTURES.parent / "sdk" / "shape-c" / "input"))
     assert written.subject.startswith("spec(draft): ")
-    assert "A commit of its own" in written.body
+    assert "The SDK code that implements it comes in a change of its own." in " ".join(written.body.split())

@@ -98,7 +98,7 @@ def test_the_capability_is_written_in_the_shape_the_sdk_declares_and_type_checks
     store = (tree / BRIDGE).read_text()
     assert f"appState: {written} }}" in store, store
     assert "maxLength" not in store
-    assert f"expect(capability(one)).toEqual({written});" in (tree / STORE_TESTS).read_text()
+    assert f"expect(one.capability()).toEqual({written});" in (tree / STORE_TESTS).read_text()
 
     new, work, baseline = _type_checks(tsc, tmp_path, "1.7.1", tree, capability=declared)
     assert new == set(), new
@@ -116,7 +116,7 @@ def test_a_shape_the_tool_cannot_fill_is_left_out_and_said(tmp_path: Path) -> No
     assert "`McpUiHostCapabilities.appState` is declared `{ maxBytes?: number; encoding: string }`" in result.stderr
     assert "capability is left out" in result.stderr
     assert "appState: {" not in (tree / BRIDGE).read_text()
-    assert "expect(capability(one)).toEqual(undefined);" in (tree / STORE_TESTS).read_text()
+    assert "expect(one.capability()).toEqual(undefined);" in (tree / STORE_TESTS).read_text()
 
 
 def test_a_change_of_the_sdk_s_shape_is_a_migration_of_the_store_and_its_test(tmp_path: Path) -> None:

@@ -185,7 +185,8 @@ class _Printer:
         alternative = node.child_by_field_name("alternative")
         if alternative is not None:
             branch = alternative.named_children[0]
-            parts += [" " if consequence.type == "statement_block" else L.HARD, "else ", self.statement(branch)]
+            body = self.block(branch) if branch.type == "statement_block" else self.statement(branch)
+            parts += [" " if consequence.type == "statement_block" else L.HARD, "else ", body]
         return parts
 
     # ---- declarations and assignments ----
