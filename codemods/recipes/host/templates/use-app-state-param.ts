@@ -9,10 +9,15 @@ import {
 // order they came. One navigation per animation frame writes them all.
 const reports = new Map<string, unknown>();
 
+// The param of a location's search; anything but a string is none.
+const paramOf = (search: Record<string, unknown>) => {
+  const param = search[APP_STATE_PARAM];
+  return typeof param === "string" ? param : undefined;
+};
+
 function writeReports(router: AnyRouter) {
   // Composed on the location as it is now, not as it was at render.
-  const search = router.latestLocation.search as Record<string, unknown>;
-  const param = search[APP_STATE_PARAM] as string | undefined;
+  const param = paramOf(router.latestLocation.search);
   let next = param;
   for (const [appKey, state] of reports) {
     next = writeAppState(next, appKey, state);
@@ -41,9 +46,7 @@ export function useAppStateParam(appKey: string | null): {
   const appState = useSearch({
     strict: false,
     select: (search: Record<string, unknown>) =>
-      appKey === null
-        ? undefined
-        : readAppState(search[APP_STATE_PARAM] as string | undefined, appKey),
+      appKey === null ? undefined : readAppState(paramOf(search), appKey),
   });
   if (appKey === null) return { appState, onAppStateChange: undefined };
   return {
