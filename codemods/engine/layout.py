@@ -465,11 +465,18 @@ def restyle_line(code: str, following: list[str], style: Style) -> str:
     the semicolon that ends it or the comma before a closing bracket on the
     next line where the style has none (``following``: the lines after it;
     with "es5", none before the parenthesis that closes arguments or
-    parameters)."""
+    parameters). A comment after it stays (one without quotes: a `//` in
+    a string is not one)."""
+    comment = _TRAILING_COMMENT.search(code)
+    tail = comment.group(0) if comment else ""
+    code = code[:len(code) - len(tail)]
     if not style.semicolons and code.endswith(";"):
         code = code[:-1]
     if style.trailing_commas != "all" and code.endswith(","):
         closing = next((l for l in following if l.strip()), "").lstrip()[:1]
         if closing == ")" or (closing in ("]", "}") and style.trailing_commas == "none"):
             code = code[:-1]
-    return code
+    return code + tail
+
+
+_TRAILING_COMMENT = re.compile(r"(?<=[;,]) +//[^\"'`]*$")
