@@ -191,7 +191,7 @@ describe("BridgeStore app state", () => {
     page.navigate(entry, "push"); // another tab
     await one.report({ state: "x" });
     page.write();
-    page.navigate(entry, "traverse", false); // Back, to a route that still loads
+    page.navigate(entry, "traverse", false); // Back, its route still loading
     await two.report({ state: "moved" });
     page.write(); // on the entry Back reached, before its render
     await settle();
