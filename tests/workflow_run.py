@@ -281,7 +281,15 @@ def _github_env(path: Path) -> dict[str, str]:
 
 def _end_of_job(tracking: str) -> list[int]:
     """Kill every process that carries the job's RUNNER_TRACKING_ID, as the
-    runner's orphan process cleanup does at the end of a job."""
+    runner's orphan process cleanup does at the end of a job: again until a
+    pass finds none (a process may fork while a pass walks /proc)."""
+    killed: list[int] = []
+    while found := _kill_marked(tracking):
+        killed += found
+    return killed
+
+
+def _kill_marked(tracking: str) -> list[int]:
     killed = []
     for name in os.listdir("/proc"):
         if not name.isdigit() or int(name) == os.getpid():
