@@ -30,7 +30,7 @@ from codemods.recipes.host import releases
 from . import earlier_release, perturb
 from .earlier_release import ABOVE, CHANGES, HOOK_TESTS, MODULE, STORE_TESTS, TESTS, VERSION
 from .node_tools import BIN, require
-from .support import FIXTURES, invoke, snapshot
+from .support import FIXTURES, fixture_files, fixture_tree, invoke, snapshot
 
 BRIDGE = "apps/mesh/src/mcp-apps/use-app-bridge.ts"
 HEADER = "// Copyright 2026 the Studio authors. SPDX-License-Identifier: Apache-2.0\n\n"
@@ -437,3 +437,18 @@ def test_each_recorded_release_is_what_it_shipped() -> None:
             for name, text in texts.items()
         }
         assert ids == shipped, f"releases/{version}/ differs from what {version} shipped"
+
+
+@pytest.mark.parametrize("written", ["compat", "sdk"])
+@pytest.mark.parametrize("mode", ["compat", "sdk"])
+def test_0_7_0s_output_upgrades_to_what_this_release_writes_on_a_clean_checkout(
+    written: str, mode: str, tmp_path: Path
+) -> None:
+    """fixtures/host/release-0.7.0-*: 0.7.0's output on the newest fixture
+    (its created files rendered from the store), in either mode, becomes
+    byte for byte the newest fixture's expected tree, said as an upgrade."""
+    work = fixture_tree(FIXTURES / f"release-0.7.0-{written}", tmp_path / "repo")
+    result = invoke("apply", "--repo", work, "--bridge", mode)
+    assert result.exit_code == 0, result.output
+    assert re.search(r"^ +upgrade (lines? [0-9-]+|the file): ", result.stderr, re.M), result.stderr
+    assert snapshot(work) == fixture_files(FIXTURES / "newest", f"expected-{mode}")
